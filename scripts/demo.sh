@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The main job on the bundled sample: generate the sample repository, ingest it
+# into an embedded SQLite store, and print the digest of what was merged.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x build/mergelens ] || scripts/build.sh release
+python3 scripts/make-sample-repo.py build/sample --manifest build/sample.manifest.json
+./build/mergelens ingest build/sample --db build/demo/mergelens.db
+./build/mergelens list --db build/demo/mergelens.db

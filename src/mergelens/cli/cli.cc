@@ -1,0 +1,87 @@
+#include "mergelens/cli/cli.h"
+
+#include <cstdio>
+#include <exception>
+
+#include "mergelens/cli/commands.h"
+
+namespace mergelens {
+namespace cli {
+
+Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create) {
+  return open_sqlite_store(g.db, StoreOptions{.create = create});
+}
+
+namespace {
+
+struct Command {
+  const char* name;
+  const char* description;
+  Runner (*setup)(CLI::App&, const Globals&);
+};
+
+constexpr Command kCommands[] = {
+    {"ingest", "Read merged pull requests from a local git clone into the store", setup_ingest},
+    {"list", "List stored changes by day, newest first", setup_list},
+    {"show", "Show one stored change (REF = PR number, #N or commit sha)", setup_show},
+};
+
+int exit_code_for(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kInvalidInput:
+    case ErrorKind::kNotFound:
+    case ErrorKind::kCorrupt:
+    case ErrorKind::kUnsupported:
+      return kExitUsage;
+    case ErrorKind::kIo:
+    case ErrorKind::kInternal:
+      return kExitFailure;
+  }
+  return kExitFailure;
+}
+
+}  // namespace
+}  // namespace cli
+
+int run_cli(int argc, char** argv) {
+  try {
+    CLI::App app{"mergelens: reads every merged pull request and says which deserve a close read",
+                 "mergelens"};
+    app.set_version_flag("--version", "mergelens 0.1.0");
+    app.require_subcommand(1);
+    app.fallthrough();  // --db and --repo may follow the subcommand
+    cli::Globals globals;
+    app.add_option("--db", globals.db, "SQLite database file")
+        ->capture_default_str()
+        ->envname("MERGELENS_DB");
+    app.add_option("--repo", globals.repo,
+                   "Repository in the store to work on (needed when it holds several)");
+    std::vector<std::pair<CLI::App*, cli::Runner>> runners;
+    for (const auto& cmd : cli::kCommands) {
+      CLI::App* sub = app.add_subcommand(cmd.name, cmd.description);
+      runners.emplace_back(sub, cmd.setup(*sub, globals));
+    }
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      const int code = app.exit(e);
+      return code == 0 ? kExitOk : kExitUsage;
+    }
+    for (auto& [sub, runner] : runners) {
+      if (!sub->parsed()) continue;
+      auto r = runner();
+      if (!r) {
+        std::fprintf(stderr, "mergelens %s: %s\n", sub->get_name().c_str(),
+                     r.error().message.c_str());
+        return cli::exit_code_for(r.error().kind);
+      }
+      return kExitOk;
+    }
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mergelens: internal error: %s\n", e.what());
+    return kExitFailure;
+  }
+}
+
+}  // namespace mergelens

@@ -1,0 +1,49 @@
+#include <fmt/format.h>
+
+#include "mergelens/cli/commands.h"
+#include "mergelens/pipeline/ingest.h"
+
+namespace mergelens::cli {
+
+Runner setup_ingest(CLI::App& sub, const Globals& g) {
+  struct Args {
+    IngestOptions opt;
+    std::string since, until;
+  };
+  auto a = std::make_shared<Args>();
+  a->opt.repo_path = ".";
+  sub.add_option("path", a->opt.repo_path, "Local clone (work tree or bare)")
+      ->capture_default_str();
+  sub.add_option("-b,--branch", a->opt.branch, "Branch to walk (default: the one HEAD names)");
+  sub.add_option("--since", a->since, "Only changes merged on or after this date (YYYY-MM-DD)");
+  sub.add_option("--until", a->until, "Only changes merged before this date (YYYY-MM-DD)");
+  sub.add_option("-n,--limit", a->opt.limit, "At most N new changes, newest first");
+  sub.add_option("--url-base", a->opt.url_base,
+                 "Web address of the repository for PR links (default: from the origin remote)");
+  sub.add_option("-j,--threads", a->opt.threads, "Reader threads (default: one per core)");
+  sub.add_option("--batch", a->opt.batch_size, "Changes per database transaction")
+      ->capture_default_str();
+  return [a, &g]() -> Result<void> {
+    if (!a->since.empty()) {
+      auto t = parse_instant(a->since);
+      if (!t) return wrap(t.error(), "--since");
+      a->opt.since = *t;
+    }
+    if (!a->until.empty()) {
+      auto t = parse_instant(a->until);
+      if (!t) return wrap(t.error(), "--until");
+      a->opt.until = *t;
+    }
+    a->opt.repo_name = g.repo;
+    auto store = open_store(g, /*create=*/true);
+    if (!store) return std::unexpected(store.error());
+    Progress progress("ingest", 0);
+    auto report = ingest(**store, a->opt, &progress);
+    if (!report) return std::unexpected(report.error());
+    fmt::print("{}: {} new change{} stored ({} commits walked) in {}\n", report->repo.name,
+               report->stored, report->stored == 1 ? "" : "s", report->walked, g.db);
+    return {};
+  };
+}
+
+}  // namespace mergelens::cli

@@ -1,0 +1,30 @@
+// Subcommands of the CLI. Each registers its options on a CLI11 subcommand and
+// returns a runner; cli.cc owns the table and the error mapping.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "mergelens/store/store.h"
+#include "mergelens/util/error.h"
+
+namespace mergelens::cli {
+
+// Options shared by every subcommand.
+struct Globals {
+  std::string db = ".mergelens/mergelens.db";
+  std::string repo;  // --repo: which repository of the store
+};
+
+using Runner = std::function<Result<void>()>;
+
+Runner setup_ingest(CLI::App& sub, const Globals& g);
+Runner setup_list(CLI::App& sub, const Globals& g);
+Runner setup_show(CLI::App& sub, const Globals& g);
+
+// Opens the store named by --db. `create`: make it when missing.
+Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create);
+
+}  // namespace mergelens::cli

@@ -1,0 +1,369 @@
+#include "mergelens/source/git_source.h"
+
+#include <git2.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "mergelens/source/subject.h"
+
+namespace mergelens {
+namespace {
+
+// RAII for libgit2 objects: Owned<git_commit, git_commit_free>.
+template <class T, void (*Free)(T*)>
+struct Owned {
+  T* p = nullptr;
+  Owned() = default;
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
+  ~Owned() {
+    if (p) Free(p);
+  }
+  T** out() { return &p; }
+  T* get() const { return p; }
+};
+
+using CommitPtr = Owned<git_commit, git_commit_free>;
+using TreePtr = Owned<git_tree, git_tree_free>;
+using DiffPtr = Owned<git_diff, git_diff_free>;
+using PatchPtr = Owned<git_patch, git_patch_free>;
+using RefPtr = Owned<git_reference, git_reference_free>;
+using ObjectPtr = Owned<git_object, git_object_free>;
+using RemotePtr = Owned<git_remote, git_remote_free>;
+using WalkPtr = Owned<git_revwalk, git_revwalk_free>;
+
+std::string last_git_error() {
+  const git_error* e = git_error_last();
+  return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+void init_libgit2() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    git_libgit2_init();
+    // Objects come from the user's own clone: skip re-hashing every object
+    // read (git does not verify on read either); it halves the time in libgit2.
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+    // Bound memory on long histories: the object cache (default 256 MiB) and
+    // the pack windows mapped at once (default 8 GiB) both count in RSS.
+    git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, ssize_t{64} << 20);
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, size_t{256} << 20);
+  });
+}
+
+std::string oid_str(const git_oid* oid) {
+  char buf[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(buf, sizeof buf, oid);
+  return buf;
+}
+
+Person person_of(const git_signature* sig) {
+  Person p;
+  if (!sig) return p;
+  p.name = sig->name ? sig->name : "";
+  p.email = sig->email ? sig->email : "";
+  p.login = login_from_email(p.email);
+  return p;
+}
+
+Commit commit_of(git_commit* c) {
+  Commit out;
+  out.sha = oid_str(git_commit_id(c));
+  out.author = person_of(git_commit_author(c));
+  out.authored_at = git_commit_author(c) ? git_commit_author(c)->when.time : 0;
+  out.committed_at = git_commit_time(c);
+  const char* msg = git_commit_message_raw(c);
+  out.message = msg ? msg : "";
+  while (!out.message.empty() && (out.message.back() == '\n' || out.message.back() == ' '))
+    out.message.pop_back();
+  return out;
+}
+
+std::optional<FileStatus> status_of(git_delta_t s) {
+  switch (s) {
+    case GIT_DELTA_ADDED:
+      return FileStatus::kAdded;
+    case GIT_DELTA_DELETED:
+      return FileStatus::kDeleted;
+    case GIT_DELTA_MODIFIED:
+      return FileStatus::kModified;
+    case GIT_DELTA_RENAMED:
+      return FileStatus::kRenamed;
+    case GIT_DELTA_COPIED:
+      return FileStatus::kCopied;
+    case GIT_DELTA_TYPECHANGE:
+      return FileStatus::kTypeChange;
+    default:
+      return std::nullopt;
+  }
+}
+
+// The text after the second "@@" of a hunk header, without the newline.
+std::string section_of(const char* header, size_t len) {
+  std::string_view h(header, len);
+  const size_t second = h.find("@@", 2);
+  if (second == std::string_view::npos) return {};
+  h.remove_prefix(second + 2);
+  while (!h.empty() && (h.back() == '\n' || h.back() == '\r')) h.remove_suffix(1);
+  if (!h.empty() && h.front() == ' ') h.remove_prefix(1);
+  return std::string(h);
+}
+
+// Fills f.hunks from a patch, keeping at most `budget` lines; returns lines kept.
+size_t read_hunks(git_patch* patch, FileChange& f, size_t budget) {
+  size_t kept = 0;
+  const size_t nh = git_patch_num_hunks(patch);
+  for (size_t h = 0; h < nh; ++h) {
+    const git_diff_hunk* gh = nullptr;
+    size_t nlines = 0;
+    if (git_patch_get_hunk(&gh, &nlines, patch, h) != 0) break;
+    if (kept + nlines > budget) {
+      f.truncated = true;
+      break;
+    }
+    Hunk hunk;
+    hunk.old_start = gh->old_start;
+    hunk.old_lines = gh->old_lines;
+    hunk.new_start = gh->new_start;
+    hunk.new_lines = gh->new_lines;
+    hunk.section = section_of(gh->header, gh->header_len);
+    hunk.lines.reserve(nlines);
+    for (size_t l = 0; l < nlines; ++l) {
+      const git_diff_line* gl = nullptr;
+      if (git_patch_get_line_in_hunk(&gl, patch, h, l) != 0) break;
+      DiffLine dl;
+      switch (gl->origin) {
+        case GIT_DIFF_LINE_CONTEXT:
+          dl.origin = ' ';
+          break;
+        case GIT_DIFF_LINE_ADDITION:
+          dl.origin = '+';
+          break;
+        case GIT_DIFF_LINE_DELETION:
+          dl.origin = '-';
+          break;
+        default:  // the three *_EOFNL markers
+          dl.origin = '\\';
+          dl.text = " No newline at end of file";
+          hunk.lines.push_back(std::move(dl));
+          continue;
+      }
+      dl.old_no = gl->old_lineno > 0 ? gl->old_lineno : 0;
+      dl.new_no = gl->new_lineno > 0 ? gl->new_lineno : 0;
+      size_t len = gl->content_len;
+      if (len > 0 && gl->content[len - 1] == '\n') --len;
+      dl.text.assign(gl->content, len);
+      hunk.lines.push_back(std::move(dl));
+    }
+    kept += hunk.lines.size();
+    f.hunks.push_back(std::move(hunk));
+  }
+  return kept;
+}
+
+}  // namespace
+
+struct GitSource::Impl {
+  git_repository* repo = nullptr;
+  ~Impl() {
+    if (repo) git_repository_free(repo);
+  }
+};
+
+GitSource::GitSource(std::string path, std::unique_ptr<Impl> impl)
+    : path_(std::move(path)), impl_(std::move(impl)) {}
+
+GitSource::~GitSource() = default;
+
+Result<std::unique_ptr<GitSource>> GitSource::open(const std::string& path) {
+  init_libgit2();
+  auto impl = std::make_unique<Impl>();
+  if (git_repository_open_ext(&impl->repo, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) !=
+      0)
+    return fail(ErrorKind::kInvalidInput, "{} is not a git repository ({})", path,
+                last_git_error());
+  return std::unique_ptr<GitSource>(new GitSource(path, std::move(impl)));
+}
+
+// True when the repository has no references at all (libgit2's own
+// git_repository_is_empty only knows an unborn "master").
+bool GitSource::is_empty() const {
+  if (git_repository_is_empty(impl_->repo) == 1) return true;
+  if (git_repository_head_unborn(impl_->repo) != 1) return false;
+  git_reference_iterator* it = nullptr;
+  if (git_reference_iterator_new(&it, impl_->repo) != 0) return false;
+  git_reference* ref = nullptr;
+  const bool none = git_reference_next(&ref, it) != 0;
+  if (ref) git_reference_free(ref);
+  git_reference_iterator_free(it);
+  return none;
+}
+
+Result<std::string> GitSource::resolve_branch(const std::string& branch) const {
+  if (is_empty()) return fail(ErrorKind::kInvalidInput, "repository {} has no commits", path_);
+  if (branch.empty()) {
+    git_oid oid;
+    if (git_reference_name_to_id(&oid, impl_->repo, "HEAD") != 0)
+      return fail(ErrorKind::kNotFound, "HEAD of {} does not point to a commit ({})", path_,
+                  last_git_error());
+    return oid_str(&oid);
+  }
+  for (const std::string& name : {"refs/heads/" + branch, "refs/remotes/origin/" + branch}) {
+    git_oid oid;
+    if (git_reference_name_to_id(&oid, impl_->repo, name.c_str()) == 0) {
+      ObjectPtr obj;
+      if (git_object_lookup(obj.out(), impl_->repo, &oid, GIT_OBJECT_ANY) == 0) {
+        ObjectPtr peeled;
+        if (git_object_peel(peeled.out(), obj.get(), GIT_OBJECT_COMMIT) == 0)
+          return oid_str(git_object_id(peeled.get()));
+      }
+    }
+  }
+  ObjectPtr obj;
+  if (git_revparse_single(obj.out(), impl_->repo, branch.c_str()) == 0) {
+    ObjectPtr peeled;
+    if (git_object_peel(peeled.out(), obj.get(), GIT_OBJECT_COMMIT) == 0)
+      return oid_str(git_object_id(peeled.get()));
+  }
+  return fail(ErrorKind::kNotFound, "branch '{}' not found in {}", branch, path_);
+}
+
+std::optional<std::string> GitSource::head_branch() const {
+  RefPtr head;
+  if (git_repository_head(head.out(), impl_->repo) != 0) {
+    // Unborn or detached: fall back to the symbolic target of HEAD.
+    RefPtr sym;
+    if (git_reference_lookup(sym.out(), impl_->repo, "HEAD") != 0) return std::nullopt;
+    const char* target = git_reference_symbolic_target(sym.get());
+    if (!target) return std::nullopt;
+    std::string t = target;
+    if (t.rfind("refs/heads/", 0) == 0) return t.substr(11);
+    return std::nullopt;
+  }
+  if (!git_reference_is_branch(head.get())) return std::nullopt;
+  return std::string(git_reference_shorthand(head.get()));
+}
+
+std::optional<std::string> GitSource::remote_url(const std::string& remote) const {
+  RemotePtr r;
+  if (git_remote_lookup(r.out(), impl_->repo, remote.c_str()) != 0) return std::nullopt;
+  const char* url = git_remote_url(r.get());
+  if (!url) return std::nullopt;
+  return std::string(url);
+}
+
+Result<void> GitSource::walk_first_parent(
+    const std::string& tip,
+    const std::function<bool(const std::string&, UnixSeconds)>& visit) const {
+  git_oid oid;
+  if (git_oid_fromstr(&oid, tip.c_str()) != 0)
+    return fail(ErrorKind::kInvalidInput, "'{}' is not a commit id", tip);
+  for (;;) {
+    CommitPtr c;
+    if (git_commit_lookup(c.out(), impl_->repo, &oid) != 0)
+      return fail(ErrorKind::kCorrupt, "cannot read commit {} in {} ({})", oid_str(&oid), path_,
+                  last_git_error());
+    if (!visit(oid_str(&oid), git_commit_time(c.get()))) return {};
+    if (git_commit_parentcount(c.get()) == 0) return {};
+    git_oid_cpy(&oid, git_commit_parent_id(c.get(), 0));
+  }
+}
+
+Result<Change> GitSource::read_change(const std::string& sha, const GitReadOptions& opt) const {
+  git_oid oid;
+  CommitPtr commit;
+  if (git_oid_fromstr(&oid, sha.c_str()) != 0 ||
+      git_commit_lookup(commit.out(), impl_->repo, &oid) != 0)
+    return fail(ErrorKind::kNotFound, "commit {} not found in {}", sha, path_);
+  git_commit* c = commit.get();
+  const unsigned nparents = git_commit_parentcount(c);
+
+  Change change;
+  const Commit head = commit_of(c);
+  const MessageInfo info = classify_message(head.message, nparents > 1);
+  change.kind = info.kind;
+  change.number = info.number;
+  change.title = info.title;
+  change.body = info.body;
+  change.sha = head.sha;
+  change.author = head.author;
+  change.merged_at = head.committed_at;
+
+  CommitPtr parent;
+  TreePtr old_tree, new_tree;
+  if (nparents > 0) {
+    if (git_commit_parent(parent.out(), c, 0) != 0 || git_commit_tree(old_tree.out(), parent.get()))
+      return fail(ErrorKind::kCorrupt, "cannot read the parent of {} ({})", sha, last_git_error());
+    change.parent_sha = oid_str(git_commit_id(parent.get()));
+  }
+  if (git_commit_tree(new_tree.out(), c) != 0)
+    return fail(ErrorKind::kCorrupt, "cannot read the tree of {} ({})", sha, last_git_error());
+
+  // Commits: the squash/plain commit itself, or the merged branch's commits.
+  if (nparents > 1) {
+    WalkPtr walk;
+    if (git_revwalk_new(walk.out(), impl_->repo) == 0) {
+      git_revwalk_sorting(walk.get(), GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+      git_revwalk_push(walk.get(), git_commit_parent_id(c, 1));
+      git_revwalk_hide(walk.get(), git_commit_parent_id(c, 0));
+      git_oid id;
+      while (change.commits.size() < opt.max_commits_per_merge &&
+             git_revwalk_next(&id, walk.get()) == 0) {
+        CommitPtr bc;
+        if (git_commit_lookup(bc.out(), impl_->repo, &id) == 0)
+          change.commits.push_back(commit_of(bc.get()));
+      }
+    }
+  } else {
+    change.commits.push_back(head);
+  }
+
+  git_diff_options dopts = GIT_DIFF_OPTIONS_INIT;
+  dopts.context_lines = static_cast<uint32_t>(opt.context_lines);
+  DiffPtr diff;
+  if (git_diff_tree_to_tree(diff.out(), impl_->repo, old_tree.get(), new_tree.get(), &dopts) != 0)
+    return fail(ErrorKind::kCorrupt, "cannot diff {} ({})", sha, last_git_error());
+  if (opt.find_renames) {
+    git_diff_find_options fopts = GIT_DIFF_FIND_OPTIONS_INIT;
+    fopts.flags = GIT_DIFF_FIND_RENAMES;
+    if (git_diff_find_similar(diff.get(), &fopts) != 0)
+      return fail(ErrorKind::kCorrupt, "cannot detect renames in {} ({})", sha, last_git_error());
+  }
+
+  const size_t ndeltas = git_diff_num_deltas(diff.get());
+  size_t line_budget = opt.max_lines_per_change;
+  change.files.reserve(std::min(ndeltas, opt.max_files));
+  for (size_t i = 0; i < ndeltas; ++i) {
+    const git_diff_delta* d = git_diff_get_delta(diff.get(), i);
+    auto status = status_of(d->status);
+    if (!status) continue;
+    if (change.files.size() >= opt.max_files) {
+      change.files_truncated = true;
+      break;
+    }
+    FileChange f;
+    f.status = *status;
+    f.path = (d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path);
+    if (d->status == GIT_DELTA_RENAMED || d->status == GIT_DELTA_COPIED)
+      f.old_path = d->old_file.path;
+    PatchPtr patch;
+    if (git_patch_from_diff(patch.out(), diff.get(), i) != 0)
+      return fail(ErrorKind::kCorrupt, "cannot compute the patch of {} in {} ({})", f.path, sha,
+                  last_git_error());
+    const git_diff_delta* pd = patch.get() ? git_patch_get_delta(patch.get()) : d;
+    f.binary = (pd->flags & GIT_DIFF_FLAG_BINARY) != 0;
+    if (patch.get() && !f.binary) {
+      size_t ctx = 0, adds = 0, dels = 0;
+      git_patch_line_stats(&ctx, &adds, &dels, patch.get());
+      f.additions = static_cast<std::int32_t>(adds);
+      f.deletions = static_cast<std::int32_t>(dels);
+      const size_t budget = std::min(opt.max_lines_per_file, line_budget);
+      line_budget -= read_hunks(patch.get(), f, budget);
+    }
+    change.files.push_back(std::move(f));
+  }
+  return change;
+}
+
+}  // namespace mergelens

@@ -1,0 +1,73 @@
+// Reading changes out of a local git clone (bare or not) with libgit2.
+//
+// A GitSource owns one open repository. It is not thread-safe; open one per
+// thread to read in parallel (libgit2 allows that).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "mergelens/model/change.h"
+#include "mergelens/util/error.h"
+
+namespace mergelens {
+
+struct GitReadOptions {
+  size_t max_files = 3000;               // files kept per change; the rest set files_truncated
+  size_t max_lines_per_file = 20000;     // diff lines kept per file; beyond, FileChange::truncated
+  size_t max_lines_per_change = 200000;  // diff lines kept per change across files
+  size_t max_commits_per_merge = 250;    // commits listed for a merge commit
+  int context_lines = 3;
+  bool find_renames = true;
+};
+
+class GitSource {
+ public:
+  // Opens the repository at `path` (a work tree, a .git folder or a bare
+  // clone; parent folders are not searched). Fails with kInvalidInput when
+  // `path` is not a git repository.
+  static Result<std::unique_ptr<GitSource>> open(const std::string& path);
+  ~GitSource();
+
+  GitSource(const GitSource&) = delete;
+  GitSource& operator=(const GitSource&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  // The commit sha a branch points to. An empty `branch` means HEAD.
+  // Tries refs/heads/B, refs/remotes/origin/B, then any revision B names.
+  // Fails with kInvalidInput for an empty repository, kNotFound for an unknown branch.
+  Result<std::string> resolve_branch(const std::string& branch) const;
+
+  // True when the repository holds no commit reachable from any reference.
+  bool is_empty() const;
+
+  // The short name of the branch HEAD points to ("main"), if any.
+  std::optional<std::string> head_branch() const;
+
+  // The URL of a remote, if the repository has it.
+  std::optional<std::string> remote_url(const std::string& remote = "origin") const;
+
+  // Walks the first-parent chain from `tip`, newest first, calling
+  // visit(sha, committer_time); the walk stops when visit returns false or at
+  // the root commit. Fails with kCorrupt if a commit cannot be read.
+  Result<void> walk_first_parent(
+      const std::string& tip,
+      const std::function<bool(const std::string& sha, UnixSeconds committed_at)>& visit) const;
+
+  // Reads one commit as a Change: classifies its message, takes the author and
+  // committer time, diffs it against its first parent (the empty tree for a
+  // root commit) and lists its commits. `repo` and `url` are left empty: the
+  // caller names the repository. Fails with kNotFound for an unknown sha.
+  Result<Change> read_change(const std::string& sha, const GitReadOptions& options) const;
+
+ private:
+  struct Impl;
+  explicit GitSource(std::string path, std::unique_ptr<Impl> impl);
+  std::string path_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mergelens

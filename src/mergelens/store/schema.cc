@@ -1,0 +1,78 @@
+#include "mergelens/store/schema.h"
+
+namespace mergelens::sql {
+
+namespace {
+
+constexpr std::string_view kMigrations[] = {
+    // 1: repositories, changes, their files (patch = zstd-compressed hunks), commits, labels.
+    R"sql(
+CREATE TABLE repos (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  path TEXT NOT NULL DEFAULT '',
+  web_base TEXT NOT NULL DEFAULT '',
+  branch TEXT NOT NULL DEFAULT '',
+  base_sha TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE changes (
+  id INTEGER PRIMARY KEY,
+  repo_id INTEGER NOT NULL REFERENCES repos(id),
+  kind TEXT NOT NULL,
+  number INTEGER,
+  sha TEXT NOT NULL,
+  parent_sha TEXT NOT NULL DEFAULT '',
+  title TEXT NOT NULL,
+  body TEXT NOT NULL,
+  author_name TEXT NOT NULL,
+  author_email TEXT NOT NULL,
+  author_login TEXT NOT NULL,
+  merged_at INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  file_count INTEGER NOT NULL,
+  additions INTEGER NOT NULL,
+  deletions INTEGER NOT NULL,
+  files_truncated INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (repo_id, sha)
+);
+CREATE INDEX changes_by_number ON changes(repo_id, number);
+CREATE INDEX changes_by_time ON changes(repo_id, merged_at);
+CREATE TABLE change_files (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  path TEXT NOT NULL,
+  old_path TEXT NOT NULL DEFAULT '',
+  status TEXT NOT NULL,
+  binary INTEGER NOT NULL,
+  truncated INTEGER NOT NULL,
+  additions INTEGER NOT NULL,
+  deletions INTEGER NOT NULL,
+  patch BLOB,
+  PRIMARY KEY (change_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE change_commits (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  sha TEXT NOT NULL,
+  author_name TEXT NOT NULL,
+  author_email TEXT NOT NULL,
+  authored_at INTEGER NOT NULL,
+  committed_at INTEGER NOT NULL,
+  message TEXT NOT NULL,
+  PRIMARY KEY (change_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE change_labels (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  PRIMARY KEY (change_id, name)
+) WITHOUT ROWID;
+)sql",
+};
+
+}  // namespace
+
+std::span<const std::string_view> migrations() {
+  return kMigrations;
+}
+
+}  // namespace mergelens::sql

@@ -1,0 +1,102 @@
+#include "mergelens/store/sqlite_util.h"
+
+namespace mergelens::sql {
+namespace {
+
+ErrorKind kind_of(int rc) {
+  switch (rc & 0xff) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return ErrorKind::kCorrupt;
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_PERM:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return ErrorKind::kIo;
+    default:
+      return ErrorKind::kInternal;
+  }
+}
+
+}  // namespace
+
+Result<void> Db::exec(std::string_view sql) {
+  char* err = nullptr;
+  const std::string s(sql);
+  const int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &err);
+  if (rc != SQLITE_OK) {
+    std::string msg = err ? err : sqlite3_errstr(rc);
+    sqlite3_free(err);
+    return fail(kind_of(rc), "{}", msg);
+  }
+  return {};
+}
+
+Result<Stmt> Stmt::prepare(const Db& db, std::string_view sql) {
+  Stmt s;
+  s.db_ = db.get();
+  const int rc =
+      sqlite3_prepare_v2(db.get(), sql.data(), static_cast<int>(sql.size()), &s.st_, nullptr);
+  if (rc != SQLITE_OK) return fail(kind_of(rc), "{}", db.errmsg());
+  return s;
+}
+
+Stmt& Stmt::bind(int i, std::int64_t v) {
+  sqlite3_bind_int64(st_, i, v);
+  return *this;
+}
+Stmt& Stmt::bind(int i, std::string_view v) {
+  sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+Stmt& Stmt::bind_blob(int i, std::string_view v) {
+  sqlite3_bind_blob(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+Stmt& Stmt::bind(int i, const std::optional<std::int64_t>& v) {
+  return v ? bind(i, *v) : bind_null(i);
+}
+Stmt& Stmt::bind_null(int i) {
+  sqlite3_bind_null(st_, i);
+  return *this;
+}
+
+Result<bool> Stmt::step() {
+  const int rc = sqlite3_step(st_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return fail(kind_of(rc), "{}", sqlite3_errmsg(db_));
+}
+
+Result<void> Stmt::run() {
+  for (;;) {
+    auto r = step();
+    if (!r) {
+      reset();
+      return std::unexpected(r.error());
+    }
+    if (!*r) break;
+  }
+  reset();
+  return {};
+}
+
+void Stmt::reset() {
+  sqlite3_reset(st_);
+  sqlite3_clear_bindings(st_);
+}
+
+std::string Stmt::text(int col) const {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st_, col));
+  return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(st_, col))) : std::string();
+}
+
+std::string Stmt::blob(int col) const {
+  const auto* p = static_cast<const char*>(sqlite3_column_blob(st_, col));
+  return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(st_, col))) : std::string();
+}
+
+}  // namespace mergelens::sql

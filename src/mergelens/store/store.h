@@ -1,0 +1,111 @@
+// The store: everything mergelens keeps between runs.
+//
+// `Store` is the only way other modules reach persisted data; no SQL leaves
+// this folder, so another backend (PostgreSQL shared by several workers) can
+// implement the same interface. Every method either completes or changes
+// nothing: writes run in one transaction, and readers never see a change
+// without its files and commits.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "mergelens/model/change.h"
+#include "mergelens/util/error.h"
+
+namespace mergelens {
+
+struct RepoRecord {
+  std::int64_t id = 0;
+  std::string name;      // "owner/repo" or a folder name; unique in the store
+  std::string path;      // local clone last ingested from
+  std::string web_base;  // "https://github.com/owner/repo", empty when unknown
+  std::string branch;
+  // Newest first-parent commit whose whole ancestry is stored; the next ingest
+  // stops walking there. Empty until one ingest reached the root.
+  std::string base_sha;
+};
+
+struct ChangeSummary {
+  std::int64_t id = 0;
+  ChangeKind kind = ChangeKind::kCommit;
+  std::optional<std::int64_t> number;
+  std::string sha;
+  std::string title;
+  Person author;
+  UnixSeconds merged_at = 0;
+  std::string url;
+  std::int32_t file_count = 0;
+  std::int64_t additions = 0, deletions = 0;
+};
+
+struct ListQuery {
+  std::optional<UnixSeconds> since;  // merged_at >= since
+  std::optional<UnixSeconds> until;  // merged_at < until
+  size_t limit = 0;                  // 0 = no limit
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // Inserts a repository or updates the path, web_base and branch of the one
+  // with the same name (base_sha is left as stored). Returns the stored record.
+  virtual Result<RepoRecord> upsert_repo(const RepoRecord& repo) = 0;
+  virtual Result<std::vector<RepoRecord>> list_repos() = 0;
+  // nullopt when no repository has that name.
+  virtual Result<std::optional<RepoRecord>> find_repo(std::string_view name) = 0;
+
+  // Shas of every stored change of a repository.
+  virtual Result<std::unordered_set<std::string>> known_shas(std::int64_t repo_id) = 0;
+
+  // Stores `changes` (each change's `repo` field is ignored: `repo_id` says
+  // where it belongs), skipping any whose sha is already stored, and moves the
+  // repository's base to `new_base` when given — in one transaction. Returns
+  // how many were inserted. On failure nothing is stored.
+  virtual Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
+                                     const std::optional<std::string>& new_base) = 0;
+
+  // Changes of a repository, newest merge first.
+  virtual Result<std::vector<ChangeSummary>> list_changes(std::int64_t repo_id,
+                                                          const ListQuery& query) = 0;
+  virtual Result<size_t> count_changes(std::int64_t repo_id) = 0;
+
+  // The newest change carrying a PR number, with files, hunks and commits.
+  virtual Result<std::optional<Change>> get_change_by_number(std::int64_t repo_id,
+                                                             std::int64_t number) = 0;
+  // Full shas of stored changes starting with `prefix` (at most 10).
+  virtual Result<std::vector<std::string>> find_shas(std::int64_t repo_id,
+                                                     std::string_view prefix) = 0;
+  virtual Result<std::optional<Change>> get_change_by_sha(std::int64_t repo_id,
+                                                          std::string_view sha) = 0;
+};
+
+struct StoreOptions {
+  bool create = true;  // create the file (and its folder) when missing
+};
+
+// Opens (creating and migrating as needed) the SQLite store at `path`.
+// Failures, each naming `path`: kNotFound (missing and !create), kIo (folder
+// cannot be created or is read-only), kCorrupt (not a database, or not a
+// mergelens one), kUnsupported (written by a newer mergelens).
+Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
+                                                 const StoreOptions& options = {});
+
+// Chooses the repository a command works on: the one named `name`, or the only
+// one in the store when `name` is empty. kNotFound / kInvalidInput otherwise,
+// listing the names the store holds.
+Result<RepoRecord> resolve_repo(Store& store, std::string_view name);
+
+// Looks a change up by "#N", "N" or a sha prefix of at least 7 hex digits.
+// kNotFound when nothing matches, kInvalidInput when `ref` is malformed or an
+// abbreviated sha is ambiguous.
+Result<Change> find_change(Store& store, const RepoRecord& repo, std::string_view ref);
+
+}  // namespace mergelens

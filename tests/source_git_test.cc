@@ -1,0 +1,198 @@
+#include <gtest/gtest.h>
+
+#include "mergelens/source/git_source.h"
+#include "test_helpers.h"
+
+namespace mergelens {
+namespace {
+
+using testing::GitRepo;
+using testing::TempDir;
+
+const FileChange* find_file(const Change& c, const std::string& path) {
+  for (const auto& f : c.files)
+    if (f.path == path) return &f;
+  return nullptr;
+}
+
+class GitSourceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    repo_ = std::make_unique<GitRepo>(dir_ / "work");
+    std::string big;
+    for (int i = 0; i < 200; ++i) big += "line " + std::to_string(i) + " of a module that moves\n";
+    repo_->write("python/mod.py", "def f(x):\n    return x\n");
+    repo_->write("python/moved.py", big);
+    repo_->write("docs/old.md", "# Old\n");
+    repo_->commit("Initial import", "2026-09-01T08:00:00Z", "Root", "root@example.com");
+    root_ = head();
+
+    repo_->write("python/mod.py", "def f(x):\n    if x is None:\n        return 0\n    return x\n");
+    repo_->run("mv python/moved.py python/renamed.py");
+    repo_->write("python/renamed.py", big + "one more line\n");
+    repo_->run("rm -q docs/old.md");
+    repo_->write("docs/logo.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01", 20));
+    repo_->commit("[Bugfix] Guard None in f (#1201)\n\nFixes #1187.\n", "2026-09-02T10:15:00Z");
+    squash_ = head();
+  }
+
+  std::string head() {
+    auto src = GitSource::open(repo_->path());
+    EXPECT_TRUE(src);
+    auto h = (*src)->resolve_branch("main");
+    EXPECT_TRUE(h);
+    return h.value_or("");
+  }
+
+  TempDir dir_;
+  std::unique_ptr<GitRepo> repo_;
+  std::string root_, squash_;
+};
+
+TEST_F(GitSourceTest, ReadsSquashMergeWithRenameBinaryAndDeletion) {
+  auto src = GitSource::open(repo_->path());
+  ASSERT_TRUE(src);
+  auto c = (*src)->read_change(squash_, GitReadOptions{});
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->kind, ChangeKind::kSquash);
+  EXPECT_EQ(c->number.value_or(0), 1201);
+  EXPECT_EQ(c->title, "[Bugfix] Guard None in f");
+  EXPECT_EQ(c->body, "Fixes #1187.");
+  EXPECT_EQ(c->author.login, "ada");
+  EXPECT_EQ(format_utc(c->merged_at), "2026-09-02T10:15:00Z");
+  EXPECT_EQ(c->parent_sha, root_);
+  ASSERT_EQ(c->commits.size(), 1u);
+
+  const FileChange* mod = find_file(*c, "python/mod.py");
+  ASSERT_TRUE(mod);
+  EXPECT_EQ(mod->status, FileStatus::kModified);
+  EXPECT_EQ(mod->additions, 2);
+  EXPECT_EQ(mod->deletions, 0);
+  ASSERT_EQ(mod->hunks.size(), 1u);
+  int added_line = 0;
+  for (const auto& l : mod->hunks[0].lines)
+    if (l.origin == '+' && l.text == "    if x is None:") added_line = l.new_no;
+  EXPECT_EQ(added_line, 2);
+
+  const FileChange* ren = find_file(*c, "python/renamed.py");
+  ASSERT_TRUE(ren);
+  EXPECT_EQ(ren->status, FileStatus::kRenamed);
+  EXPECT_EQ(ren->old_path, "python/moved.py");
+  EXPECT_EQ(ren->additions, 1);
+
+  const FileChange* del = find_file(*c, "docs/old.md");
+  ASSERT_TRUE(del);
+  EXPECT_EQ(del->status, FileStatus::kDeleted);
+
+  const FileChange* png = find_file(*c, "docs/logo.png");
+  ASSERT_TRUE(png);
+  EXPECT_TRUE(png->binary);
+  EXPECT_TRUE(png->hunks.empty());
+}
+
+TEST_F(GitSourceTest, RootCommitIsAPlainCommitAgainstTheEmptyTree) {
+  auto src = GitSource::open(repo_->path());
+  auto c = (*src)->read_change(root_, GitReadOptions{});
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->kind, ChangeKind::kCommit);
+  EXPECT_FALSE(c->number);
+  EXPECT_EQ(c->parent_sha, "");
+  EXPECT_EQ(c->files.size(), 3u);
+  EXPECT_EQ(c->author.login, "");
+}
+
+TEST_F(GitSourceTest, CapsHugeFilesButKeepsTheirCounts) {
+  std::string huge;
+  for (int i = 0; i < 5000; ++i)
+    huge += "TABLE[" + std::to_string(i) + "] = " + std::to_string(i * 7) + "\n";
+  repo_->write("gen/table.py", huge);
+  repo_->commit("Add generated table (#1300)", "2026-09-03T09:00:00Z");
+  auto src = GitSource::open(repo_->path());
+  GitReadOptions opt;
+  opt.max_lines_per_file = 1000;
+  auto c = (*src)->read_change(head(), opt);
+  ASSERT_TRUE(c);
+  const FileChange* f = find_file(*c, "gen/table.py");
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(f->truncated);
+  EXPECT_EQ(f->additions, 5000);
+  EXPECT_TRUE(f->hunks.empty());
+}
+
+TEST_F(GitSourceTest, MergeCommitDiffsAgainstFirstParentAndListsBranchCommits) {
+  repo_->run("checkout -q -b feature");
+  repo_->write("python/a.py", "A = 1\n");
+  repo_->commit("add a", "2026-09-03T09:00:00Z", "Bob", "bob@example.com");
+  repo_->write("python/b.py", "B = 2\n");
+  repo_->commit("add b", "2026-09-03T09:30:00Z", "Bob", "bob@example.com");
+  repo_->run("checkout -q main");
+  testing::write_file(repo_->path() + "/.git/MSG",
+                      "Merge pull request #1250 from bob/feature\n\nAdd a and b\n");
+  testing::sh("cd '" + repo_->path() +
+              "' && GIT_COMMITTER_DATE=2026-09-03T10:00:00Z "
+              "GIT_AUTHOR_DATE=2026-09-03T10:00:00Z " +
+              GitRepo::git() + " merge -q --no-ff -F .git/MSG feature");
+  auto src = GitSource::open(repo_->path());
+  auto c = (*src)->read_change(head(), GitReadOptions{});
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->kind, ChangeKind::kMerge);
+  EXPECT_EQ(c->number.value_or(0), 1250);
+  EXPECT_EQ(c->title, "Add a and b");
+  EXPECT_EQ(c->files.size(), 2u);
+  ASSERT_EQ(c->commits.size(), 2u);
+  EXPECT_EQ(c->commits[0].message, "add a");
+}
+
+TEST_F(GitSourceTest, WalksFirstParentNewestFirst) {
+  auto src = GitSource::open(repo_->path());
+  std::vector<std::string> seen;
+  auto r = (*src)->walk_first_parent(squash_, [&](const std::string& sha, UnixSeconds) {
+    seen.push_back(sha);
+    return true;
+  });
+  ASSERT_TRUE(r);
+  EXPECT_EQ(seen, (std::vector<std::string>{squash_, root_}));
+}
+
+TEST(GitSourceErrors, NamesTheBadInput) {
+  TempDir dir;
+  auto not_repo = GitSource::open(dir.path());
+  ASSERT_FALSE(not_repo);
+  EXPECT_EQ(not_repo.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(not_repo.error().message.find(dir.path()), std::string::npos);
+
+  GitRepo empty(dir / "empty");
+  auto src = GitSource::open(empty.path());
+  ASSERT_TRUE(src);
+  auto tip = (*src)->resolve_branch("");
+  ASSERT_FALSE(tip);
+  EXPECT_NE(tip.error().message.find("no commits"), std::string::npos);
+
+  empty.write("x", "x\n");
+  empty.commit("x", "2026-09-01T00:00:00Z");
+  auto unknown = (*src)->resolve_branch("nope");
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().kind, ErrorKind::kNotFound);
+  EXPECT_NE(unknown.error().message.find("nope"), std::string::npos);
+}
+
+TEST(GitSourceBare, OpensBareClones) {
+  TempDir dir;
+  GitRepo work(dir / "work");
+  work.write("x", "x\n");
+  work.commit("first (#1)", "2026-09-01T00:00:00Z");
+  testing::sh(GitRepo::git() + " clone -q --bare '" + work.path() + "' '" + (dir / "bare.git") +
+              "'");
+  auto src = GitSource::open(dir / "bare.git");
+  ASSERT_TRUE(src);
+  EXPECT_EQ((*src)->head_branch().value_or(""), "main");
+  auto tip = (*src)->resolve_branch("main");
+  ASSERT_TRUE(tip);
+  auto c = (*src)->read_change(*tip, GitReadOptions{});
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->number.value_or(0), 1);
+  EXPECT_EQ((*src)->remote_url().value_or(""), work.path());
+}
+
+}  // namespace
+}  // namespace mergelens

@@ -1,0 +1,166 @@
+#include <sqlite3.h>
+
+#include <gtest/gtest.h>
+
+#include "mergelens/model/diff.h"
+#include "mergelens/store/store.h"
+#include "test_helpers.h"
+
+namespace mergelens {
+namespace {
+
+using testing::TempDir;
+
+Change sample_change(std::int64_t number, const std::string& sha, UnixSeconds t) {
+  Change c;
+  c.kind = ChangeKind::kSquash;
+  c.number = number;
+  c.sha = sha;
+  c.title = "Fix caf\xe9 (invalid UTF-8 kept)";
+  c.body = "body";
+  c.author = {"Ada", "1+ada@users.noreply.github.com", "ada"};
+  c.merged_at = t;
+  c.url = "https://github.com/o/r/pull/" + std::to_string(number);
+  c.labels = {"bug"};
+  Commit cm;
+  cm.sha = sha;
+  cm.message = "Fix (#" + std::to_string(number) + ")";
+  c.commits.push_back(cm);
+  FileChange f;
+  f.path = "python/x.py";
+  f.additions = 1;
+  f.deletions = 1;
+  f.hunks = parse_patch("@@ -3,3 +3,3 @@ def f():\n a\n-b\n+c\n d\n")->hunks;
+  c.files.push_back(f);
+  FileChange bin;
+  bin.path = "docs/logo.png";
+  bin.status = FileStatus::kAdded;
+  bin.binary = true;
+  c.files.push_back(bin);
+  return c;
+}
+
+TEST(SqliteStore, RoundTripsAChange) {
+  TempDir dir;
+  auto store = open_sqlite_store(dir / "sub/dir/db.sqlite");
+  ASSERT_TRUE(store) << store.error().message;
+  auto repo = (*store)->upsert_repo({0, "o/r", "/src", "https://github.com/o/r", "main", ""});
+  ASSERT_TRUE(repo);
+  std::vector<Change> in = {sample_change(7, std::string(40, 'a'), 1000)};
+  auto n = (*store)->put_changes(repo->id, in, std::string(40, 'a'));
+  ASSERT_TRUE(n);
+  EXPECT_EQ(*n, 1u);
+
+  auto out = find_change(**store, *repo, "#7");
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(out->title, in[0].title);
+  EXPECT_EQ(out->repo, "o/r");
+  EXPECT_EQ(out->labels, in[0].labels);
+  ASSERT_EQ(out->files.size(), 2u);
+  EXPECT_EQ(render_patch(out->files[0].hunks), render_patch(in[0].files[0].hunks));
+  EXPECT_EQ(out->files[0].hunks[0].lines[2].new_no, 4);
+  EXPECT_TRUE(out->files[1].binary);
+  EXPECT_EQ(out->commits.size(), 1u);
+
+  auto again = (*store)->find_repo("o/r");
+  ASSERT_TRUE(again && *again);
+  EXPECT_EQ((*again)->base_sha, std::string(40, 'a'));
+}
+
+TEST(SqliteStore, InsertIsIdempotent) {
+  TempDir dir;
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  auto repo = (*store)->upsert_repo({0, "o/r", "", "", "", ""});
+  std::vector<Change> in = {sample_change(7, std::string(40, 'a'), 1000),
+                            sample_change(8, std::string(40, 'b'), 2000)};
+  EXPECT_EQ(*(*store)->put_changes(repo->id, in, std::nullopt), 2u);
+  EXPECT_EQ(*(*store)->put_changes(repo->id, in, std::nullopt), 0u);
+  EXPECT_EQ(*(*store)->count_changes(repo->id), 2u);
+  auto list = (*store)->list_changes(repo->id, ListQuery{});
+  ASSERT_TRUE(list);
+  ASSERT_EQ(list->size(), 2u);
+  EXPECT_EQ(list->front().number.value_or(0), 8);  // newest first
+  EXPECT_EQ(list->front().file_count, 2);
+}
+
+TEST(SqliteStore, FindsByShaPrefixAndReportsAmbiguity) {
+  TempDir dir;
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  auto repo = (*store)->upsert_repo({0, "o/r", "", "", "", ""});
+  std::vector<Change> in = {sample_change(1, "abcdef0" + std::string(33, '1'), 1),
+                            sample_change(2, "abcdef0" + std::string(33, '2'), 2)};
+  ASSERT_TRUE((*store)->put_changes(repo->id, in, std::nullopt));
+  auto one = find_change(**store, *repo, "abcdef02");
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->number.value_or(0), 2);
+  auto amb = find_change(**store, *repo, "abcdef0");
+  ASSERT_FALSE(amb);
+  EXPECT_NE(amb.error().message.find("ambiguous"), std::string::npos);
+  auto missing = find_change(**store, *repo, "#99");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+  EXPECT_FALSE(find_change(**store, *repo, "HEAD~1"));
+}
+
+TEST(SqliteStore, ChoosesTheRepository) {
+  TempDir dir;
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  auto none = resolve_repo(**store, "");
+  ASSERT_FALSE(none);
+  ASSERT_TRUE((*store)->upsert_repo({0, "a/one", "", "", "", ""}));
+  EXPECT_EQ(resolve_repo(**store, "")->name, "a/one");
+  ASSERT_TRUE((*store)->upsert_repo({0, "b/two", "", "", "", ""}));
+  auto ambiguous = resolve_repo(**store, "");
+  ASSERT_FALSE(ambiguous);
+  EXPECT_NE(ambiguous.error().message.find("a/one, b/two"), std::string::npos);
+  EXPECT_EQ(resolve_repo(**store, "b/two")->name, "b/two");
+  EXPECT_FALSE(resolve_repo(**store, "c/three"));
+}
+
+TEST(SqliteStore, RefusesDamagedForeignAndNewerFiles) {
+  TempDir dir;
+  testing::write_file(dir / "garbage.db", std::string(8192, 'x'));
+  auto garbage = open_sqlite_store(dir / "garbage.db");
+  ASSERT_FALSE(garbage);
+  EXPECT_EQ(garbage.error().kind, ErrorKind::kCorrupt);
+  EXPECT_NE(garbage.error().message.find("garbage.db"), std::string::npos);
+
+  sqlite3* raw = nullptr;
+  sqlite3_open((dir / "other.db").c_str(), &raw);
+  sqlite3_exec(raw, "CREATE TABLE t(x)", nullptr, nullptr, nullptr);
+  sqlite3_close(raw);
+  auto other = open_sqlite_store(dir / "other.db");
+  ASSERT_FALSE(other);
+  EXPECT_NE(other.error().message.find("another program"), std::string::npos);
+
+  { ASSERT_TRUE(open_sqlite_store(dir / "newer.db")); }
+  sqlite3_open((dir / "newer.db").c_str(), &raw);
+  sqlite3_exec(raw, "PRAGMA user_version = 999", nullptr, nullptr, nullptr);
+  sqlite3_close(raw);
+  auto newer = open_sqlite_store(dir / "newer.db");
+  ASSERT_FALSE(newer);
+  EXPECT_EQ(newer.error().kind, ErrorKind::kUnsupported);
+  EXPECT_NE(newer.error().message.find("newer"), std::string::npos);
+
+  auto missing = open_sqlite_store(dir / "missing.db", StoreOptions{.create = false});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+}
+
+TEST(SqliteStore, ReopensAnExistingStoreWithoutMigratingAgain) {
+  TempDir dir;
+  {
+    auto s = open_sqlite_store(dir / "db.sqlite");
+    auto repo = (*s)->upsert_repo({0, "o/r", "", "", "", ""});
+    std::vector<Change> in = {sample_change(7, std::string(40, 'a'), 1000)};
+    ASSERT_TRUE((*s)->put_changes(repo->id, in, std::nullopt));
+  }
+  auto s = open_sqlite_store(dir / "db.sqlite", StoreOptions{.create = false});
+  ASSERT_TRUE(s) << s.error().message;
+  auto repo = resolve_repo(**s, "");
+  ASSERT_TRUE(repo);
+  EXPECT_EQ(*(*s)->count_changes(repo->id), 1u);
+}
+
+}  // namespace
+}  // namespace mergelens
