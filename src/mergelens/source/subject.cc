@@ -89,7 +89,10 @@ std::string login_from_email(std::string_view email) {
   if (const size_t plus = local.find('+'); plus != std::string_view::npos)
     local = local.substr(plus + 1);
   if (local.empty()) return {};
-  for (char ch : local)
+  std::string_view name = local;
+  if (name.ends_with("[bot]")) name.remove_suffix(5);  // app accounts: dependabot[bot]
+  if (name.empty()) return {};
+  for (char ch : name)
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.')
       return {};
   return std::string(local);

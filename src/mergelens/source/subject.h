@@ -29,7 +29,8 @@ struct MessageInfo {
 MessageInfo classify_message(std::string_view message, bool is_merge);
 
 // GitHub login from a noreply address: "123+octo@users.noreply.github.com" or
-// "octo@users.noreply.github.com" → "octo"; empty for any other address.
+// "octo@users.noreply.github.com" → "octo" (app accounts keep their "[bot]"
+// suffix: "dependabot[bot]"); empty for any other address.
 std::string login_from_email(std::string_view email);
 
 // Web base of a repository from its remote URL, e.g.
