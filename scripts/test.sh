@@ -8,5 +8,6 @@ scripts/build.sh release
 (cd build && ctest -j "$jobs" --output-on-failure)
 scripts/build.sh asan
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp":print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-asan && ctest -j "$jobs" --output-on-failure)
