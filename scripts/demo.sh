@@ -6,4 +6,6 @@ cd "$(dirname "$0")/.."
 [ -x build/mergelens ] || scripts/build.sh release
 python3 scripts/make-sample-repo.py build/sample --manifest build/sample.manifest.json
 ./build/mergelens ingest build/sample --db build/demo/mergelens.db
+./build/mergelens analyze --db build/demo/mergelens.db
 ./build/mergelens list --db build/demo/mergelens.db
+./build/mergelens show 1201 --db build/demo/mergelens.db

@@ -7,6 +7,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3 time bc util-linux
   libgit2-dev libsqlite3-dev sqlite3 libzstd-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libre2-dev libyaml-cpp-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcurl4-openssl-dev libcpp-httplib-dev
   clang-format
 )

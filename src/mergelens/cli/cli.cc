@@ -22,6 +22,8 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"ingest", "Read merged pull requests from a local git clone into the store", setup_ingest},
+    {"analyze", "Compute facts, focus, tags, scores and verdicts for stored changes",
+     setup_analyze},
     {"list", "List stored changes by day, newest first", setup_list},
     {"show", "Show one stored change (REF = PR number, #N or commit sha)", setup_show},
 };

@@ -38,18 +38,23 @@ Runner setup_list(CLI::App& sub, const Globals& g) {
     if (a->json) {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& s : *rows) {
-        out.push_back({{"ref", s.number ? fmt::format("#{}", *s.number) : s.sha.substr(0, 12)},
-                       {"number", s.number ? nlohmann::json(*s.number) : nlohmann::json(nullptr)},
-                       {"kind", to_string(s.kind)},
-                       {"sha", s.sha},
-                       {"title", s.title},
-                       {"author", s.author.login.empty() ? s.author.name : s.author.login},
-                       {"merged_at", format_utc(s.merged_at)},
-                       {"day", format_day(s.merged_at)},
-                       {"url", s.url},
-                       {"files", s.file_count},
-                       {"additions", s.additions},
-                       {"deletions", s.deletions}});
+        out.push_back(
+            {{"ref", s.number ? fmt::format("#{}", *s.number) : s.sha.substr(0, 12)},
+             {"number", s.number ? nlohmann::json(*s.number) : nlohmann::json(nullptr)},
+             {"kind", to_string(s.kind)},
+             {"sha", s.sha},
+             {"title", s.title},
+             {"author", s.author.login.empty() ? s.author.name : s.author.login},
+             {"merged_at", format_utc(s.merged_at)},
+             {"day", format_day(s.merged_at)},
+             {"url", s.url},
+             {"files", s.file_count},
+             {"additions", s.additions},
+             {"deletions", s.deletions},
+             {"verdict", s.verdict.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.verdict)},
+             {"importance",
+              s.verdict.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.importance)},
+             {"insight", s.verdict.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.insight)}});
       }
       fmt::print("{}\n", dump_json(out));
       return {};
@@ -66,9 +71,11 @@ Runner setup_list(CLI::App& sub, const Globals& g) {
       }
       const std::string ref = s.number ? fmt::format("#{}", *s.number) : s.sha.substr(0, 9);
       const std::string who = s.author.login.empty() ? s.author.name : s.author.login;
-      fmt::print("  {:<9} {}  {}  {} · +{} -{} in {} file{}\n", ref,
-                 format_utc(s.merged_at).substr(11, 5), s.title, who, s.additions, s.deletions,
-                 s.file_count, s.file_count == 1 ? "" : "s");
+      const std::string badge =
+          s.verdict.empty() ? "" : fmt::format("[{} {}/{}] ", s.verdict, s.importance, s.insight);
+      fmt::print("  {:<9} {}  {}{}  {} · +{} -{} in {} file{}\n", ref,
+                 format_utc(s.merged_at).substr(11, 5), badge, s.title, who, s.additions,
+                 s.deletions, s.file_count, s.file_count == 1 ? "" : "s");
     }
     if (rows->empty()) fmt::print("no changes stored for {}\n", repo->name);
     return {};

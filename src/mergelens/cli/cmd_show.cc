@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "mergelens/analysis/facts_json.h"
 #include "mergelens/cli/commands.h"
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
@@ -23,6 +24,36 @@ char status_letter(FileStatus s) {
       return 'M';
   }
   return 'M';
+}
+
+void print_facts(const Facts& f, const std::vector<Backlink>& backlinks) {
+  fmt::print(
+      "\n  verdict     {}{}\n", to_string(f.verdict),
+      f.verdict_scope.empty() ? "" : fmt::format(" — read {}", fmt::join(f.verdict_scope, ", ")));
+  fmt::print("  importance  {}  ({})\n", f.importance.value, fmt::join(f.importance.reasons, "; "));
+  fmt::print("  insight     {}  ({})\n", f.insight.value, fmt::join(f.insight.reasons, "; "));
+  if (!f.tags.empty()) {
+    std::vector<std::string> names;
+    for (const auto& t : f.tags) names.push_back(t.name);
+    fmt::print("  tags        {}\n", fmt::join(names, ", "));
+  }
+  if (!f.focus.empty()) {
+    fmt::print("\n  focus ({} lines worth reading)\n", f.lines_worth_reading);
+    for (size_t i = 0; i < f.focus.size(); ++i) {
+      const auto& r = f.focus[i];
+      fmt::print("   {}. {}:{}-{}{}  [{}]\n", i + 1, r.path, r.start_line, r.end_line,
+                 r.symbol.empty() ? "" : "  " + r.symbol, fmt::join(r.reasons, "; "));
+    }
+  }
+  if (!f.skim.empty()) {
+    fmt::print("\n  skim\n");
+    for (const auto& s : f.skim) fmt::print("   - {} ({})\n", s.path, s.reason);
+  }
+  for (const auto& g : f.gaps) fmt::print("  {} gap: {} — {}\n", g.kind, g.subject, g.detail);
+  for (const auto& m : f.body_mismatches)
+    fmt::print("  body vs code: {} {} — {}\n", m.kind, m.subject, m.detail);
+  for (const auto& b : backlinks)
+    fmt::print("  referenced by {} ({}): {}\n", b.ref, b.relation, b.title);
 }
 
 void print_text(const Change& c, bool patch) {
@@ -71,10 +102,28 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
     if (!repo) return std::unexpected(repo.error());
     auto change = find_change(**store, *repo, a->ref);
     if (!change) return std::unexpected(change.error());
+    auto facts = (*store)->get_facts(change->id);
+    if (!facts) return std::unexpected(facts.error());
+    auto backlinks = (*store)->referenced_by(repo->id, *change);
+    if (!backlinks) return std::unexpected(backlinks.error());
     if (a->json) {
-      fmt::print("{}\n", dump_json(to_json(*change)));
+      nlohmann::json j = to_json(*change);
+      if (*facts) {
+        const nlohmann::json fj = facts_to_json(**facts);  // items() needs a live object
+        for (const auto& [key, value] : fj.items()) j[key] = value;
+      }
+      j["analysed"] = facts->has_value();
+      nlohmann::json back = nlohmann::json::array();
+      for (const auto& b : *backlinks)
+        back.push_back({{"ref", b.ref},
+                        {"title", b.title},
+                        {"relation", b.relation},
+                        {"merged_at", format_utc(b.merged_at)}});
+      j["referenced_by"] = std::move(back);
+      fmt::print("{}\n", dump_json(j));
     } else {
       print_text(*change, a->patch);
+      if (*facts) print_facts(**facts, *backlinks);
     }
     return {};
   };

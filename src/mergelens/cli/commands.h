@@ -23,6 +23,7 @@ using Runner = std::function<Result<void>()>;
 Runner setup_ingest(CLI::App& sub, const Globals& g);
 Runner setup_list(CLI::App& sub, const Globals& g);
 Runner setup_show(CLI::App& sub, const Globals& g);
+Runner setup_analyze(CLI::App& sub, const Globals& g);
 
 // Opens the store named by --db. `create`: make it when missing.
 Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create);

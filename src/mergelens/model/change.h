@@ -66,7 +66,8 @@ struct Commit {
 };
 
 struct Change {
-  std::string repo;  // repository name in the store, e.g. "sgl-project/sglang"
+  std::int64_t id = 0;  // row id in the store; 0 until stored
+  std::string repo;     // repository name in the store, e.g. "sgl-project/sglang"
   ChangeKind kind = ChangeKind::kCommit;
   std::optional<std::int64_t> number;  // pull-request number when known
   std::string sha;                     // the commit on the branch (squash or merge commit)

@@ -270,6 +270,30 @@ Result<void> GitSource::walk_first_parent(
   }
 }
 
+Result<std::optional<std::string>> GitSource::read_file(const std::string& sha,
+                                                        const std::string& path,
+                                                        size_t max_bytes) const {
+  git_oid oid;
+  CommitPtr commit;
+  if (git_oid_fromstr(&oid, sha.c_str()) != 0 ||
+      git_commit_lookup(commit.out(), impl_->repo, &oid) != 0)
+    return fail(ErrorKind::kNotFound, "commit {} not found in {}", sha, path_);
+  TreePtr tree;
+  if (git_commit_tree(tree.out(), commit.get()) != 0)
+    return fail(ErrorKind::kCorrupt, "cannot read the tree of {} ({})", sha, last_git_error());
+  Owned<git_tree_entry, git_tree_entry_free> entry;
+  if (git_tree_entry_bypath(entry.out(), tree.get(), path.c_str()) != 0 ||
+      git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB)
+    return std::optional<std::string>();
+  Owned<git_blob, git_blob_free> blob;
+  if (git_blob_lookup(blob.out(), impl_->repo, git_tree_entry_id(entry.get())) != 0)
+    return fail(ErrorKind::kCorrupt, "cannot read {} at {} ({})", path, sha, last_git_error());
+  const auto size = static_cast<size_t>(git_blob_rawsize(blob.get()));
+  if (size > max_bytes) return std::optional<std::string>();
+  return std::optional<std::string>(
+      std::string(static_cast<const char*>(git_blob_rawcontent(blob.get())), size));
+}
+
 Result<Change> GitSource::read_change(const std::string& sha, const GitReadOptions& opt) const {
   git_oid oid;
   CommitPtr commit;

@@ -57,6 +57,12 @@ class GitSource {
       const std::string& tip,
       const std::function<bool(const std::string& sha, UnixSeconds committed_at)>& visit) const;
 
+  // The content of `path` in the tree of commit `sha`, at most `max_bytes`
+  // long. nullopt when the path is absent there, is not a file, or is larger.
+  // kNotFound for an unknown sha.
+  Result<std::optional<std::string>> read_file(const std::string& sha, const std::string& path,
+                                               size_t max_bytes = 4u << 20) const;
+
   // Reads one commit as a Change: classifies its message, takes the author and
   // committer time, diffs it against its first parent (the empty tree for a
   // root commit) and lists its commits. `repo` and `url` are left empty: the

@@ -67,6 +67,36 @@ CREATE TABLE change_labels (
   PRIMARY KEY (change_id, name)
 ) WITHOUT ROWID;
 )sql",
+    // 2: analysis facts (zstd JSON) with the fields queries filter on, tags and references.
+    R"sql(
+CREATE TABLE facts (
+  change_id INTEGER PRIMARY KEY REFERENCES changes(id) ON DELETE CASCADE,
+  version INTEGER NOT NULL,
+  verdict TEXT NOT NULL,
+  importance INTEGER NOT NULL,
+  insight INTEGER NOT NULL,
+  lines_worth_reading INTEGER NOT NULL,
+  doc BLOB NOT NULL
+);
+CREATE TABLE change_tags (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  source TEXT NOT NULL,
+  PRIMARY KEY (change_id, name)
+) WITHOUT ROWID;
+CREATE INDEX change_tags_by_name ON change_tags(name);
+CREATE TABLE change_refs (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  relation TEXT NOT NULL,
+  repo TEXT NOT NULL,
+  number INTEGER NOT NULL,
+  sha TEXT NOT NULL
+);
+CREATE INDEX change_refs_by_change ON change_refs(change_id);
+CREATE INDEX change_refs_by_number ON change_refs(number) WHERE number > 0;
+CREATE INDEX change_refs_by_sha ON change_refs(sha) WHERE sha != '';
+)sql",
 };
 
 }  // namespace

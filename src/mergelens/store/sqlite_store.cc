@@ -8,8 +8,8 @@
 
 #include "mergelens/model/diff.h"
 #include "mergelens/store/schema.h"
+#include "mergelens/store/sqlite_store_impl.h"
 #include "mergelens/store/sqlite_util.h"
-#include "mergelens/store/store.h"
 #include "mergelens/util/compress.h"
 
 namespace mergelens {
@@ -18,49 +18,13 @@ namespace {
 using sql::Db;
 using sql::Stmt;
 
-class SqliteStore final : public Store {
- public:
-  SqliteStore(std::string path, Db db) : path_(std::move(path)), db_(std::move(db)) {}
-
-  Result<RepoRecord> upsert_repo(const RepoRecord& repo) override;
-  Result<std::vector<RepoRecord>> list_repos() override;
-  Result<std::optional<RepoRecord>> find_repo(std::string_view name) override;
-  Result<std::unordered_set<std::string>> known_shas(std::int64_t repo_id) override;
-  Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
-                             const std::optional<std::string>& new_base) override;
-  Result<std::vector<ChangeSummary>> list_changes(std::int64_t repo_id,
-                                                  const ListQuery& query) override;
-  Result<size_t> count_changes(std::int64_t repo_id) override;
-  Result<std::optional<Change>> get_change_by_number(std::int64_t repo_id,
-                                                     std::int64_t number) override;
-  Result<std::vector<std::string>> find_shas(std::int64_t repo_id,
-                                             std::string_view prefix) override;
-  Result<std::optional<Change>> get_change_by_sha(std::int64_t repo_id,
-                                                  std::string_view sha) override;
-
- private:
-  std::unexpected<Error> db_error(const Error& e) const {
-    return fail(e.kind, "database {}: {}", path_, e.message);
-  }
-  Result<Stmt> prepare(std::string_view q) const {
-    auto s = Stmt::prepare(db_, q);
-    if (!s) return db_error(s.error());
-    return s;
-  }
-  Result<void> insert_change(std::int64_t repo_id, const Change& c, Stmt& ins_change,
-                             Stmt& ins_file, Stmt& ins_commit, Stmt& ins_label, bool& inserted);
-  Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
-                                            const std::function<void(Stmt&)>& bind);
-
-  std::string path_;
-  Db db_;
-};
-
 RepoRecord repo_from_row(const Stmt& s) {
   return RepoRecord{s.i64(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
 }
 
 constexpr std::string_view kRepoColumns = "id, name, path, web_base, branch, base_sha";
+
+}  // namespace
 
 Result<RepoRecord> SqliteStore::upsert_repo(const RepoRecord& repo) {
   auto st = prepare(
@@ -177,8 +141,7 @@ Result<void> SqliteStore::insert_change(std::int64_t repo_id, const Change& c, S
 
 Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Change> changes,
                                         const std::optional<std::string>& new_base) {
-  if (auto r = db_.exec("BEGIN IMMEDIATE"); !r) return db_error(r.error());
-  auto body = [&]() -> Result<size_t> {
+  return in_transaction<size_t>([&]() -> Result<size_t> {
     auto ins_change = prepare(
         "INSERT OR IGNORE INTO changes(repo_id, kind, number, sha, parent_sha, title, body, "
         "author_name, author_email, author_login, merged_at, url, file_count, additions, "
@@ -211,26 +174,17 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
       if (auto r = up->run(); !r) return db_error(r.error());
     }
     return inserted;
-  };
-  auto result = body();
-  if (!result) {
-    (void)db_.exec("ROLLBACK");
-    return result;
-  }
-  if (auto r = db_.exec("COMMIT"); !r) {
-    (void)db_.exec("ROLLBACK");
-    return db_error(r.error());
-  }
-  return result;
+  });
 }
 
 Result<std::vector<ChangeSummary>> SqliteStore::list_changes(std::int64_t repo_id,
                                                              const ListQuery& q) {
   auto st = prepare(
-      "SELECT id, kind, number, sha, title, author_name, author_email, author_login, merged_at, "
-      "url, file_count, additions, deletions FROM changes WHERE repo_id = ?1 "
-      "AND (?2 IS NULL OR merged_at >= ?2) AND (?3 IS NULL OR merged_at < ?3) "
-      "ORDER BY merged_at DESC, id DESC LIMIT ?4");
+      "SELECT c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, "
+      "c.author_login, c.merged_at, c.url, c.file_count, c.additions, c.deletions, "
+      "f.verdict, f.importance, f.insight FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
+      "WHERE c.repo_id = ?1 AND (?2 IS NULL OR c.merged_at >= ?2) AND "
+      "(?3 IS NULL OR c.merged_at < ?3) ORDER BY c.merged_at DESC, c.id DESC LIMIT ?4");
   if (!st) return std::unexpected(st.error());
   st->bind(1, repo_id).bind(2, q.since).bind(3, q.until);
   st->bind(4, q.limit ? static_cast<std::int64_t>(q.limit) : std::int64_t{-1});
@@ -251,6 +205,9 @@ Result<std::vector<ChangeSummary>> SqliteStore::list_changes(std::int64_t repo_i
     s.file_count = static_cast<std::int32_t>(st->i64(10));
     s.additions = st->i64(11);
     s.deletions = st->i64(12);
+    s.verdict = st->text(13);
+    s.importance = static_cast<int>(st->i64(14));
+    s.insight = static_cast<int>(st->i64(15));
     out.push_back(std::move(s));
   }
   return out;
@@ -270,7 +227,7 @@ Result<std::optional<Change>> SqliteStore::load_change(std::int64_t repo_id, std
   auto st = prepare(fmt::format(
       "SELECT c.id, c.kind, c.number, c.sha, c.parent_sha, c.title, c.body, c.author_name, "
       "c.author_email, c.author_login, c.merged_at, c.url, c.files_truncated, r.name "
-      "FROM changes c JOIN repos r ON r.id = c.repo_id WHERE c.repo_id = ?1 AND {} "
+      "FROM changes c JOIN repos r ON r.id = c.repo_id WHERE (?1 = 0 OR c.repo_id = ?1) AND {} "
       "ORDER BY c.merged_at DESC, c.id DESC LIMIT 1",
       where));
   if (!st) return std::unexpected(st.error());
@@ -281,6 +238,7 @@ Result<std::optional<Change>> SqliteStore::load_change(std::int64_t repo_id, std
   if (!*row) return std::optional<Change>();
   Change c;
   const std::int64_t id = st->i64(0);
+  c.id = id;
   c.kind = change_kind_from_string(st->text(1)).value_or(ChangeKind::kCommit);
   c.number = st->opt_i64(2);
   c.sha = st->text(3);
@@ -365,6 +323,10 @@ Result<std::optional<Change>> SqliteStore::get_change_by_sha(std::int64_t repo_i
   return load_change(repo_id, "c.sha = ?2", [&](Stmt& s) { s.bind(2, sha); });
 }
 
+Result<std::optional<Change>> SqliteStore::get_change_by_id(std::int64_t id) {
+  return load_change(0, "c.id = ?2", [&](Stmt& s) { s.bind(2, id); });
+}
+
 Result<std::vector<std::string>> SqliteStore::find_shas(std::int64_t repo_id,
                                                         std::string_view prefix) {
   auto st = prepare(
@@ -381,6 +343,8 @@ Result<std::vector<std::string>> SqliteStore::find_shas(std::int64_t repo_id,
   }
   return out;
 }
+
+namespace {
 
 // Reads one integer pragma.
 Result<std::int64_t> pragma_int(const Db& db, std::string_view name) {

@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "mergelens/analysis/facts.h"
 #include "mergelens/model/change.h"
 #include "mergelens/util/error.h"
 
@@ -43,6 +44,18 @@ struct ChangeSummary {
   std::string url;
   std::int32_t file_count = 0;
   std::int64_t additions = 0, deletions = 0;
+  // From the stored facts; verdict is empty when the change is not analysed.
+  std::string verdict;
+  int importance = 0, insight = 0;
+};
+
+// A later change that names this one (fixes, follow-ups, reverts, mentions).
+struct Backlink {
+  std::int64_t change_id = 0;
+  std::string ref;  // "#123" or a short sha
+  std::string title;
+  std::string relation;  // "fixes", "follow_up", "reverts", "mentions"
+  UnixSeconds merged_at = 0;
 };
 
 struct ListQuery {
@@ -85,6 +98,21 @@ class Store {
                                                      std::string_view prefix) = 0;
   virtual Result<std::optional<Change>> get_change_by_sha(std::int64_t repo_id,
                                                           std::string_view sha) = 0;
+  virtual Result<std::optional<Change>> get_change_by_id(std::int64_t id) = 0;
+
+  // Ids of the repository's changes that have no facts of `version`, oldest
+  // merge first.
+  virtual Result<std::vector<std::int64_t>> changes_needing_analysis(std::int64_t repo_id,
+                                                                     int version) = 0;
+  // Stores (or replaces) the facts of several changes in one transaction,
+  // with their verdict, scores, tags and references indexed for queries.
+  virtual Result<void> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) = 0;
+  // nullopt when the change has no stored facts.
+  virtual Result<std::optional<Facts>> get_facts(std::int64_t change_id) = 0;
+  // Later changes of the same repository whose references name `change` (its
+  // PR number or its sha), oldest first.
+  virtual Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id,
+                                                      const Change& change) = 0;
 };
 
 struct StoreOptions {

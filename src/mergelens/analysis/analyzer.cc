@@ -1,0 +1,103 @@
+#include "mergelens/analysis/analyzer.h"
+
+#include <algorithm>
+
+#include "mergelens/analysis/cleanup.h"
+#include "mergelens/analysis/coverage.h"
+#include "mergelens/analysis/focus.h"
+#include "mergelens/analysis/roles.h"
+#include "mergelens/analysis/tags.h"
+#include "mergelens/analysis/text_facts.h"
+
+namespace mergelens {
+namespace {
+
+// Added files this large are generated tables or vendored code whatever their path says.
+constexpr int kGeneratedAddedLines = 5000;
+
+void add_text_facts(const Change& change, const AnalysisContext& ctx, Facts& facts) {
+  struct Text {
+    std::string_view text;
+    const char* source;
+  };
+  std::vector<Text> texts = {{change.title, "title"}, {change.body, "body"}};
+  // A squash commit's message is the title and body again; merge commits and
+  // plain commits list their own commits.
+  if (change.kind != ChangeKind::kSquash)
+    for (const auto& c : change.commits) texts.push_back({c.message, "commit"});
+  for (const auto& t : texts) {
+    auto nums = extract_numbers(t.text, t.source);
+    facts.numbers.insert(facts.numbers.end(), nums.begin(), nums.end());
+    for (auto& r : extract_references(t.text, t.source, ctx.repo_name)) {
+      auto same =
+          std::find_if(facts.references.begin(), facts.references.end(), [&](const Reference& o) {
+            return o.kind == r.kind && o.repo == r.repo && o.number == r.number && o.sha == r.sha;
+          });
+      if (same == facts.references.end())
+        facts.references.push_back(std::move(r));
+      else if (same->relation == "mentions")
+        same->relation = r.relation;
+    }
+  }
+  // A change never references itself.
+  std::erase_if(facts.references, [&](const Reference& r) {
+    return (r.kind == "pr" || r.kind == "issue") && r.repo.empty() && change.number &&
+           r.number == *change.number;
+  });
+  facts.body_mismatches = body_vs_code(change);
+}
+
+}  // namespace
+
+Result<AnalysisContext> make_context(std::string repo_name, std::string_view mergelens_toml,
+                                     std::string_view labeler_yml) {
+  AnalysisContext ctx;
+  ctx.repo_name = std::move(repo_name);
+  if (!mergelens_toml.empty()) {
+    auto cfg = parse_mergelens_toml(mergelens_toml, "mergelens.toml");
+    if (!cfg) return std::unexpected(cfg.error());
+    ctx.config = std::move(*cfg);
+  }
+  std::vector<TagRule> labeler;
+  if (!labeler_yml.empty()) {
+    auto rules = parse_labeler_yml(labeler_yml, ".github/labeler.yml");
+    if (!rules) return std::unexpected(rules.error());
+    labeler = std::move(*rules);
+  }
+  ctx.rules = effective_rules(labeler_yml.empty() ? nullptr : &labeler, &ctx.config);
+  return ctx;
+}
+
+Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
+  Facts facts;
+  for (const auto& f : change.files) {
+    FileRole role = classify_role(f.path, ctx.config);
+    if (f.status == FileStatus::kAdded && (f.truncated || f.additions >= kGeneratedAddedLines) &&
+        role != FileRole::kTest)
+      role = FileRole::kGenerated;
+    facts.roles[f.path] = role;
+  }
+
+  CodeFacts code = analyze_code(change, ctx.read_new_file);
+  facts.languages = std::move(code.languages);
+  facts.hunks = std::move(code.hunks);
+  facts.signals = std::move(code.signals);
+  facts.definitions = std::move(code.definitions);
+
+  CleanupResult cleanup = detect_cleanup(change, facts.roles, facts.languages);
+  facts.skim = std::move(cleanup.skim);
+  facts.cleanup = std::move(cleanup.cleanup);
+
+  add_text_facts(change, ctx, facts);
+  find_coverage(change, facts);
+  const bool benchmark_changed =
+      std::any_of(facts.roles.begin(), facts.roles.end(),
+                  [](const auto& r) { return r.second == FileRole::kBenchmark; });
+  facts.number_cautions = number_cautions(facts.numbers, benchmark_changed);
+  facts.tags = assign_tags(change, facts.roles, ctx.rules);
+  rank_focus(change, facts);
+  score_change(change, facts, ctx.thresholds);
+  return facts;
+}
+
+}  // namespace mergelens

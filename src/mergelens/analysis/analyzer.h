@@ -1,0 +1,34 @@
+// The analysis of one change: runs every detector in order and returns its
+// Facts. Deterministic: the same change, context and analyzer version give the
+// same facts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mergelens/analysis/code_facts.h"
+#include "mergelens/analysis/facts.h"
+#include "mergelens/analysis/repo_config.h"
+#include "mergelens/analysis/scores.h"
+#include "mergelens/model/change.h"
+
+namespace mergelens {
+
+struct AnalysisContext {
+  std::string repo_name;       // "owner/repo": references to it count as local
+  RepoConfig config;           // from mergelens.toml (empty when absent)
+  std::vector<TagRule> rules;  // effective tag rules (defaults + labeler + config)
+  FileReader read_new_file;    // new-file contents at the merge commit; may be empty
+  VerdictThresholds thresholds;
+};
+
+// Builds a context from the repository's own files: `mergelens_toml` and
+// `labeler_yml` are their texts (empty when the repository has none). A
+// malformed file is an error naming it (kInvalidInput).
+Result<AnalysisContext> make_context(std::string repo_name, std::string_view mergelens_toml,
+                                     std::string_view labeler_yml);
+
+// Analyses one change. Never fails: detectors skip what they cannot read.
+Facts analyze_change(const Change& change, const AnalysisContext& context);
+
+}  // namespace mergelens

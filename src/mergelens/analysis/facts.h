@@ -1,0 +1,183 @@
+// Facts: everything the analysis derives from one change, deterministically.
+//
+// The guide writers read only these facts (and the change itself), so every
+// statement a guide makes can be traced to a fact, and every fact to a place
+// in the change: a path and line range of the new file, or a sentence of the
+// title, body or commit messages.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mergelens {
+
+// Bump when detectors change what they produce; stored facts of an older
+// version are recomputed.
+inline constexpr int kAnalyzerVersion = 1;
+
+enum class Language {
+  kUnknown,
+  kPython,
+  kCpp,
+  kCuda,
+  kRust,
+  kGo,
+  kJavaScript,
+  kTypeScript,
+  kMarkdown,
+  kJson,
+  kYaml,
+  kToml,
+  kShell,
+  kCMake,
+  kText,
+};
+
+enum class FileRole {
+  kCore,       // library/application code on the main path
+  kKernel,     // GPU/CPU kernels (.cu, .cuh, csrc/, triton kernels)
+  kModel,      // model definitions (models/)
+  kConfig,     // configuration or tuning data (JSON/YAML tables)
+  kTest,       // tests
+  kBenchmark,  // benchmarks
+  kDocs,       // documentation
+  kCi,         // CI workflows and scripts
+  kBuild,      // build and dependency files
+  kGenerated,  // generated, vendored or lock files
+};
+
+const char* to_string(Language l);
+const char* to_string(FileRole r);
+
+// Where a fact sits in the new file (lines are 1-based; for removed code the
+// line is the new-file position where it used to be).
+struct Place {
+  std::string path;
+  std::int32_t line = 0;
+  std::string symbol;  // enclosing function/class/section, empty when unknown
+};
+
+// A detected signal inside one hunk: a guard, an env var, a flag, ...
+struct Signal {
+  std::string kind;    // "guard", "fallback", "raise", "assert", "early_return", "try",
+                       // "preprocessor", "env_var", "cli_flag", "dtype_branch",
+                       // "device_branch", "platform_branch", "concurrency", "todo",
+                       // "numeric_constant", "public_api", "dead_code_removed"
+  std::string detail;  // e.g. the env var name, the flag, the constant
+  Place at;
+  bool added = true;  // false when the signal sits on a removed line
+};
+
+struct Definition {
+  std::string name;
+  std::string kind;    // "function", "class", "struct", "method", "macro", "section", ...
+  std::string change;  // "added", "removed", "signature_changed", "modified"
+  Place at;
+};
+
+struct HunkFacts {
+  std::size_t file = 0, hunk = 0;           // indexes into Change::files / FileChange::hunks
+  std::int32_t new_start = 0, new_end = 0;  // changed lines' span in the new file
+  std::int32_t added = 0, removed = 0;
+  std::string symbol;                // enclosing symbol
+  bool moved = false;                // lines also appear removed/added elsewhere in the change
+  double score = 0;                  // focus weight (see focus.cc)
+  std::vector<std::string> reasons;  // why it scored
+};
+
+struct FocusRegion {
+  std::string path;
+  std::int32_t start_line = 0, end_line = 0;  // new-file lines
+  std::string symbol;
+  double score = 0;
+  std::vector<std::string> reasons;
+  std::int32_t changed_lines = 0;
+};
+
+struct SkimItem {
+  std::string path;
+  std::string reason;  // "rename-only", "delete-only", "whitespace-only", "comment-only",
+                       // "import-only", "mechanical", "generated", "docs", ...
+};
+
+struct NumberFact {
+  std::string text;      // as written: "2.3x", "-78%", "1520 → 2100 tok/s"
+  std::string kind;      // "speedup", "percent", "latency", "throughput", "memory", "count"
+  double value = 0;      // normalised value (2.3 for 2.3x, -78 for -78%)
+  std::string sentence;  // the sentence it came from
+  std::string source;    // "title", "body", "commit"
+};
+
+struct NumberCaution {
+  std::string kind;    // "spread", "no_benchmark", "single_point"
+  std::string detail;  // e.g. "1.9x vs 1.05x"
+};
+
+struct BodyMismatch {
+  std::string kind;     // "named_not_touched", "touched_not_mentioned"
+  std::string subject;  // the path or identifier
+  std::string detail;
+};
+
+struct TestFact {
+  std::string path;    // test file changed or added
+  std::string covers;  // code path it most likely covers, empty if unknown
+};
+
+struct Gap {
+  std::string kind;     // "test", "benchmark"
+  std::string subject;  // path or symbol lacking the test/benchmark
+  std::string detail;
+};
+
+struct Tag {
+  std::string name;
+  std::string source;  // "path", "keyword", "prefix", "labeler", "config", "generic"
+  std::string rule;    // the glob, keyword or prefix that matched
+};
+
+struct Score {
+  int value = 1;  // 1..10
+  std::vector<std::string> reasons;
+};
+
+enum class Verdict { kCloseRead, kSelectiveRead, kSkim, kSkip };
+const char* to_string(Verdict v);
+
+struct Reference {
+  std::string kind;      // "pr", "issue", "commit", "version", "url"
+  std::string relation;  // "fixes", "follow_up", "reverts", "mentions"
+  std::string repo;      // "owner/repo" when named, empty for this repository
+  std::int64_t number = 0;
+  std::string sha;     // for commits
+  std::string text;    // as written
+  std::string source;  // "title", "body", "commit", "review"
+};
+
+struct Facts {
+  int version = kAnalyzerVersion;
+  std::map<std::string, FileRole> roles;      // path → role
+  std::map<std::string, Language> languages;  // path → language
+  std::vector<HunkFacts> hunks;
+  std::vector<Signal> signals;
+  std::vector<Definition> definitions;
+  std::vector<SkimItem> skim;
+  std::string cleanup;  // whole-change clean-up kind, empty when the change is substantive
+  std::vector<NumberFact> numbers;
+  std::vector<NumberCaution> number_cautions;
+  std::vector<BodyMismatch> body_mismatches;
+  std::vector<TestFact> tests;
+  std::vector<Gap> gaps;
+  std::vector<FocusRegion> focus;        // best first
+  std::int32_t lines_worth_reading = 0;  // changed lines inside the focus regions
+  std::vector<Tag> tags;
+  Score importance, insight;
+  Verdict verdict = Verdict::kSkim;
+  std::vector<std::string> verdict_scope;  // paths to read for a selective read
+  std::vector<Reference> references;
+};
+
+}  // namespace mergelens

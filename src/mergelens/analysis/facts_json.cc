@@ -1,0 +1,224 @@
+#include "mergelens/analysis/facts_json.h"
+
+namespace mergelens {
+namespace {
+
+using nlohmann::json;
+
+template <class E, size_t N>
+std::optional<E> enum_from(std::string_view s, const E (&all)[N]) {
+  for (E e : all)
+    if (s == to_string(e)) return e;
+  return std::nullopt;
+}
+
+json place_json(const Place& p) {
+  return {{"path", p.path}, {"line", p.line}, {"symbol", p.symbol}};
+}
+Place place_from(const json& j) {
+  return {j.value("path", ""), j.value("line", 0), j.value("symbol", "")};
+}
+
+}  // namespace
+
+std::optional<Verdict> verdict_from_string(std::string_view s) {
+  static constexpr Verdict kAll[] = {Verdict::kCloseRead, Verdict::kSelectiveRead, Verdict::kSkim,
+                                     Verdict::kSkip};
+  return enum_from(s, kAll);
+}
+
+std::optional<FileRole> role_from_string(std::string_view s) {
+  static constexpr FileRole kAll[] = {FileRole::kCore,     FileRole::kKernel, FileRole::kModel,
+                                      FileRole::kConfig,   FileRole::kTest,   FileRole::kBenchmark,
+                                      FileRole::kDocs,     FileRole::kCi,     FileRole::kBuild,
+                                      FileRole::kGenerated};
+  return enum_from(s, kAll);
+}
+
+std::optional<Language> language_from_string(std::string_view s) {
+  static constexpr Language kAll[] = {
+      Language::kUnknown,  Language::kPython, Language::kCpp,        Language::kCuda,
+      Language::kRust,     Language::kGo,     Language::kJavaScript, Language::kTypeScript,
+      Language::kMarkdown, Language::kJson,   Language::kYaml,       Language::kToml,
+      Language::kShell,    Language::kCMake,  Language::kText};
+  return enum_from(s, kAll);
+}
+
+json facts_to_json(const Facts& f) {
+  json roles = json::object(), languages = json::object();
+  for (const auto& [path, role] : f.roles) roles[path] = to_string(role);
+  for (const auto& [path, lang] : f.languages) languages[path] = to_string(lang);
+  json hunks = json::array();
+  for (const auto& h : f.hunks)
+    hunks.push_back({{"file", h.file},
+                     {"hunk", h.hunk},
+                     {"new_start", h.new_start},
+                     {"new_end", h.new_end},
+                     {"added", h.added},
+                     {"removed", h.removed},
+                     {"symbol", h.symbol},
+                     {"moved", h.moved},
+                     {"score", h.score},
+                     {"reasons", h.reasons}});
+  json signals = json::array();
+  for (const auto& s : f.signals)
+    signals.push_back(
+        {{"kind", s.kind}, {"detail", s.detail}, {"at", place_json(s.at)}, {"added", s.added}});
+  json defs = json::array();
+  for (const auto& d : f.definitions)
+    defs.push_back(
+        {{"name", d.name}, {"kind", d.kind}, {"change", d.change}, {"at", place_json(d.at)}});
+  json skim = json::array(), skim_reasons = json::object();
+  for (const auto& s : f.skim) {
+    skim.push_back(s.path);
+    skim_reasons[s.path] = s.reason;
+  }
+  json numbers = json::array();
+  for (const auto& n : f.numbers)
+    numbers.push_back({{"text", n.text},
+                       {"kind", n.kind},
+                       {"value", n.value},
+                       {"sentence", n.sentence},
+                       {"source", n.source}});
+  json cautions = json::array();
+  for (const auto& c : f.number_cautions)
+    cautions.push_back({{"kind", c.kind}, {"detail", c.detail}});
+  json mismatches = json::array();
+  for (const auto& m : f.body_mismatches)
+    mismatches.push_back({{"kind", m.kind}, {"subject", m.subject}, {"detail", m.detail}});
+  json tests = json::array();
+  for (const auto& t : f.tests) tests.push_back({{"path", t.path}, {"covers", t.covers}});
+  json test_gaps = json::array(), bench_gaps = json::array();
+  for (const auto& g : f.gaps)
+    (g.kind == "benchmark" ? bench_gaps : test_gaps)
+        .push_back({{"kind", g.kind}, {"subject", g.subject}, {"detail", g.detail}});
+  json focus = json::array();
+  for (const auto& r : f.focus)
+    focus.push_back({{"path", r.path},
+                     {"start_line", r.start_line},
+                     {"end_line", r.end_line},
+                     {"symbol", r.symbol},
+                     {"score", r.score},
+                     {"reasons", r.reasons},
+                     {"changed_lines", r.changed_lines}});
+  json tags = json::array();
+  for (const auto& t : f.tags)
+    tags.push_back({{"name", t.name}, {"source", t.source}, {"rule", t.rule}});
+  json refs = json::array();
+  for (const auto& r : f.references)
+    refs.push_back({{"kind", r.kind},
+                    {"relation", r.relation},
+                    {"repo", r.repo},
+                    {"number", r.number},
+                    {"sha", r.sha},
+                    {"text", r.text},
+                    {"source", r.source}});
+  return {{"analyzer_version", f.version},
+          {"roles", std::move(roles)},
+          {"languages", std::move(languages)},
+          {"hunk_facts", std::move(hunks)},
+          {"signals", std::move(signals)},
+          {"definitions", std::move(defs)},
+          {"skim", std::move(skim)},
+          {"skim_reasons", std::move(skim_reasons)},
+          {"cleanup", f.cleanup},
+          {"numbers", std::move(numbers)},
+          {"number_cautions", std::move(cautions)},
+          {"body_mismatches", std::move(mismatches)},
+          {"tests", std::move(tests)},
+          {"test_gaps", std::move(test_gaps)},
+          {"benchmark_gaps", std::move(bench_gaps)},
+          {"focus", std::move(focus)},
+          {"lines_worth_reading", f.lines_worth_reading},
+          {"tags", std::move(tags)},
+          {"scores",
+           {{"importance", f.importance.value},
+            {"insight", f.insight.value},
+            {"importance_reasons", f.importance.reasons},
+            {"insight_reasons", f.insight.reasons}}},
+          {"verdict", to_string(f.verdict)},
+          {"verdict_scope", f.verdict_scope},
+          {"references", std::move(refs)}};
+}
+
+Result<Facts> facts_from_json(const json& j) {
+  try {
+    Facts f;
+    f.version = j.at("analyzer_version").get<int>();
+    for (const auto& [path, role] : j.at("roles").items())
+      f.roles[path] = role_from_string(role.get<std::string>()).value_or(FileRole::kCore);
+    const json languages = j.value("languages", json::object());  // items() needs a live object
+    for (const auto& [path, lang] : languages.items())
+      f.languages[path] =
+          language_from_string(lang.get<std::string>()).value_or(Language::kUnknown);
+    for (const auto& h : j.value("hunk_facts", json::array())) {
+      HunkFacts hf;
+      hf.file = h.at("file").get<size_t>();
+      hf.hunk = h.at("hunk").get<size_t>();
+      hf.new_start = h.value("new_start", 0);
+      hf.new_end = h.value("new_end", 0);
+      hf.added = h.value("added", 0);
+      hf.removed = h.value("removed", 0);
+      hf.symbol = h.value("symbol", "");
+      hf.moved = h.value("moved", false);
+      hf.score = h.value("score", 0.0);
+      hf.reasons = h.value("reasons", std::vector<std::string>{});
+      f.hunks.push_back(std::move(hf));
+    }
+    for (const auto& s : j.value("signals", json::array()))
+      f.signals.push_back({s.value("kind", ""), s.value("detail", ""), place_from(s.at("at")),
+                           s.value("added", true)});
+    for (const auto& d : j.value("definitions", json::array()))
+      f.definitions.push_back({d.value("name", ""), d.value("kind", ""), d.value("change", ""),
+                               place_from(d.at("at"))});
+    const json reasons = j.value("skim_reasons", json::object());
+    for (const auto& p : j.value("skim", json::array())) {
+      const std::string path = p.get<std::string>();
+      f.skim.push_back({path, reasons.value(path, "")});
+    }
+    f.cleanup = j.value("cleanup", "");
+    for (const auto& n : j.value("numbers", json::array()))
+      f.numbers.push_back({n.value("text", ""), n.value("kind", ""), n.value("value", 0.0),
+                           n.value("sentence", ""), n.value("source", "")});
+    for (const auto& c : j.value("number_cautions", json::array()))
+      f.number_cautions.push_back({c.value("kind", ""), c.value("detail", "")});
+    for (const auto& m : j.value("body_mismatches", json::array()))
+      f.body_mismatches.push_back(
+          {m.value("kind", ""), m.value("subject", ""), m.value("detail", "")});
+    for (const auto& t : j.value("tests", json::array()))
+      f.tests.push_back({t.value("path", ""), t.value("covers", "")});
+    for (const char* key : {"test_gaps", "benchmark_gaps"})
+      for (const auto& g : j.value(key, json::array()))
+        f.gaps.push_back({g.value("kind", ""), g.value("subject", ""), g.value("detail", "")});
+    for (const auto& r : j.value("focus", json::array())) {
+      FocusRegion fr;
+      fr.path = r.value("path", "");
+      fr.start_line = r.value("start_line", 0);
+      fr.end_line = r.value("end_line", 0);
+      fr.symbol = r.value("symbol", "");
+      fr.score = r.value("score", 0.0);
+      fr.reasons = r.value("reasons", std::vector<std::string>{});
+      fr.changed_lines = r.value("changed_lines", 0);
+      f.focus.push_back(std::move(fr));
+    }
+    f.lines_worth_reading = j.value("lines_worth_reading", 0);
+    for (const auto& t : j.value("tags", json::array()))
+      f.tags.push_back({t.value("name", ""), t.value("source", ""), t.value("rule", "")});
+    const json& sc = j.at("scores");
+    f.importance = {sc.at("importance").get<int>(),
+                    sc.value("importance_reasons", std::vector<std::string>{})};
+    f.insight = {sc.at("insight").get<int>(),
+                 sc.value("insight_reasons", std::vector<std::string>{})};
+    f.verdict = verdict_from_string(j.at("verdict").get<std::string>()).value_or(Verdict::kSkim);
+    f.verdict_scope = j.value("verdict_scope", std::vector<std::string>{});
+    for (const auto& r : j.value("references", json::array()))
+      f.references.push_back({r.value("kind", ""), r.value("relation", ""), r.value("repo", ""),
+                              r.value("number", std::int64_t{0}), r.value("sha", ""),
+                              r.value("text", ""), r.value("source", "")});
+    return f;
+  } catch (const json::exception& e) {
+    return fail(ErrorKind::kCorrupt, "stored facts are malformed: {}", e.what());
+  }
+}
+
+}  // namespace mergelens

@@ -1,0 +1,39 @@
+// The analyze job: stored changes → facts → store.
+//
+// Analyses every change of a repository that has no facts of the current
+// analyzer version (or all with `force`), in parallel, storing the facts in
+// batches of one transaction each, so an interrupted run resumes where it
+// stopped. The repository's own mergelens.toml and .github/labeler.yml (read
+// from its clone at the branch tip) shape roles and tags.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mergelens/analysis/facts.h"
+#include "mergelens/store/store.h"
+#include "mergelens/util/progress.h"
+
+namespace mergelens {
+
+struct AnalyzeOptions {
+  std::string config_path;  // a mergelens.toml to use instead of the repository's own
+  bool force = false;       // recompute facts that are current
+  unsigned threads = 0;     // 0 = one per core
+  size_t batch_size = 64;
+};
+
+struct AnalyzeReport {
+  size_t analyzed = 0;
+  bool clone_available = false;            // file contents could be read for symbol detection
+  std::map<std::string, size_t> verdicts;  // verdict name → count in this run
+  std::vector<double> micros;              // analysis time of each change, microseconds
+};
+
+// Fails with kInvalidInput when a configuration file is malformed (naming it),
+// or with the store's errors. Facts of batches already committed stay stored.
+Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const AnalyzeOptions& options,
+                              Progress* progress);
+
+}  // namespace mergelens

@@ -1,0 +1,127 @@
+// SqliteStore: analysis facts. The facts document is stored as zstd-compressed
+// JSON (analysis/facts_json.h); verdict, scores, tags and references are also
+// kept in columns and side tables so pages and queries need not decode it.
+#include "mergelens/analysis/facts_json.h"
+#include "mergelens/model/json.h"
+#include "mergelens/store/sqlite_store_impl.h"
+#include "mergelens/util/compress.h"
+
+namespace mergelens {
+
+Result<std::vector<std::int64_t>> SqliteStore::changes_needing_analysis(std::int64_t repo_id,
+                                                                        int version) {
+  auto st = prepare(
+      "SELECT c.id FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
+      "WHERE c.repo_id = ?1 AND (f.change_id IS NULL OR f.version != ?2) "
+      "ORDER BY c.merged_at, c.id");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, repo_id).bind(2, std::int64_t{version});
+  std::vector<std::int64_t> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return db_error(row.error());
+    if (!*row) break;
+    out.push_back(st->i64(0));
+  }
+  return out;
+}
+
+Result<void> SqliteStore::put_facts(std::span<const std::pair<std::int64_t, Facts>> items) {
+  return in_transaction<void>([&]() -> Result<void> {
+    auto ins = prepare(
+        "INSERT OR REPLACE INTO facts(change_id, version, verdict, importance, insight, "
+        "lines_worth_reading, doc) VALUES(?1,?2,?3,?4,?5,?6,?7)");
+    auto del_tags = prepare("DELETE FROM change_tags WHERE change_id = ?1");
+    auto ins_tag =
+        prepare("INSERT OR IGNORE INTO change_tags(change_id, name, source) VALUES(?1,?2,?3)");
+    auto del_refs = prepare("DELETE FROM change_refs WHERE change_id = ?1");
+    auto ins_ref = prepare(
+        "INSERT INTO change_refs(change_id, kind, relation, repo, number, sha) "
+        "VALUES(?1,?2,?3,?4,?5,?6)");
+    for (auto* st : {&ins, &del_tags, &ins_tag, &del_refs, &ins_ref})
+      if (!*st) return std::unexpected(st->error());
+    for (const auto& [id, facts] : items) {
+      auto doc = zstd_compress(dump_json(facts_to_json(facts), -1));
+      if (!doc) return std::unexpected(doc.error());
+      ins->bind(1, id)
+          .bind(2, std::int64_t{facts.version})
+          .bind(3, to_string(facts.verdict))
+          .bind(4, std::int64_t{facts.importance.value})
+          .bind(5, std::int64_t{facts.insight.value})
+          .bind(6, std::int64_t{facts.lines_worth_reading})
+          .bind_blob(7, *doc);
+      if (auto r = ins->run(); !r) return db_error(r.error());
+      del_tags->bind(1, id);
+      if (auto r = del_tags->run(); !r) return db_error(r.error());
+      for (const auto& t : facts.tags) {
+        ins_tag->bind(1, id).bind(2, t.name).bind(3, t.source);
+        if (auto r = ins_tag->run(); !r) return db_error(r.error());
+      }
+      del_refs->bind(1, id);
+      if (auto r = del_refs->run(); !r) return db_error(r.error());
+      for (const auto& ref : facts.references) {
+        ins_ref->bind(1, id)
+            .bind(2, ref.kind)
+            .bind(3, ref.relation)
+            .bind(4, ref.repo)
+            .bind(5, ref.number)
+            .bind(6, ref.sha);
+        if (auto r = ins_ref->run(); !r) return db_error(r.error());
+      }
+    }
+    return {};
+  });
+}
+
+Result<std::optional<Facts>> SqliteStore::get_facts(std::int64_t change_id) {
+  auto st = prepare("SELECT doc FROM facts WHERE change_id = ?1");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, change_id);
+  auto row = st->step();
+  if (!row) return db_error(row.error());
+  if (!*row) return std::optional<Facts>();
+  auto text = zstd_decompress(st->blob(0));
+  if (!text)
+    return fail(ErrorKind::kCorrupt, "database {}: facts of change {}: {}", path_, change_id,
+                text.error().message);
+  auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded())
+    return fail(ErrorKind::kCorrupt, "database {}: facts of change {} are not JSON", path_,
+                change_id);
+  auto facts = facts_from_json(j);
+  if (!facts)
+    return fail(ErrorKind::kCorrupt, "database {}: change {}: {}", path_, change_id,
+                facts.error().message);
+  return std::optional<Facts>(std::move(*facts));
+}
+
+Result<std::vector<Backlink>> SqliteStore::referenced_by(std::int64_t repo_id,
+                                                         const Change& change) {
+  // A sha reference matches by prefix (at least 7 hex digits were written).
+  auto st = prepare(
+      "SELECT DISTINCT c.id, c.number, c.sha, c.title, r.relation, c.merged_at "
+      "FROM change_refs r JOIN changes c ON c.id = r.change_id "
+      "WHERE c.repo_id = ?1 AND c.id != ?2 AND r.repo = '' AND "
+      "((r.kind IN ('pr', 'issue') AND ?3 IS NOT NULL AND r.number = ?3) OR "
+      " (r.kind = 'commit' AND length(r.sha) >= 7 AND substr(?4, 1, length(r.sha)) = r.sha)) "
+      "ORDER BY c.merged_at, c.id");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, repo_id).bind(2, change.id).bind(3, change.number).bind(4, change.sha);
+  std::vector<Backlink> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return db_error(row.error());
+    if (!*row) break;
+    Backlink b;
+    b.change_id = st->i64(0);
+    auto number = st->opt_i64(1);
+    b.ref = number ? fmt::format("#{}", *number) : st->text(2).substr(0, 12);
+    b.title = st->text(3);
+    b.relation = st->text(4);
+    b.merged_at = st->i64(5);
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+}  // namespace mergelens

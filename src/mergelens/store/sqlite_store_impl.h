@@ -1,0 +1,79 @@
+// SqliteStore: the SQLite implementation of Store. Private to store/: its
+// methods are split over sqlite_store.cc (changes) and sqlite_facts.cc (facts).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "mergelens/store/sqlite_util.h"
+#include "mergelens/store/store.h"
+
+namespace mergelens {
+
+class SqliteStore final : public Store {
+  using Db = sql::Db;
+  using Stmt = sql::Stmt;
+
+ public:
+  SqliteStore(std::string path, Db db) : path_(std::move(path)), db_(std::move(db)) {}
+
+  Result<RepoRecord> upsert_repo(const RepoRecord& repo) override;
+  Result<std::vector<RepoRecord>> list_repos() override;
+  Result<std::optional<RepoRecord>> find_repo(std::string_view name) override;
+  Result<std::unordered_set<std::string>> known_shas(std::int64_t repo_id) override;
+  Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
+                             const std::optional<std::string>& new_base) override;
+  Result<std::vector<ChangeSummary>> list_changes(std::int64_t repo_id,
+                                                  const ListQuery& query) override;
+  Result<size_t> count_changes(std::int64_t repo_id) override;
+  Result<std::optional<Change>> get_change_by_number(std::int64_t repo_id,
+                                                     std::int64_t number) override;
+  Result<std::vector<std::string>> find_shas(std::int64_t repo_id,
+                                             std::string_view prefix) override;
+  Result<std::optional<Change>> get_change_by_sha(std::int64_t repo_id,
+                                                  std::string_view sha) override;
+  Result<std::optional<Change>> get_change_by_id(std::int64_t id) override;
+  Result<std::vector<std::int64_t>> changes_needing_analysis(std::int64_t repo_id,
+                                                             int version) override;
+  Result<void> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
+  Result<std::optional<Facts>> get_facts(std::int64_t change_id) override;
+  Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id, const Change& change) override;
+
+ private:
+  // Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back on failure.
+  template <class T>
+  Result<T> in_transaction(const std::function<Result<T>()>& body);
+  std::unexpected<Error> db_error(const Error& e) const {
+    return fail(e.kind, "database {}: {}", path_, e.message);
+  }
+  Result<Stmt> prepare(std::string_view q) const {
+    auto s = Stmt::prepare(db_, q);
+    if (!s) return db_error(s.error());
+    return s;
+  }
+  Result<void> insert_change(std::int64_t repo_id, const Change& c, Stmt& ins_change,
+                             Stmt& ins_file, Stmt& ins_commit, Stmt& ins_label, bool& inserted);
+  // repo_id 0 matches any repository.
+  Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
+                                            const std::function<void(Stmt&)>& bind);
+
+  std::string path_;
+  Db db_;
+};
+
+template <class T>
+Result<T> SqliteStore::in_transaction(const std::function<Result<T>()>& body) {
+  if (auto r = db_.exec("BEGIN IMMEDIATE"); !r) return db_error(r.error());
+  auto result = body();
+  if (!result) {
+    (void)db_.exec("ROLLBACK");
+    return result;
+  }
+  if (auto r = db_.exec("COMMIT"); !r) {
+    (void)db_.exec("ROLLBACK");
+    return db_error(r.error());
+  }
+  return result;
+}
+
+}  // namespace mergelens

@@ -1,0 +1,268 @@
+// Tests of the analysis stages that work on facts: clean-up detection, focus
+// ranking, coverage and scores. Inputs are small hand-written diffs.
+#include <gtest/gtest.h>
+
+#include "mergelens/analysis/cleanup.h"
+#include "mergelens/analysis/coverage.h"
+#include "mergelens/analysis/facts_json.h"
+#include "mergelens/analysis/focus.h"
+#include "mergelens/analysis/scores.h"
+#include "mergelens/model/diff.h"
+
+namespace mergelens {
+namespace {
+
+FileChange file(const std::string& path, const std::string& patch,
+                FileStatus status = FileStatus::kModified) {
+  FileChange f;
+  f.path = path;
+  f.status = status;
+  auto p = parse_patch(patch);
+  EXPECT_TRUE(p) << patch;
+  f.hunks = p->hunks;
+  for (const auto& h : f.hunks)
+    for (const auto& l : h.lines) {
+      f.additions += l.origin == '+';
+      f.deletions += l.origin == '-';
+    }
+  return f;
+}
+
+// One HunkFacts per hunk, spanning its changed lines.
+void add_hunks(const Change& c, Facts& facts) {
+  for (size_t fi = 0; fi < c.files.size(); ++fi)
+    for (size_t hi = 0; hi < c.files[fi].hunks.size(); ++hi) {
+      const Hunk& h = c.files[fi].hunks[hi];
+      HunkFacts hf;
+      hf.file = fi;
+      hf.hunk = hi;
+      hf.new_start = INT32_MAX;
+      for (const auto& l : h.lines) {
+        if (l.origin == '+') {
+          hf.new_start = std::min(hf.new_start, l.new_no);
+          hf.new_end = std::max(hf.new_end, l.new_no);
+          ++hf.added;
+        } else if (l.origin == '-') {
+          ++hf.removed;
+        }
+      }
+      if (hf.new_start == INT32_MAX) hf.new_start = hf.new_end = h.new_start;
+      facts.hunks.push_back(hf);
+    }
+}
+
+std::map<std::string, FileRole> roles(const Change& c, FileRole r = FileRole::kCore) {
+  std::map<std::string, FileRole> out;
+  for (const auto& f : c.files) out[f.path] = r;
+  return out;
+}
+
+std::map<std::string, Language> python(const Change& c) {
+  std::map<std::string, Language> out;
+  for (const auto& f : c.files) out[f.path] = Language::kPython;
+  return out;
+}
+
+TEST(Cleanup, WhitespaceCommentAndImportOnlyFiles) {
+  Change c;
+  c.files.push_back(file("a.py", "@@ -1,2 +1,2 @@\n-x=1\n+x = 1\n y\n"));
+  c.files.push_back(file("b.py", "@@ -1,1 +1,2 @@\n # old\n+# explain why\n"));
+  c.files.push_back(file("c.py", "@@ -1,1 +1,2 @@\n import os\n+from typing import Any\n"));
+  auto r = detect_cleanup(c, roles(c), python(c));
+  ASSERT_EQ(r.skim.size(), 3u);
+  EXPECT_EQ(r.skim[0].reason, "whitespace-only");
+  EXPECT_EQ(r.skim[1].reason, "comment-only");
+  EXPECT_EQ(r.skim[2].reason, "import-only");
+  EXPECT_EQ(r.cleanup, "mixed-cleanup");
+}
+
+TEST(Cleanup, LogicChangeIsNotCleanup) {
+  Change c;
+  c.files.push_back(
+      file("a.py", "@@ -1,2 +1,3 @@\n def f(x):\n+    if x is None:\n+        return 0\n"));
+  c.files.push_back(file("b.py", "@@ -1 +1 @@\n-pass\n+pass  # keep\n"));
+  auto r = detect_cleanup(c, roles(c), python(c));
+  EXPECT_TRUE(r.cleanup.empty());
+  for (const auto& s : r.skim) EXPECT_NE(s.path, "a.py");
+}
+
+TEST(Cleanup, RenameAndDeleteOnly) {
+  Change c;
+  FileChange ren;
+  ren.path = "new/x.py";
+  ren.old_path = "old/x.py";
+  ren.status = FileStatus::kRenamed;
+  c.files.push_back(ren);
+  c.files.push_back(file("gone.py", "@@ -1,2 +0,0 @@\n-a\n-b\n", FileStatus::kDeleted));
+  auto r = detect_cleanup(c, roles(c), python(c));
+  ASSERT_EQ(r.skim.size(), 2u);
+  EXPECT_EQ(r.skim[0].reason, "rename-only");
+  EXPECT_EQ(r.skim[1].reason, "delete-only");
+  EXPECT_FALSE(r.cleanup.empty());
+}
+
+TEST(Cleanup, MechanicalRenameAcrossFiles) {
+  Change c;
+  for (int i = 0; i < 5; ++i)
+    c.files.push_back(file("m" + std::to_string(i) + ".py",
+                           "@@ -3,2 +3,2 @@\n-    y = old_name(x)\n+    y = new_name(x)\n-    "
+                           "return old_name\n+    return new_name\n"));
+  c.files.push_back(file(
+      "core.py", "@@ -1,1 +1,3 @@\n def g():\n+    if not ready:\n+        raise RuntimeError\n"));
+  auto r = detect_cleanup(c, roles(c), python(c));
+  int mechanical = 0;
+  for (const auto& s : r.skim) mechanical += s.reason == "mechanical";
+  EXPECT_EQ(mechanical, 5);
+  EXPECT_TRUE(r.cleanup.empty());  // core.py carries logic
+}
+
+TEST(Cleanup, DocsAreSkimmedOnlyBesideCode) {
+  Change docs_only;
+  docs_only.files.push_back(file("docs/a.md", "@@ -1 +1 @@\n-old text\n+new text\n"));
+  auto r = detect_cleanup(docs_only, roles(docs_only, FileRole::kDocs), {});
+  EXPECT_TRUE(r.skim.empty());
+
+  Change mixed = docs_only;
+  mixed.files.push_back(file("src/a.py", "@@ -1 +1,2 @@\n x = 1\n+y = compute(x)\n"));
+  auto m = roles(mixed);
+  m["docs/a.md"] = FileRole::kDocs;
+  auto r2 = detect_cleanup(mixed, m, python(mixed));
+  ASSERT_EQ(r2.skim.size(), 1u);
+  EXPECT_EQ(r2.skim[0].path, "docs/a.md");
+}
+
+TEST(Focus, SmallGuardOutranksLargeBoilerplate) {
+  Change c;
+  std::string big = "@@ -1,0 +1,60 @@\n";
+  for (int i = 0; i < 60; ++i)
+    big += "+FIELD_" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  c.files.push_back(file("src/table.py", big));
+  c.files.push_back(
+      file("src/kernel.py",
+           "@@ -40,3 +40,6 @@ def launch(grid):\n     n = grid.size\n+    if n > cu_count:\n"
+           "+        n = cu_count\n+        warn_once('clamped')\n     run(n)\n"));
+  Facts f;
+  f.roles = roles(c);
+  add_hunks(c, f);
+  f.signals.push_back({"guard", "", Place{"src/kernel.py", 41, "launch"}, true});
+  f.signals.push_back({"fallback", "", Place{"src/kernel.py", 42, "launch"}, true});
+  f.hunks[1].symbol = "launch";
+  rank_focus(c, f);
+  ASSERT_FALSE(f.focus.empty());
+  EXPECT_EQ(f.focus[0].path, "src/kernel.py");
+  EXPECT_EQ(f.focus[0].start_line, 41);
+  EXPECT_EQ(f.focus[0].end_line, 43);
+  EXPECT_EQ(f.focus[0].symbol, "launch");
+  EXPECT_EQ(f.lines_worth_reading, 3);
+}
+
+TEST(Focus, NearbyHunksMergeAndTestsWeighLess) {
+  Change c;
+  c.files.push_back(
+      file("src/a.py", "@@ -10,1 +10,2 @@\n x\n+y = 1\n@@ -15,1 +16,2 @@\n z\n+w = 2\n"));
+  c.files.push_back(
+      file("tests/test_a.py",
+           "@@ -1,0 +1,3 @@\n+def test_a():\n+    assert f() == 1\n+    assert g() == 2\n"));
+  Facts f;
+  f.roles = roles(c);
+  f.roles["tests/test_a.py"] = FileRole::kTest;
+  add_hunks(c, f);
+  rank_focus(c, f);
+  ASSERT_GE(f.focus.size(), 1u);
+  EXPECT_EQ(f.focus[0].path, "src/a.py");
+  EXPECT_EQ(f.focus[0].start_line, 11);
+  EXPECT_EQ(f.focus[0].end_line, 17);  // both hunks, 5 lines apart, in one region
+}
+
+TEST(Focus, MovedAndSkimmedCodeSinks) {
+  Change c;
+  c.files.push_back(file("src/moved.py", "@@ -1,0 +1,6 @@\n+a\n+b\n+c\n+d\n+e\n+f\n"));
+  c.files.push_back(file("src/real.py", "@@ -1,0 +1,2 @@\n+x = y\n+z = w\n"));
+  Facts f;
+  f.roles = roles(c);
+  add_hunks(c, f);
+  f.hunks[0].moved = true;
+  rank_focus(c, f);
+  ASSERT_FALSE(f.focus.empty());
+  EXPECT_EQ(f.focus[0].path, "src/real.py");
+}
+
+TEST(Coverage, TestsCoverCodeByStemAndGapsAreNamed) {
+  Change c;
+  c.files.push_back(file("pkg/sched/policy.py",
+                         "@@ -1,0 +1,12 @@\n"
+                         "+a\n+b\n+c\n+d\n+e\n+f\n+g\n+h\n+i\n+j\n+k\n+l\n"));
+  c.files.push_back(
+      file("pkg/io/reader.py", "@@ -1,0 +1,11 @@\n+a\n+b\n+c\n+d\n+e\n+f\n+g\n+h\n+i\n+j\n+k\n"));
+  c.files.push_back(
+      file("test/sched/test_policy.py", "@@ -1,0 +1,2 @@\n+def test_p():\n+    pass\n"));
+  Facts f;
+  f.roles = roles(c);
+  f.roles["test/sched/test_policy.py"] = FileRole::kTest;
+  f.numbers.push_back({"2.3x", "speedup", 2.3, "decode 2.3x faster", "body"});
+  find_coverage(c, f);
+  ASSERT_EQ(f.tests.size(), 1u);
+  EXPECT_EQ(f.tests[0].covers, "pkg/sched/policy.py");
+  ASSERT_EQ(f.gaps.size(), 2u);
+  EXPECT_EQ(f.gaps[0].kind, "test");
+  EXPECT_EQ(f.gaps[0].subject, "pkg/io/reader.py");
+  EXPECT_EQ(f.gaps[1].kind, "benchmark");
+  EXPECT_EQ(f.gaps[1].subject, "2.3x");
+}
+
+TEST(Scores, CleanupIsSkippedAndCoreGuardsRankHigher) {
+  Change c;
+  c.files.push_back(file("src/a.py", "@@ -1 +1 @@\n-x=1\n+x = 1\n"));
+  Facts cleanup;
+  cleanup.roles = roles(c);
+  cleanup.cleanup = "whitespace-only";
+  score_change(c, cleanup);
+  EXPECT_EQ(cleanup.verdict, Verdict::kSkip);
+  EXPECT_EQ(cleanup.importance.value, 1);
+
+  Change big;
+  std::string patch = "@@ -1,0 +1,200 @@\n";
+  for (int i = 0; i < 200; ++i) patch += "+line" + std::to_string(i) + "\n";
+  big.files.push_back(file("src/sched/a.py", patch));
+  big.files.push_back(file("src/kernels/b.cu", patch));
+  big.files.push_back(file("src/io/c.py", patch));
+  Facts rich;
+  rich.roles = roles(big);
+  rich.roles["src/kernels/b.cu"] = FileRole::kKernel;
+  rich.signals.push_back({"fallback", "", Place{"src/sched/a.py", 3, ""}, true});
+  rich.signals.push_back({"concurrency", "", Place{"src/sched/a.py", 9, ""}, true});
+  rich.signals.push_back({"env_var", "APP_FAST", Place{"src/sched/a.py", 12, ""}, true});
+  rich.numbers.push_back({"2.3x", "speedup", 2.3, "2.3x faster", "body"});
+  add_hunks(big, rich);
+  rank_focus(big, rich);
+  score_change(big, rich);
+  EXPECT_GE(rich.importance.value, 7);
+  EXPECT_GE(rich.insight.value, 5);
+  EXPECT_EQ(rich.verdict, Verdict::kCloseRead);
+  EXPECT_FALSE(rich.verdict_scope.empty());
+  EXPECT_FALSE(rich.importance.reasons.empty());
+}
+
+TEST(FactsJson, RoundTrips) {
+  Facts f;
+  f.roles["a.py"] = FileRole::kKernel;
+  f.focus.push_back({"a.py", 3, 9, "f", 4.5, {"guard"}, 7});
+  f.skim.push_back({"b.py", "comment-only"});
+  f.tags.push_back({"moe", "path", "**/moe/**"});
+  f.importance = {6, {"x"}};
+  f.insight = {4, {"y"}};
+  f.verdict = Verdict::kSelectiveRead;
+  f.gaps.push_back({"benchmark", "2.3x", "no bench"});
+  f.references.push_back({"pr", "fixes", "", 12, "", "#12", "body"});
+  auto j = facts_to_json(f);
+  EXPECT_EQ(j["skim"][0], "b.py");
+  EXPECT_EQ(j["scores"]["importance"], 6);
+  EXPECT_EQ(j["benchmark_gaps"].size(), 1u);
+  auto back = facts_from_json(j);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(facts_to_json(*back), j);
+  EXPECT_FALSE(facts_from_json(nlohmann::json::object()));
+}
+
+}  // namespace
+}  // namespace mergelens
