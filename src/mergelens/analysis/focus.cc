@@ -104,108 +104,214 @@ std::string shape_of(std::string_view line) {
   return out;
 }
 
-bool repetitive(const Hunk& h) {
+// A run of changed lines inside one hunk (context gaps of up to kRunGap lines
+// keep a run going), or a piece of a long run cut at a definition.
+struct Segment {
+  size_t hunk_fact = 0;             // index into Facts::hunks
+  int group = 0;                    // pieces of one cut run share a group and never merge
+  std::int32_t start = 0, end = 0;  // new-file lines
+  std::int32_t added = 0, removed = 0;
+  std::string symbol;
   std::set<std::string> shapes;
-  int added = 0;
-  for (const auto& l : h.lines)
-    if (l.origin == '+') {
-      ++added;
-      shapes.insert(shape_of(l.text));
+  double score = 0;
+  std::vector<std::string> reasons;
+};
+
+constexpr int kRunGap = 2;
+constexpr std::int32_t kSplitAbove = 400;  // runs with more added lines are cut at definitions
+
+bool repetitive(const Segment& s) {
+  return s.added >= 10 && static_cast<int>(s.shapes.size()) * 5 <= s.added;
+}
+
+// Runs of changed lines of one hunk, in order.
+std::vector<Segment> runs_of(const Hunk& h, size_t hunk_fact, int& group) {
+  std::vector<Segment> out;
+  Segment cur;
+  bool open = false;
+  int gap = 0;
+  std::int32_t pos = h.new_start;  // new-file position of the next line
+  for (const auto& l : h.lines) {
+    if (l.origin == '+' || l.origin == '-') {
+      const std::int32_t at = l.origin == '+' ? l.new_no : std::max<std::int32_t>(pos, 1);
+      if (!open) {
+        cur = Segment{};
+        cur.hunk_fact = hunk_fact;
+        cur.group = ++group;
+        cur.start = at;
+        open = true;
+      }
+      cur.end = std::max(cur.end, at);
+      if (l.origin == '+') {
+        ++cur.added;
+        cur.shapes.insert(shape_of(l.text));
+      } else {
+        ++cur.removed;
+      }
+      gap = 0;
+    } else if (open && l.origin == ' ' && ++gap > kRunGap) {
+      out.push_back(std::move(cur));
+      open = false;
     }
-  return added >= 10 && static_cast<int>(shapes.size()) * 5 <= added;
+    if (l.origin == '+' || l.origin == ' ') pos = l.new_no + 1;
+  }
+  if (open) out.push_back(std::move(cur));
+  return out;
+}
+
+// Cuts a long run at the definitions that start inside it, so a new 300-line
+// file yields one region per function or class instead of one blob.
+void split_at_definitions(const Hunk& h, const std::string& path, const Facts& facts,
+                          std::vector<Segment>& segs) {
+  std::vector<Segment> out;
+  for (auto& seg : segs) {
+    std::vector<std::pair<std::int32_t, std::string>> cuts;
+    if (seg.added > kSplitAbove)
+      for (const auto& d : facts.definitions)
+        if (d.at.path == path && d.change != "removed" && d.at.line > seg.start &&
+            d.at.line <= seg.end)
+          cuts.emplace_back(d.at.line, d.name);
+    if (cuts.empty()) {
+      out.push_back(std::move(seg));
+      continue;
+    }
+    std::sort(cuts.begin(), cuts.end());
+    std::vector<Segment> pieces(cuts.size() + 1);
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      pieces[i].hunk_fact = seg.hunk_fact;
+      pieces[i].group = seg.group;
+      pieces[i].start = i == 0 ? seg.start : cuts[i - 1].first;
+      pieces[i].end = i < cuts.size() ? cuts[i].first - 1 : seg.end;
+      pieces[i].symbol = i == 0 ? seg.symbol : cuts[i - 1].second;
+    }
+    for (const auto& l : h.lines) {
+      if (l.origin != '+' || l.new_no < seg.start || l.new_no > seg.end) continue;
+      size_t i = 0;
+      while (i < cuts.size() && l.new_no >= cuts[i].first) ++i;
+      ++pieces[i].added;
+      pieces[i].shapes.insert(shape_of(l.text));
+    }
+    pieces[0].removed = seg.removed;
+    for (auto& p : pieces)
+      if (p.added > 0 || p.removed > 0) out.push_back(std::move(p));
+  }
+  segs = std::move(out);
 }
 
 }  // namespace
 
 void rank_focus(const Change& change, Facts& facts) {
   std::unordered_map<std::string, const SkimItem*> skim;
-  for (const auto& s : facts.skim) skim[s.path] = &s;
+  for (const auto& sk : facts.skim) skim[sk.path] = &sk;
 
-  // Signals and definitions per (path, line) → hunk lookup by line span.
-  for (auto& h : facts.hunks) {
-    if (h.file >= change.files.size()) continue;
-    const FileChange& f = change.files[h.file];
+  std::vector<Segment> segments;
+  int group = 0;
+  for (size_t hi = 0; hi < facts.hunks.size(); ++hi) {
+    HunkFacts& h = facts.hunks[hi];
     h.score = 0;
     h.reasons.clear();
-    const double size = std::log2(1.0 + h.added + 0.5 * h.removed);
-    double bonus = 0;
-    std::set<std::string> seen;
-    auto inside = [&](const Place& p) {
-      return p.path == f.path && p.line >= h.new_start - 1 && p.line <= h.new_end + 1;
-    };
-    for (const auto& s : facts.signals) {
-      if (!inside(s.at) || !seen.insert(s.kind).second) continue;
-      for (const auto& b : kSignalBonus)
-        if (s.kind == b.kind) {
-          bonus += s.added ? b.weight : b.weight * 0.5;
-          h.reasons.push_back(s.detail.empty() ? b.reason
-                                               : fmt::format("{} ({})", b.reason, s.detail));
-        }
-    }
-    for (const auto& d : facts.definitions) {
-      if (!inside(d.at)) continue;
-      if (d.change == "signature_changed") {
-        bonus += 1.5;
-        h.reasons.push_back(fmt::format("signature of {} changed", d.name));
-      } else if (d.change == "added") {
-        bonus += 1.0;
-        h.reasons.push_back(fmt::format("new {} {}", d.kind, d.name));
-      }
-    }
+    if (h.file >= change.files.size() || h.hunk >= change.files[h.file].hunks.size()) continue;
+    const FileChange& f = change.files[h.file];
+    const Hunk& hunk = f.hunks[h.hunk];
+    std::vector<Segment> segs = runs_of(hunk, hi, group);
+    for (auto& sg : segs) sg.symbol = h.symbol;
+    // Only very large new files are cut: there one hunk is the whole file. In
+    // edited files a hunk is already what the author changed, and keeping
+    // hunks whole matches where reviewers comment better (bench/attention:
+    // cutting every run over 40 lines at definitions lowered hit@3 from 0.76
+    // to 0.63).
+    if (f.status == FileStatus::kAdded) split_at_definitions(hunk, f.path, facts, segs);
+
     auto role_it = facts.roles.find(f.path);
     const FileRole role = role_it == facts.roles.end() ? FileRole::kCore : role_it->second;
-    double score = (size + bonus) * role_weight(role);
-    if (role != FileRole::kCore && role != FileRole::kKernel && role != FileRole::kModel)
-      h.reasons.push_back(fmt::format("{} file", to_string(role)));
-    if (h.hunk < f.hunks.size() && repetitive(f.hunks[h.hunk])) {
-      score *= 0.3;
-      h.reasons.push_back("repetitive data");
+    for (auto& sg : segs) {
+      const double size = std::log2(1.0 + sg.added + 0.5 * sg.removed);
+      double bonus = 0;
+      std::set<std::string> seen;
+      auto inside = [&](const Place& p) {
+        return p.path == f.path && p.line >= sg.start - 1 && p.line <= sg.end + 1;
+      };
+      for (const auto& sig : facts.signals) {
+        if (!inside(sig.at) || !seen.insert(sig.kind).second) continue;
+        for (const auto& b : kSignalBonus)
+          if (sig.kind == b.kind) {
+            bonus += sig.added ? b.weight : b.weight * 0.5;
+            sg.reasons.push_back(sig.detail.empty() ? b.reason
+                                                    : fmt::format("{} ({})", b.reason, sig.detail));
+          }
+      }
+      for (const auto& d : facts.definitions) {
+        if (!inside(d.at)) continue;
+        if (d.change == "signature_changed") {
+          bonus += 1.5;
+          sg.reasons.push_back(fmt::format("signature of {} changed", d.name));
+        } else if (d.change == "added" && seen.insert("def:" + d.name).second && seen.size() < 12) {
+          bonus += 0.5;
+          sg.reasons.push_back(fmt::format("new {} {}", d.kind, d.name));
+        }
+      }
+      bonus = std::min(bonus, 8.0);  // many small signals do not beat one strong place
+      double score = (size + bonus) * role_weight(role);
+      if (role != FileRole::kCore && role != FileRole::kKernel && role != FileRole::kModel)
+        sg.reasons.push_back(fmt::format("{} file", to_string(role)));
+      if (repetitive(sg)) {
+        score *= 0.3;
+        sg.reasons.push_back("repetitive data");
+      }
+      if (h.moved) {
+        score *= 0.3;
+        sg.reasons.push_back("moved code");
+      }
+      if (auto it = skim.find(f.path); it != skim.end()) {
+        score *= 0.15;
+        sg.reasons.push_back(it->second->reason);
+      }
+      if (bonus == 0 && !h.moved)
+        sg.reasons.insert(sg.reasons.begin(),
+                          fmt::format("{} changed lines", sg.added + sg.removed));
+      sg.score = score;
+      h.score += score;
+      for (const auto& why : sg.reasons)
+        if (std::find(h.reasons.begin(), h.reasons.end(), why) == h.reasons.end())
+          h.reasons.push_back(why);
     }
-    if (h.moved) {
-      score *= 0.3;
-      h.reasons.push_back("moved code");
-    }
-    if (auto it = skim.find(f.path); it != skim.end()) {
-      score *= 0.15;
-      h.reasons.push_back(it->second->reason);
-    }
-    if (h.reasons.empty() || (bonus == 0 && !h.moved))
-      h.reasons.insert(h.reasons.begin(), fmt::format("{} changed lines", h.added + h.removed));
-    h.score = score;
+    for (auto& sg : segs) segments.push_back(std::move(sg));
   }
 
-  // Merge hunks of a file into regions.
-  std::vector<const HunkFacts*> order;
-  for (const auto& h : facts.hunks)
-    if (h.file < change.files.size()) order.push_back(&h);
-  std::sort(order.begin(), order.end(), [](const HunkFacts* a, const HunkFacts* b) {
-    return a->file != b->file ? a->file < b->file : a->new_start < b->new_start;
+  // Merge nearby segments of a file into regions (pieces of one cut run stay apart).
+  std::sort(segments.begin(), segments.end(), [&](const Segment& a, const Segment& b) {
+    const size_t fa = facts.hunks[a.hunk_fact].file, fb = facts.hunks[b.hunk_fact].file;
+    return fa != fb ? fa < fb : a.start < b.start;
   });
   std::vector<FocusRegion> regions;
   size_t last_file = SIZE_MAX;
-  for (const HunkFacts* h : order) {
-    const std::int32_t start = h->new_start, end = std::max(h->new_start, h->new_end);
-    if (!regions.empty() && h->file == last_file && start - regions.back().end_line <= kMergeGap) {
+  int last_group = -1;
+  for (const Segment& sg : segments) {
+    const size_t file = facts.hunks[sg.hunk_fact].file;
+    if (!regions.empty() && file == last_file && sg.group != last_group &&
+        sg.start - regions.back().end_line <= kMergeGap) {
       FocusRegion& r = regions.back();
-      r.end_line = std::max(r.end_line, end);
-      r.score += h->score;
-      r.changed_lines += h->added + h->removed;
-      for (const auto& why : h->reasons)
+      r.end_line = std::max(r.end_line, sg.end);
+      r.score += sg.score;
+      r.changed_lines += sg.added + sg.removed;
+      for (const auto& why : sg.reasons)
         if (std::find(r.reasons.begin(), r.reasons.end(), why) == r.reasons.end())
           r.reasons.push_back(why);
-      if (r.symbol.empty()) r.symbol = h->symbol;
+      if (r.symbol.empty()) r.symbol = sg.symbol;
+      last_group = sg.group;
       continue;
     }
     FocusRegion r;
-    r.path = change.files[h->file].path;
-    r.start_line = start;
-    r.end_line = end;
-    r.symbol = h->symbol;
-    r.score = h->score;
-    r.reasons = h->reasons;
-    r.changed_lines = h->added + h->removed;
+    r.path = change.files[file].path;
+    r.start_line = sg.start;
+    r.end_line = std::max(sg.start, sg.end);
+    r.symbol = sg.symbol;
+    r.score = sg.score;
+    r.reasons = sg.reasons;
+    r.changed_lines = sg.added + sg.removed;
     regions.push_back(std::move(r));
-    last_file = h->file;
+    last_file = file;
+    last_group = sg.group;
   }
   std::stable_sort(regions.begin(), regions.end(),
                    [](const FocusRegion& a, const FocusRegion& b) { return a.score > b.score; });
@@ -219,7 +325,7 @@ void rank_focus(const Change& change, Facts& facts) {
     facts.focus.push_back(std::move(r));
   }
   for (size_t i = 0; i < facts.focus.size() && i < 3; ++i)
-    if (facts.focus[i].score >= best * 0.5)
+    if (facts.focus[i].score >= best * 0.5 - 0.01)
       facts.lines_worth_reading += facts.focus[i].changed_lines;
 }
 
