@@ -40,6 +40,7 @@ by_day = collections.defaultdict(list)
 for r in rows:
     by_day[r["day"]].append(r["verdict"])
 days = sorted(by_day)[-10:]
+CLOSE = "close_read"
 print("close reads per day (last 10 days): " + ", ".join(
-    f"{d[5:]} {by_day[d].count(\"close_read\")}/{len(by_day[d])}" for d in days))
+    f"{d[5:]} {by_day[d].count(CLOSE)}/{len(by_day[d])}" for d in days))
 '
