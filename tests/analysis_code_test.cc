@@ -37,7 +37,11 @@ std::string H(int old_start, int new_start, const std::vector<std::string>& line
 struct FileSpec {
   FileSpec(std::string p, std::string diff, FileStatus st = FileStatus::kModified,
            std::string old = "", bool bin = false)
-      : path(std::move(p)), patch(std::move(diff)), status(st), old_path(std::move(old)), binary(bin) {}
+      : path(std::move(p)),
+        patch(std::move(diff)),
+        status(st),
+        old_path(std::move(old)),
+        binary(bin) {}
   std::string path;
   std::string patch;
   FileStatus status;
@@ -129,35 +133,38 @@ TEST(DetectLanguage, ShebangForFilesWithoutExtension) {
   EXPECT_EQ(detect_language("bin/tool.py", "#!/bin/bash"), Language::kPython);  // extension wins
 }
 
-TEST(SignalPatterns, AllCompile) { EXPECT_TRUE(signal_patterns_ok()); }
+TEST(SignalPatterns, AllCompile) {
+  EXPECT_TRUE(signal_patterns_ok());
+}
 
 // ------------------------------------------------------------------ symbols
 
 TEST(HunkSymbol, PythonHunkInsideMethodIsQualified) {
   const std::vector<std::string> content = {
-      "import os",                        // 1
-      "",                                 // 2
-      "class Scheduler:",                 // 3
-      "    def __init__(self):",          // 4
-      "        self.x = 1",               // 5
-      "",                                 // 6
-      "    @torch.no_grad()",             // 7
-      "    def step(self, batch):",       // 8
-      "        out = self.run(batch)",    // 9
-      "        if out is None:",          // 10
-      "            return []",            // 11
-      "        total = len(out)",         // 12
-      "        return out[:total]",       // 13
-      "",                                 // 14
-      "def helper():",                    // 15
-      "    pass",                         // 16
+      "import os",                      // 1
+      "",                               // 2
+      "class Scheduler:",               // 3
+      "    def __init__(self):",        // 4
+      "        self.x = 1",             // 5
+      "",                               // 6
+      "    @torch.no_grad()",           // 7
+      "    def step(self, batch):",     // 8
+      "        out = self.run(batch)",  // 9
+      "        if out is None:",        // 10
+      "            return []",          // 11
+      "        total = len(out)",       // 12
+      "        return out[:total]",     // 13
+      "",                               // 14
+      "def helper():",                  // 15
+      "    pass",                       // 16
   };
   // The hunk starts inside step (its header is not part of the hunk).
   const std::string patch = H(10, 10,
                               {"         if out is None:", "-            return None",
                                "+            return []", "         total = len(out)"},
                               "class Scheduler:");
-  auto facts = analyze_code(make_change({{"sched.py", patch}}), reader({{"sched.py", join(content)}}));
+  auto facts =
+      analyze_code(make_change({{"sched.py", patch}}), reader({{"sched.py", join(content)}}));
   ASSERT_EQ(facts.hunks.size(), 1u);
   EXPECT_EQ(facts.hunks[0].symbol, "Scheduler.step");
   EXPECT_EQ(facts.hunks[0].new_start, 11);
@@ -188,11 +195,11 @@ TEST(HunkSymbol, PythonDocstringAtColumnZeroDoesNotEndFunction) {
 
 TEST(HunkSymbol, PythonFallsBackOnHunkHeaderAndSeesItClose) {
   // No reader: git's section text names the function before the hunk.
-  const std::string inside = H(20, 20, {"     y = x * 2", "-    return y", "+    return y + 1"},
-                               "def forward(self, x):");
+  const std::string inside =
+      H(20, 20, {"     y = x * 2", "-    return y", "+    return y + 1"}, "def forward(self, x):");
   // Here the function closes inside the hunk (a top-level line) before the change.
-  const std::string after = H(40, 40, {"     return z", " ", " LIMIT = 3", "+EXTRA = 4"},
-                              "def forward(self, x):");
+  const std::string after =
+      H(40, 40, {"     return z", " ", " LIMIT = 3", "+EXTRA = 4"}, "def forward(self, x):");
   auto facts = analyze_code(make_change({{"m.py", inside + after}}), nullptr);
   ASSERT_EQ(facts.hunks.size(), 2u);
   EXPECT_EQ(facts.hunks[0].symbol, "forward");
@@ -200,10 +207,11 @@ TEST(HunkSymbol, PythonFallsBackOnHunkHeaderAndSeesItClose) {
 }
 
 TEST(HunkSymbol, PythonFragmentDefinitionBeatsSection) {
-  const std::string patch = H(30, 30,
-                              {"     def load(self, path):", "         with open(path) as f:",
-                               "-            return f.read()", "+            return f.read().strip()"},
-                              "class Loader:");
+  const std::string patch =
+      H(30, 30,
+        {"     def load(self, path):", "         with open(path) as f:",
+         "-            return f.read()", "+            return f.read().strip()"},
+        "class Loader:");
   auto facts = analyze_code(make_change({{"l.py", patch}}), nullptr);
   ASSERT_EQ(facts.hunks.size(), 1u);
   EXPECT_EQ(facts.hunks[0].symbol, "Loader.load");
@@ -211,29 +219,31 @@ TEST(HunkSymbol, PythonFragmentDefinitionBeatsSection) {
 
 TEST(HunkSymbol, CppBraceDepthHandlesClosedFunctionsAndClasses) {
   const std::vector<std::string> content = {
-      "namespace at {",                             // 1
-      "void first(int a) {",                        // 2
-      "  if (a) {",                                 // 3
-      "    return;",                                // 4
-      "  }",                                        // 5
-      "}",                                          // 6
-      "static int kLimit = 4;",                     // 7
-      "class Runner : public Base {",               // 8
-      " public:",                                   // 9
-      "  void run(const std::string& s) const {",   // 10
-      "    const char* brace = \"}\";",             // 11
-      "    call(s, brace);",                        // 12
-      "  }",                                        // 13
-      "};",                                         // 14
-      "}  // namespace at",                         // 15
+      "namespace at {",                            // 1
+      "void first(int a) {",                       // 2
+      "  if (a) {",                                // 3
+      "    return;",                               // 4
+      "  }",                                       // 5
+      "}",                                         // 6
+      "static int kLimit = 4;",                    // 7
+      "class Runner : public Base {",              // 8
+      " public:",                                  // 9
+      "  void run(const std::string& s) const {",  // 10
+      "    const char* brace = \"}\";",            // 11
+      "    call(s, brace);",                       // 12
+      "  }",                                       // 13
+      "};",                                        // 14
+      "}  // namespace at",                        // 15
   };
-  const std::string patch = H(6, 6, {" }", "-static int kLimit = 3;", "+static int kLimit = 4;",
-                                     " class Runner : public Base {"},
-                              "void first(int a) {") +
-                            H(11, 11, {"     const char* brace = \"}\";", "-    call(s);",
-                                       "+    call(s, brace);", "   }"});
-  auto facts = analyze_code(make_change({{"src/run.cc", patch}}),
-                            reader({{"src/run.cc", join(content)}}));
+  const std::string patch =
+      H(6, 6,
+        {" }", "-static int kLimit = 3;", "+static int kLimit = 4;",
+         " class Runner : public Base {"},
+        "void first(int a) {") +
+      H(11, 11,
+        {"     const char* brace = \"}\";", "-    call(s);", "+    call(s, brace);", "   }"});
+  auto facts =
+      analyze_code(make_change({{"src/run.cc", patch}}), reader({{"src/run.cc", join(content)}}));
   ASSERT_EQ(facts.hunks.size(), 2u);
   EXPECT_EQ(facts.hunks[0].symbol, "");  // first() closed before the change
   EXPECT_EQ(facts.hunks[1].symbol, "Runner::run");
@@ -242,10 +252,10 @@ TEST(HunkSymbol, CppBraceDepthHandlesClosedFunctionsAndClasses) {
 
 TEST(HunkSymbol, CppWithoutContentUsesFragmentAndSection) {
   // git names `void compute(...)`; the hunk shows its closing brace first.
-  const std::string closed = H(50, 50, {"   return out;", " }", " ", "+int kExtra = 1;"},
-                               "void compute(const Tensor& t)");
-  const std::string open = H(80, 80, {"   auto y = x;", "-  y += 1;", "+  y += 2;"},
-                             "void compute(const Tensor& t)");
+  const std::string closed =
+      H(50, 50, {"   return out;", " }", " ", "+int kExtra = 1;"}, "void compute(const Tensor& t)");
+  const std::string open =
+      H(80, 80, {"   auto y = x;", "-  y += 1;", "+  y += 2;"}, "void compute(const Tensor& t)");
   auto facts = analyze_code(make_change({{"k.cc", closed + open}}), nullptr);
   ASSERT_EQ(facts.hunks.size(), 2u);
   EXPECT_EQ(facts.hunks[0].symbol, "");
@@ -254,17 +264,17 @@ TEST(HunkSymbol, CppWithoutContentUsesFragmentAndSection) {
 
 TEST(HunkSymbol, CppConditionalCompilationKeepsBracesBalanced) {
   const std::vector<std::string> content = {
-      "#ifdef USE_ROCM",        // 1
-      "void launch(int a) {",   // 2
-      "#else",                  // 3
-      "void launch() {",        // 4
-      "#endif",                 // 5
-      "  int x = 0;",           // 6
-      "  go(x);",               // 7
-      "}",                      // 8
-      "void after() {",         // 9
-      "  stop();",              // 10
-      "}",                      // 11
+      "#ifdef USE_ROCM",       // 1
+      "void launch(int a) {",  // 2
+      "#else",                 // 3
+      "void launch() {",       // 4
+      "#endif",                // 5
+      "  int x = 0;",          // 6
+      "  go(x);",              // 7
+      "}",                     // 8
+      "void after() {",        // 9
+      "  stop();",             // 10
+      "}",                     // 11
   };
   const std::string patch = H(10, 10, {"-  halt();", "+  stop();", " }"}, "void after() {");
   auto facts = analyze_code(make_change({{"l.cu", patch}}), reader({{"l.cu", join(content)}}));
@@ -272,15 +282,49 @@ TEST(HunkSymbol, CppConditionalCompilationKeepsBracesBalanced) {
   EXPECT_EQ(facts.hunks[0].symbol, "after");
 }
 
+TEST(HunkSymbol, BalancedConditionalBranchesAreBothRead) {
+  const std::vector<std::string> content = {
+      "#ifndef USE_ROCM",          // 1
+      "__global__ void k_cuda() {",  // 2
+      "  a();",                    // 3
+      "}",                         // 4
+      "#else",                     // 5
+      "__global__ void k_rocm() {",  // 6
+      "  b();",                    // 7
+      "}",                         // 8
+      "#endif",                    // 9
+  };
+  const std::string patch = H(7, 7, {"-  c();", "+  b();", " }"});
+  auto facts = analyze_code(make_change({{"k.cu", patch}}), reader({{"k.cu", join(content)}}));
+  ASSERT_EQ(facts.hunks.size(), 1u);
+  EXPECT_EQ(facts.hunks[0].symbol, "k_rocm");
+}
+
+TEST(HunkSymbol, EverySymbolAHunkChangesIsModified) {
+  const std::string patch = H(10, 10,
+                              {"     def alloc(self, n):", "-        return self.pool.pop(n)",
+                               "+        with self._lock:", "+            return self.pool.pop(n)", " ",
+                               "     def free(self, i):", "-        self.pool.push(i)",
+                               "+        with self._lock:", "+            self.pool.push(i)"},
+                              "class Pool:");
+  auto facts = analyze_code(make_change({{"pool.py", patch}}), nullptr);
+  ASSERT_EQ(facts.hunks.size(), 1u);
+  EXPECT_EQ(facts.hunks[0].symbol, "Pool.alloc");
+  ASSERT_NE(find_def(facts, "Pool.alloc"), nullptr);
+  ASSERT_NE(find_def(facts, "Pool.free"), nullptr);
+  EXPECT_EQ(find_def(facts, "Pool.free")->change, "modified");
+  EXPECT_EQ(details(facts, "concurrency").size(), 2u);
+}
+
 TEST(HunkSymbol, RustGoAndTypeScriptMethodsAreQualified) {
   const std::vector<std::string> rs = {
-      "impl<'a> Parser<'a> {",                        // 1
+      "impl<'a> Parser<'a> {",                         // 1
       "    pub fn next(&mut self) -> Option<char> {",  // 2
       "        let c = '{';",                          // 3
       "        self.pos += 1;",                        // 4
       "        Some(c)",                               // 5
       "    }",                                         // 6
-      "}",                                            // 7
+      "}",                                             // 7
   };
   const std::vector<std::string> go = {
       "package server",                                                     // 1
@@ -291,16 +335,18 @@ TEST(HunkSymbol, RustGoAndTypeScriptMethodsAreQualified) {
       "}",                                                                  // 6
   };
   const std::vector<std::string> ts = {
-      "export class Store {",                     // 1
+      "export class Store {",                       // 1
       "  async load(id: string): Promise<void> {",  // 2
-      "    const url = `/items/${id}`;",          // 3
-      "    await fetch(url);",                    // 4
-      "  }",                                      // 5
-      "}",                                        // 6
+      "    const url = `/items/${id}`;",            // 3
+      "    await fetch(url);",                      // 4
+      "  }",                                        // 5
+      "}",                                          // 6
   };
-  const std::string prs = H(4, 4, {"-        self.pos += 2;", "+        self.pos += 1;", "         Some(c)"});
+  const std::string prs =
+      H(4, 4, {"-        self.pos += 2;", "+        self.pos += 1;", "         Some(c)"});
   const std::string pgo = H(4, 4, {"-\ts.count += 2", "+\ts.count++", " \ts.mu.Unlock()"});
-  const std::string pts = H(3, 3, {"     const url = `/items/${id}`;", "-    fetch(url);", "+    await fetch(url);"});
+  const std::string pts =
+      H(3, 3, {"     const url = `/items/${id}`;", "-    fetch(url);", "+    await fetch(url);"});
   auto facts = analyze_code(
       make_change({{"src/parse.rs", prs}, {"server.go", pgo}, {"web/store.ts", pts}}),
       reader({{"src/parse.rs", join(rs)}, {"server.go", join(go)}, {"web/store.ts", join(ts)}}));
@@ -313,21 +359,21 @@ TEST(HunkSymbol, RustGoAndTypeScriptMethodsAreQualified) {
 
 TEST(HunkSymbol, MarkdownHeadingsAndSectionDefinitions) {
   const std::vector<std::string> md = {
-      "# Guide",              // 1
-      "",                     // 2
-      "## Install",           // 3
-      "```bash",              // 4
-      "# not a heading",      // 5
-      "pip install x",        // 6
-      "```",                  // 7
-      "",                     // 8
-      "## Usage",             // 9
-      "Run it.",              // 10
+      "# Guide",          // 1
+      "",                 // 2
+      "## Install",       // 3
+      "```bash",          // 4
+      "# not a heading",  // 5
+      "pip install x",    // 6
+      "```",              // 7
+      "",                 // 8
+      "## Usage",         // 9
+      "Run it.",          // 10
   };
   const std::string patch = H(6, 6, {"-pip install y", "+pip install x", " ```"}) +
                             H(8, 8, {" ", "+## Usage", "+Run it."});
-  auto facts = analyze_code(make_change({{"docs/guide.md", patch}}),
-                            reader({{"docs/guide.md", join(md)}}));
+  auto facts =
+      analyze_code(make_change({{"docs/guide.md", patch}}), reader({{"docs/guide.md", join(md)}}));
   ASSERT_EQ(facts.hunks.size(), 2u);
   EXPECT_EQ(facts.hunks[0].symbol, "Install");
   EXPECT_EQ(facts.hunks[1].symbol, "Usage");
@@ -343,9 +389,9 @@ TEST(HunkSymbol, MarkdownHeadingsAndSectionDefinitions) {
 TEST(Definitions, PythonAddedRemovedAndSignatureChanged) {
   const std::string patch =
       H(1, 1,
-        {"-def old_helper(x):", "-    return x", "-", " def scale(a, b):", " ", "-def run(model):",
-         "+def run(model, *, dtype=None):", "     return model()", " ", "+def _private():",
-         "+    pass", "+", "+class Engine(Base):", "+    pass"});
+        {"-def old_helper(x):", "-    return x", "-", " def scale(a, b):", " ",
+         "-def run(model):", "+def run(model, *, dtype=None):", "     return model()", " ",
+         "+def _private():", "+    pass", "+", "+class Engine(Base):", "+    pass"});
   auto facts = analyze_code(make_change({{"pkg/api.py", patch}}), nullptr);
   const Definition* removed = find_def(facts, "old_helper");
   ASSERT_NE(removed, nullptr);
@@ -369,12 +415,12 @@ TEST(Definitions, PythonAddedRemovedAndSignatureChanged) {
 }
 
 TEST(Definitions, MultiLineParameterChangeAndFormattingOnlyChange) {
-  const std::string patch = H(10, 10,
-                              {"     def forward(", "         self,", "-        x: Tensor,",
-                               "+        x: Tensor, positions: Tensor,", "     ) -> Tensor:",
-                               "         return x", " ", "-    def reset(self,a):",
-                               "+    def reset(self, a):", "         pass"},
-                              "class Attention(nn.Module):");
+  const std::string patch =
+      H(10, 10,
+        {"     def forward(", "         self,", "-        x: Tensor,",
+         "+        x: Tensor, positions: Tensor,", "     ) -> Tensor:", "         return x", " ",
+         "-    def reset(self,a):", "+    def reset(self, a):", "         pass"},
+        "class Attention(nn.Module):");
   auto facts = analyze_code(make_change({{"attn.py", patch}}), nullptr);
   const Definition* fwd = find_def(facts, "Attention.forward");
   ASSERT_NE(fwd, nullptr);
@@ -382,16 +428,16 @@ TEST(Definitions, MultiLineParameterChangeAndFormattingOnlyChange) {
   EXPECT_EQ(fwd->kind, "method");
   const Definition* reset = find_def(facts, "Attention.reset");
   ASSERT_NE(reset, nullptr);
-  EXPECT_EQ(reset->change, "modified");  // only spacing changed
+  EXPECT_EQ(reset->change, "modified");               // only spacing changed
   EXPECT_TRUE(details(facts, "public_api").empty());  // methods are not top-level
 }
 
 TEST(Definitions, CppHeaderPrototypesAreApiAndStaticIsNot) {
-  const std::string patch = H(3, 3,
-                              {" namespace ops {", "-void gemm(at::Tensor& out, int64_t n);",
-                               "+void gemm(at::Tensor& out, int64_t n, bool fp8);",
-                               "+static int helper(int a);",
-                               "+namespace detail { void hidden(int a); }", " }"});
+  const std::string patch =
+      H(3, 3,
+        {" namespace ops {", "-void gemm(at::Tensor& out, int64_t n);",
+         "+void gemm(at::Tensor& out, int64_t n, bool fp8);", "+static int helper(int a);",
+         "+namespace detail { void hidden(int a); }", " }"});
   auto facts = analyze_code(make_change({{"csrc/ops.h", patch}}), nullptr);
   const Definition* gemm = find_def(facts, "gemm");
   ASSERT_NE(gemm, nullptr);
@@ -403,12 +449,12 @@ TEST(Definitions, CppHeaderPrototypesAreApiAndStaticIsNot) {
 }
 
 TEST(Definitions, CudaKernelAndMacroAdded) {
-  const std::string patch = H(1, 1,
-                              {"+#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))", "+",
-                               "+template <typename T>",
-                               "+__global__ void __launch_bounds__(256) scale_kernel(T* out, int n) {",
-                               "+  int i = blockIdx.x * blockDim.x + threadIdx.x;",
-                               "+  if (i >= n) return;", "+  out[i] *= 2;", "+}"});
+  const std::string patch =
+      H(1, 1,
+        {"+#define CEIL_DIV(a, b) (((a) + (b) - 1) / (b))", "+", "+template <typename T>",
+         "+__global__ void __launch_bounds__(256) scale_kernel(T* out, int n) {",
+         "+  int i = blockIdx.x * blockDim.x + threadIdx.x;", "+  if (i >= n) return;",
+         "+  out[i] *= 2;", "+}"});
   auto facts = analyze_code(make_change({{"csrc/scale.cu", patch}}), nullptr);
   const Definition* k = find_def(facts, "scale_kernel");
   ASSERT_NE(k, nullptr);
@@ -421,13 +467,16 @@ TEST(Definitions, CudaKernelAndMacroAdded) {
 }
 
 TEST(Definitions, RustGoAndJsDefinitionsAndExports) {
-  const std::string rs = H(1, 1, {"+pub fn parse(input: &str) -> Result<Ast> {", "+    todo!()",
-                                  "+}", "+fn internal() {}", "+pub struct Config {", "+}"});
-  const std::string go = H(1, 1, {"+func NewServer(addr string) *Server {", "+\treturn nil", "+}",
-                                  "+func helper() {", "+}", "+type Options struct {", "+}"});
-  const std::string ts = H(1, 1, {"+export const useThing = async ({ a }: Props) => {",
-                                  "+  return a;", "+};", "+function local(x) {", "+  return x;",
-                                  "+}", "+export class Widget extends Base {", "+}"});
+  const std::string rs = H(1, 1,
+                           {"+pub fn parse(input: &str) -> Result<Ast> {", "+    todo!()", "+}",
+                            "+fn internal() {}", "+pub struct Config {", "+}"});
+  const std::string go = H(1, 1,
+                           {"+func NewServer(addr string) *Server {", "+\treturn nil", "+}",
+                            "+func helper() {", "+}", "+type Options struct {", "+}"});
+  const std::string ts = H(
+      1, 1,
+      {"+export const useThing = async ({ a }: Props) => {", "+  return a;", "+};",
+       "+function local(x) {", "+  return x;", "+}", "+export class Widget extends Base {", "+}"});
   auto facts = analyze_code(
       make_change({{"src/lib.rs", rs}, {"server.go", go}, {"web/hooks.ts", ts}}), nullptr);
   for (const char* name : {"parse", "internal", "Config", "NewServer", "helper", "Options",
@@ -444,8 +493,8 @@ TEST(Definitions, RustGoAndJsDefinitionsAndExports) {
 
 TEST(Definitions, DeletedFileAndDeadCodeNeedsNoReference) {
   // a.py loses two functions; b.py still calls one of them on an added line.
-  const std::string a = H(1, 0, {"-def unused(x):", "-    return x", "-", "-def still_called():",
-                                 "-    return 1"});
+  const std::string a =
+      H(1, 0, {"-def unused(x):", "-    return x", "-", "-def still_called():", "-    return 1"});
   const std::string b = H(5, 5, {"-    v = 0", "+    v = still_called()"}, "def main():");
   auto facts = analyze_code(make_change({{"a.py", a, FileStatus::kDeleted}, {"b.py", b}}),
                             reader({{"b.py", "x\n"}}));
@@ -459,19 +508,20 @@ TEST(Definitions, DeletedFileAndDeadCodeNeedsNoReference) {
 
 TEST(Definitions, ParameterAddedBelowTheHunkHeaderIsASignatureChange) {
   const std::vector<std::string> content = {
-      "import torch",                                      // 1
-      "",                                                  // 2
-      "def scaled_fp8_quant(",                             // 3
-      "    input: torch.Tensor,",                          // 4
-      "    scale: Optional[torch.Tensor] = None,",         // 5
-      "    use_per_token_if_dynamic: bool = False,",       // 6
-      ") -> Tuple[torch.Tensor, torch.Tensor]:",           // 7
-      "    return input, scale",                           // 8
+      "import torch",                                 // 1
+      "",                                             // 2
+      "def scaled_fp8_quant(",                        // 3
+      "    input: torch.Tensor,",                     // 4
+      "    scale: Optional[torch.Tensor] = None,",    // 5
+      "    use_per_token_if_dynamic: bool = False,",  // 6
+      ") -> Tuple[torch.Tensor, torch.Tensor]:",      // 7
+      "    return input, scale",                      // 8
   };
-  const std::string patch = H(4, 4, {"     input: torch.Tensor,", "     scale: Optional[torch.Tensor] = None,",
-                                     "+    use_per_token_if_dynamic: bool = False,",
-                                     " ) -> Tuple[torch.Tensor, torch.Tensor]:"},
-                              "def scaled_fp8_quant(");
+  const std::string patch = H(
+      4, 4,
+      {"     input: torch.Tensor,", "     scale: Optional[torch.Tensor] = None,",
+       "+    use_per_token_if_dynamic: bool = False,", " ) -> Tuple[torch.Tensor, torch.Tensor]:"},
+      "def scaled_fp8_quant(");
   for (bool with_content : {true, false}) {
     auto facts = analyze_code(make_change({{"ops.py", patch}}),
                               with_content ? reader({{"ops.py", join(content)}}) : FileReader{});
@@ -484,8 +534,9 @@ TEST(Definitions, ParameterAddedBelowTheHunkHeaderIsASignatureChange) {
 }
 
 TEST(Definitions, RenameIsNotDeadCodeAndScriptsHaveNoApi) {
-  const std::string lib = H(99, 99, {"-def get_tensor_model_parallel_world_size():",
-                                     "+def get_tp_world_size():", "     return _TP_SIZE"});
+  const std::string lib = H(99, 99,
+                            {"-def get_tensor_model_parallel_world_size():",
+                             "+def get_tp_world_size():", "     return _TP_SIZE"});
   const std::string script = H(1, 1, {"+def main():", "+    run()"});
   auto facts = analyze_code(make_change({{"dist/state.py", lib}, {"scripts/gen_table.py", script}}),
                             nullptr);
@@ -498,11 +549,11 @@ TEST(Definitions, RenameIsNotDeadCodeAndScriptsHaveNoApi) {
 // ------------------------------------------------------------------ signals
 
 TEST(Signals, PythonGuardsRaisesAndEarlyReturns) {
-  const std::string patch = H(1, 1,
-                              {" def check(x, ok):", "+    if x is None:",
-                               "+        raise ValueError(\"x is required\")", "+    if not ok:",
-                               "+        return None", "     if x < 0:", "+        raise RuntimeError(\"neg\")",
-                               "+    raise NotImplementedError"});
+  const std::string patch = H(
+      1, 1,
+      {" def check(x, ok):", "+    if x is None:", "+        raise ValueError(\"x is required\")",
+       "+    if not ok:", "+        return None",
+       "     if x < 0:", "+        raise RuntimeError(\"neg\")", "+    raise NotImplementedError"});
   auto facts = analyze_code(make_change({{"c.py", patch}}), nullptr);
   const auto guards = details(facts, "guard");
   EXPECT_TRUE(has(guards, "if x is None: raise ValueError(\"x is required\")"));
@@ -516,11 +567,13 @@ TEST(Signals, PythonGuardsRaisesAndEarlyReturns) {
 }
 
 TEST(Signals, PythonAssertTryExceptAndFallback) {
-  const std::string patch = H(1, 1,
-                              {"+try:", "+    from flash_attn import flash_fn", "+except ImportError:",
-                               "+    logger.warning(\"no flash\")", "+    flash_fn = naive_attention",
-                               "+try:", "+    run()", "+except (OSError, ValueError) as e:",
-                               "+    raise RuntimeError(str(e))", "+assert n > 0, \"n must be positive\""});
+  const std::string patch =
+      H(1, 1,
+        {"+try:", "+    from flash_attn import flash_fn",
+         "+except ImportError:", "+    logger.warning(\"no flash\")",
+         "+    flash_fn = naive_attention", "+try:", "+    run()",
+         "+except (OSError, ValueError) as e:", "+    raise RuntimeError(str(e))",
+         "+assert n > 0, \"n must be positive\""});
   auto facts = analyze_code(make_change({{"att.py", patch}}), nullptr);
   const auto tries = details(facts, "try");
   EXPECT_TRUE(has(tries, "except ImportError"));
@@ -532,11 +585,12 @@ TEST(Signals, PythonAssertTryExceptAndFallback) {
 }
 
 TEST(Signals, ElseAfterCapabilityCheckIsFallbackAndDeviceBranch) {
-  const std::string patch = H(3, 3,
-                              {"     if _is_hip:", "         impl = rocm_impl", "-    else:",
-                               "-        impl = None", "+    else:", "+        impl = triton_impl",
-                               "+    if mode == \"fast\":", "+        x = 1", "+    else:", "+        x = 2"},
-                              "def pick():");
+  const std::string patch =
+      H(3, 3,
+        {"     if _is_hip:", "         impl = rocm_impl", "-    else:", "-        impl = None",
+         "+    else:", "+        impl = triton_impl", "+    if mode == \"fast\":", "+        x = 1",
+         "+    else:", "+        x = 2"},
+        "def pick():");
   auto facts = analyze_code(make_change({{"p.py", patch}}), nullptr);
   const auto fallbacks = details(facts, "fallback");
   ASSERT_EQ(fallbacks.size(), 1u);
@@ -548,23 +602,22 @@ TEST(Signals, ElseAfterCapabilityCheckIsFallbackAndDeviceBranch) {
 }
 
 TEST(Signals, CppChecksGuardsAndPreprocessor) {
-  const std::string patch = H(10, 10,
-                              {" void run(const at::Tensor& x, int n) {",
-                               "+  TORCH_CHECK(x.is_cuda(), \"x must be on CUDA\");",
-                               "+  if (n == 0) { return; }", "+  if (!ok)",
-                               "+    throw std::runtime_error(\"bad\");",
-                               "+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900",
-                               "+  static_assert(sizeof(T) == 2, \"half only\");", "+#endif",
-                               "+  try {", "+    go();", "+  } catch (const std::exception& e) {",
-                               "+    use_slow_path();", "+  }"});
+  const std::string patch =
+      H(10, 10,
+        {" void run(const at::Tensor& x, int n) {",
+         "+  TORCH_CHECK(x.is_cuda(), \"x must be on CUDA\");", "+  if (n == 0) { return; }",
+         "+  if (!ok)", "+    throw std::runtime_error(\"bad\");",
+         "+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900",
+         "+  static_assert(sizeof(T) == 2, \"half only\");", "+#endif", "+  try {", "+    go();",
+         "+  } catch (const std::exception& e) {", "+    use_slow_path();", "+  }"});
   auto facts = analyze_code(make_change({{"csrc/run.cu", patch}}), nullptr);
   const auto asserts = details(facts, "assert");
   EXPECT_TRUE(has(asserts, "TORCH_CHECK(x.is_cuda(), \"x must be on CUDA\")"));
   EXPECT_EQ(asserts.size(), 2u);
   EXPECT_TRUE(has(details(facts, "early_return"), "if n == 0: return;"));
   EXPECT_TRUE(has(details(facts, "guard"), "if !ok: throw std::runtime_error(\"bad\");"));
-  EXPECT_TRUE(has(details(facts, "preprocessor"),
-                  "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900"));
+  EXPECT_TRUE(
+      has(details(facts, "preprocessor"), "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900"));
   EXPECT_TRUE(has(details(facts, "device_branch"), "__CUDA_ARCH__ >= 900"));
   EXPECT_TRUE(has(details(facts, "try"), "catch (const std::exception& e)"));
   EXPECT_TRUE(has(details(facts, "fallback"), "catch (const std::exception& e): use_slow_path();"));
@@ -572,13 +625,16 @@ TEST(Signals, CppChecksGuardsAndPreprocessor) {
 }
 
 TEST(Signals, RustAndGoGuards) {
-  const std::string rs = H(1, 1, {" fn load(p: &Path) -> Result<Data> {", "+    if p.as_os_str().is_empty() {",
-                                  "+        return Err(Error::Empty);", "+    }",
-                                  "+    let d = read(p).unwrap_or_else(|_| panic!(\"unreadable\"));",
-                                  "+    assert!(d.len() > 0);"});
-  const std::string go = H(1, 1, {" func (s *Server) Start() error {", "+\tconn, err := dial(s.addr)",
-                                  "+\tif err != nil {", "+\t\treturn fmt.Errorf(\"dial: %w\", err)",
-                                  "+\t}", "+\tif conn == nil { return nil }"});
+  const std::string rs =
+      H(1, 1,
+        {" fn load(p: &Path) -> Result<Data> {", "+    if p.as_os_str().is_empty() {",
+         "+        return Err(Error::Empty);", "+    }",
+         "+    let d = read(p).unwrap_or_else(|_| panic!(\"unreadable\"));",
+         "+    assert!(d.len() > 0);"});
+  const std::string go =
+      H(1, 1,
+        {" func (s *Server) Start() error {", "+\tconn, err := dial(s.addr)", "+\tif err != nil {",
+         "+\t\treturn fmt.Errorf(\"dial: %w\", err)", "+\t}", "+\tif conn == nil { return nil }"});
   auto facts = analyze_code(make_change({{"src/load.rs", rs}, {"srv.go", go}}), nullptr);
   const auto guards = details(facts, "guard");
   EXPECT_TRUE(has(guards, "if p.as_os_str().is_empty(): return Err(Error::Empty);"));
@@ -588,11 +644,12 @@ TEST(Signals, RustAndGoGuards) {
 }
 
 TEST(Signals, EnvironmentVariablesAcrossLanguages) {
-  const std::string py = H(1, 1,
-                           {"+a = os.environ.get(\"SGLANG_FOO\", \"0\")", "+b = os.getenv('HF_TOKEN')",
-                            "+c = get_bool_env_var(\"SGLANG_ENABLE_X\")", "+if envs.SGLANG_USE_Y.get():",
-                            "+    pass", "+d = \"VLLM_Z\" in os.environ", "+os.environ[\"CUDA_VISIBLE_DEVICES\"] = \"0\"",
-                            "+print(\"SGLANG_NOT_AN_ENV\")", "-e = os.getenv(\"LUMEN_OLD\")"});
+  const std::string py =
+      H(1, 1,
+        {"+a = os.environ.get(\"SGLANG_FOO\", \"0\")", "+b = os.getenv('HF_TOKEN')",
+         "+c = get_bool_env_var(\"SGLANG_ENABLE_X\")", "+if envs.SGLANG_USE_Y.get():", "+    pass",
+         "+d = \"VLLM_Z\" in os.environ", "+os.environ[\"CUDA_VISIBLE_DEVICES\"] = \"0\"",
+         "+print(\"SGLANG_NOT_AN_ENV\")", "-e = os.getenv(\"LUMEN_OLD\")"});
   const std::string env_defs = H(1, 1, {"+    SGLANG_NEW_FLAG = EnvBool(False)"}, "class Envs:");
   const std::string cc = H(1, 1, {"+  const char* d = std::getenv(\"NCCL_DEBUG\");"});
   const std::string rs = H(1, 1, {"+    let v = std::env::var(\"LUMEN_THREADS\").ok();"});
@@ -616,19 +673,25 @@ TEST(Signals, EnvironmentVariablesAcrossLanguages) {
 }
 
 TEST(Signals, CliAndConfigFlagsAcrossLanguages) {
-  const std::string py = H(1, 1,
-                           {"+    parser.add_argument(\"-t\", \"--tp-size\", type=int)",
-                            "+    parser.add_argument_group(\"x\")", "+@click.option(\"--dry-run\", is_flag=True)"});
-  const std::string multi = H(9, 9, {"     parser.add_argument(", "+        \"--enable-fp8\",",
-                                      "         action=\"store_true\","});
-  const std::string args = H(20, 20, {"     tp_size: int = 1", "+    enable_mixed_chunk: bool = False",
-                                       "+    lora_paths: Optional[List[str]] = None"},
-                              "class ServerArgs:");
-  const std::string vllm = H(5, 5, {"+    max_loras: int = field(default=1, metadata={\"help\": \"n\"})"},
-                              "class LoRAConfig:");
+  const std::string py =
+      H(1, 1,
+        {"+    parser.add_argument(\"-t\", \"--tp-size\", type=int)",
+         "+    parser.add_argument_group(\"x\")", "+@click.option(\"--dry-run\", is_flag=True)"});
+  const std::string multi = H(9, 9,
+                              {"     parser.add_argument(", "+        \"--enable-fp8\",",
+                               "         action=\"store_true\","});
+  const std::string args = H(20, 20,
+                             {"     tp_size: int = 1", "+    enable_mixed_chunk: bool = False",
+                              "+    lora_paths: Optional[List[str]] = None"},
+                             "class ServerArgs:");
+  const std::string vllm =
+      H(5, 5, {"+    max_loras: int = field(default=1, metadata={\"help\": \"n\"})"},
+        "class LoRAConfig:");
   const std::string cc = H(1, 1, {"+DEFINE_bool(use_cache, true, \"cache\");"});
-  const std::string rs = H(1, 1, {"+    #[arg(long, default_value_t = 8)]", "+    pub num_workers: usize,",
-                                  "+    #[arg(long = \"model-path\")]", "+    model: String,"});
+  const std::string rs =
+      H(1, 1,
+        {"+    #[arg(long, default_value_t = 8)]", "+    pub num_workers: usize,",
+         "+    #[arg(long = \"model-path\")]", "+    model: String,"});
   const std::string go = H(1, 1, {"+\tport := flag.Int(\"port\", 8080, \"listen port\")"});
   auto facts = analyze_code(make_change({{"launch.py", py},
                                          {"cli.py", multi},
@@ -639,21 +702,23 @@ TEST(Signals, CliAndConfigFlagsAcrossLanguages) {
                                          {"main.go", go}}),
                             nullptr);
   const auto flags = details(facts, "cli_flag");
-  for (const char* f : {"--tp-size", "--dry-run", "--enable-fp8", "--enable-mixed-chunk",
-                        "--lora-paths", "max_loras", "--use_cache", "--num-workers", "--model-path",
-                        "-port"})
+  for (const char* f :
+       {"--tp-size", "--dry-run", "--enable-fp8", "--enable-mixed-chunk", "--lora-paths",
+        "max_loras", "--use_cache", "--num-workers", "--model-path", "-port"})
     EXPECT_TRUE(has(flags, f)) << f;
   EXPECT_FALSE(has(flags, "--tp-size-x"));
   EXPECT_EQ(flags.size(), 10u);
 }
 
 TEST(Signals, DtypeBranchesNeedACondition) {
-  const std::string patch = H(1, 1,
-                              {"+    if dtype == torch.float8_e4m3fn:", "+        scale = 448.0",
-                               "+    x = x.to(torch.bfloat16)", "+    if self.use_fp8_w8a8:",
-                               "+        pass", "+    out = a if is_fp8 else b"});
-  const std::string cc = H(1, 1, {"+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), \"k\", [&] {",
-                                  "+    __half h = 0;", "+  });"});
+  const std::string patch =
+      H(1, 1,
+        {"+    if dtype == torch.float8_e4m3fn:", "+        scale = 448.0",
+         "+    x = x.to(torch.bfloat16)", "+    if self.use_fp8_w8a8:", "+        pass",
+         "+    out = a if is_fp8 else b"});
+  const std::string cc = H(1, 1,
+                           {"+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), \"k\", [&] {",
+                            "+    __half h = 0;", "+  });"});
   auto facts = analyze_code(make_change({{"q.py", patch}, {"k.cu", cc}}), nullptr);
   const auto d = details(facts, "dtype_branch");
   EXPECT_TRUE(has(d, "torch.float8_e4m3fn"));
@@ -665,11 +730,11 @@ TEST(Signals, DtypeBranchesNeedACondition) {
 }
 
 TEST(Signals, DeviceAndPlatformBranches) {
-  const std::string patch = H(1, 1,
-                              {"+if _is_hip:", "+    pass",
-                               "+if torch.cuda.get_device_capability()[0] >= 9:", "+    pass",
-                               "+if sys.platform == \"win32\":", "+    pass", "+t = torch.empty(4, device=\"cuda\")",
-                               "+elif device.type == \"xpu\":", "+    pass"});
+  const std::string patch = H(
+      1, 1,
+      {"+if _is_hip:", "+    pass", "+if torch.cuda.get_device_capability()[0] >= 9:", "+    pass",
+       "+if sys.platform == \"win32\":", "+    pass", "+t = torch.empty(4, device=\"cuda\")",
+       "+elif device.type == \"xpu\":", "+    pass"});
   const std::string rs = H(1, 1, {"+    if cfg!(target_os = \"linux\") {", "+    }"});
   auto facts = analyze_code(make_change({{"d.py", patch}, {"src/p.rs", rs}}), nullptr);
   const auto dev = details(facts, "device_branch");
@@ -683,22 +748,25 @@ TEST(Signals, DeviceAndPlatformBranches) {
 }
 
 TEST(Signals, ConcurrencyPrimitives) {
-  const std::string py = H(1, 1, {"+        self._lock = threading.Lock()", "+        with self._lock:",
-                                  "+            torch.cuda.synchronize()", "+        total = a + b"});
-  const std::string cu = H(1, 1, {"+  __shared__ float buf[32];", "+  __syncthreads();",
-                                  "+  std::lock_guard<std::mutex> g(mu_);", "+  atomicAdd(&out[0], v);"});
+  const std::string py = H(1, 1,
+                           {"+        self._lock = threading.Lock()", "+        with self._lock:",
+                            "+            torch.cuda.synchronize()", "+        total = a + b"});
+  const std::string cu = H(1, 1,
+                           {"+  __shared__ float buf[32];", "+  __syncthreads();",
+                            "+  std::lock_guard<std::mutex> g(mu_);", "+  atomicAdd(&out[0], v);"});
   auto facts = analyze_code(make_change({{"w.py", py}, {"k.cu", cu}}), nullptr);
   const auto c = details(facts, "concurrency");
-  for (const char* x : {"threading.Lock", "with self._lock", "torch.cuda.synchronize", "__syncthreads",
-                        "std::lock_guard", "atomicAdd"})
+  for (const char* x : {"threading.Lock", "with self._lock", "torch.cuda.synchronize",
+                        "__syncthreads", "std::lock_guard", "atomicAdd"})
     EXPECT_TRUE(has(c, x)) << x;
   EXPECT_EQ(c.size(), 6u);
 }
 
 TEST(Signals, TodosOnlyInAddedComments) {
-  const std::string patch = H(1, 1, {"-# TODO: old note", "+# TODO(alice): drop after v0.5",
-                                     "+x = \"XXX\"  # placeholder", "+// FIXME not python but fine",
-                                     "+y = 1  # HACK work around NCCL hang"});
+  const std::string patch =
+      H(1, 1,
+        {"-# TODO: old note", "+# TODO(alice): drop after v0.5", "+x = \"XXX\"  # placeholder",
+         "+// FIXME not python but fine", "+y = 1  # HACK work around NCCL hang"});
   auto facts = analyze_code(make_change({{"t.py", patch}}), nullptr);
   const auto todos = details(facts, "todo");
   EXPECT_TRUE(has(todos, "TODO: alice): drop after v0.5"));
@@ -708,11 +776,11 @@ TEST(Signals, TodosOnlyInAddedComments) {
 }
 
 TEST(Signals, NumericConstantsPairedBySkeleton) {
-  const std::string patch = H(1, 1,
-                              {"-BLOCK_SIZE = 128", "-    kernel[grid](x, num_warps=4, num_stages=2)",
-                               "-timeout = 30", "+BLOCK_SIZE = 256",
-                               "+    kernel[grid](x, num_warps=8, num_stages=2)", "+retries = 3",
-                               "+eps = 1e-6"});
+  const std::string patch =
+      H(1, 1,
+        {"-BLOCK_SIZE = 128", "-    kernel[grid](x, num_warps=4, num_stages=2)", "-timeout = 30",
+         "+BLOCK_SIZE = 256", "+    kernel[grid](x, num_warps=8, num_stages=2)", "+retries = 3",
+         "+eps = 1e-6"});
   auto facts = analyze_code(make_change({{"cfg.py", patch}}), nullptr);
   const auto n = details(facts, "numeric_constant");
   EXPECT_TRUE(has(n, "BLOCK_SIZE: 128 \xE2\x86\x92 256"));
@@ -734,15 +802,29 @@ TEST(Signals, NamesAddedToAllArePublicApiOutsideTests) {
       "]",                           // 6
   };
   const std::string patch = H(4, 4, {"     \"alpha\",", "+    \"beta\",", " ]"});
-  auto facts = analyze_code(make_change({{"pkg/__init__.py", patch}, {"tests/test_x.py", patch}}),
-                            reader({{"pkg/__init__.py", join(content)}, {"tests/test_x.py", join(content)}}));
+  auto facts = analyze_code(
+      make_change({{"pkg/__init__.py", patch}, {"tests/test_x.py", patch}}),
+      reader({{"pkg/__init__.py", join(content)}, {"tests/test_x.py", join(content)}}));
   const auto api = details(facts, "public_api");
   ASSERT_EQ(api.size(), 1u);
   EXPECT_EQ(api[0], "beta");
   // Without content the hunk header names the list.
-  auto again = analyze_code(make_change({{"pkg/__init__.py", H(4, 4, {"+    \"gamma\","}, "__all__ = [")}}),
-                            nullptr);
+  auto again = analyze_code(
+      make_change({{"pkg/__init__.py", H(4, 4, {"+    \"gamma\","}, "__all__ = [")}}), nullptr);
   EXPECT_TRUE(has(details(again, "public_api"), "gamma"));
+}
+
+TEST(Signals, DocstringsAndStringsAreNotConditions) {
+  const std::string patch =
+      H(1, 1, {" def quantize(w):", "+    \"\"\"Quantize to fp8 and return the scale.", "+",
+               "+    Works for bf16 or fp16 weights, not int8.", "+    \"\"\"",
+               "+    warnings.warn(\"fp8 and int4 are experimental\")", "+    if w.dtype == torch.bfloat16:",
+               "+        w = w.float()"});
+  auto facts = analyze_code(make_change({{"q.py", patch}}), nullptr);
+  const auto d = details(facts, "dtype_branch");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0], "torch.bfloat16");
+  EXPECT_EQ(facts.signals[0].at.line, 7);
 }
 
 TEST(Signals, ConfigFieldsOnlyInArgsClasses) {
@@ -753,9 +835,11 @@ TEST(Signals, ConfigFieldsOnlyInArgsClasses) {
 }
 
 TEST(Signals, JavaScriptGuardsAndCatchFallback) {
-  const std::string patch = H(1, 1, {" export async function load(id) {", "+  if (!id) throw new Error(\"id\");",
-                                     "+  try {", "+    return await fetchItem(id);", "+  } catch (err) {",
-                                     "+    return cachedItem(id);", "+  }"});
+  const std::string patch =
+      H(1, 1,
+        {" export async function load(id) {", "+  if (!id) throw new Error(\"id\");", "+  try {",
+         "+    return await fetchItem(id);", "+  } catch (err) {", "+    return cachedItem(id);",
+         "+  }"});
   auto facts = analyze_code(make_change({{"web/load.ts", patch}}), nullptr);
   EXPECT_TRUE(has(details(facts, "guard"), "if !id: throw new Error(\"id\");"));
   EXPECT_TRUE(has(details(facts, "try"), "catch (err)"));
@@ -772,8 +856,8 @@ TEST(MovedCode, LinesMovedAcrossFilesButNotReindentedInPlace) {
   std::vector<std::string> removed, added, reindent;
   for (const auto& l : body) removed.push_back("-" + l), added.push_back("+" + l);
   // An in-place wrap: other lines, re-indented, inside one hunk.
-  const std::vector<std::string> wrapped = {"items = load_items(path)", "for item in items:",
-                                            "    process(item)", "report(items)"};
+  const std::vector<std::string> wrapped = {
+      "items = load_items(path)", "for item in items:", "    process(item)", "report(items)"};
   for (const auto& l : wrapped) reindent.push_back("-" + l);
   reindent.push_back("+with timer():");
   for (const auto& l : wrapped) reindent.push_back("+    " + l);
@@ -801,8 +885,9 @@ TEST(Robustness, CrlfNoNewlineAtEndAndInvalidUtf8) {
       "+    y = os.getenv(\"SGLANG_CRLF\")\r\n"
       "+    return caf\xe9 + \"\xff\xfe\"  # TODO: fix \xc3\r\n"
       "\\ No newline at end of file\r\n";
-  const std::string content = "def f():\r\n    x = 1\r\n    y = os.getenv(\"SGLANG_CRLF\")\r\n"
-                              "    return caf\xe9 + \"\xff\xfe\"  # TODO: fix \xc3";
+  const std::string content =
+      "def f():\r\n    x = 1\r\n    y = os.getenv(\"SGLANG_CRLF\")\r\n"
+      "    return caf\xe9 + \"\xff\xfe\"  # TODO: fix \xc3";
   auto facts = analyze_code(make_change({{"f.py", patch}}), reader({{"f.py", content}}));
   ASSERT_EQ(facts.hunks.size(), 1u);
   EXPECT_EQ(facts.hunks[0].symbol, "f");
@@ -816,9 +901,11 @@ TEST(Robustness, CrlfNoNewlineAtEndAndInvalidUtf8) {
 }
 
 TEST(Robustness, BinaryRenamedAndThrowingReader) {
-  const std::string patch = H(3, 3, {"     def run(self):", "-        pass", "+        return 1"}, "class A:");
-  Change change = make_change({{"img/logo.png", "", FileStatus::kModified, "", true},
-                               {"pkg/new_name.py", patch, FileStatus::kRenamed, "pkg/old_name.py"}});
+  const std::string patch =
+      H(3, 3, {"     def run(self):", "-        pass", "+        return 1"}, "class A:");
+  Change change =
+      make_change({{"img/logo.png", "", FileStatus::kModified, "", true},
+                   {"pkg/new_name.py", patch, FileStatus::kRenamed, "pkg/old_name.py"}});
   std::vector<std::string> asked;
   FileReader throwing = [&](const std::string& path) -> std::optional<std::string> {
     asked.push_back(path);
@@ -834,8 +921,9 @@ TEST(Robustness, BinaryRenamedAndThrowingReader) {
 }
 
 TEST(Robustness, AddedScriptWithoutExtensionUsesItsShebang) {
-  const std::string patch = H(0, 1, {"+#!/usr/bin/env python3", "+import os",
-                                     "+level = os.environ.get(\"TOOL_LOG_LEVEL\")"});
+  const std::string patch =
+      H(0, 1,
+        {"+#!/usr/bin/env python3", "+import os", "+level = os.environ.get(\"TOOL_LOG_LEVEL\")"});
   auto facts = analyze_code(make_change({{"bin/tool", patch, FileStatus::kAdded}}),
                             reader({{"bin/tool", "unused"}}));
   EXPECT_EQ(facts.languages.at("bin/tool"), Language::kPython);
@@ -843,8 +931,9 @@ TEST(Robustness, AddedScriptWithoutExtensionUsesItsShebang) {
 }
 
 TEST(Robustness, PureDeletionPositionAndSpan) {
-  const std::string patch = H(40, 39, {"-    a = 1", "-    b = 2"}) +
-                            H(60, 58, {"     keep()", "+    one()", "-    two()", "+    three()", "     end()"});
+  const std::string patch =
+      H(40, 39, {"-    a = 1", "-    b = 2"}) +
+      H(60, 58, {"     keep()", "+    one()", "-    two()", "+    three()", "     end()"});
   auto facts = analyze_code(make_change({{"s.py", patch}}), nullptr);
   ASSERT_EQ(facts.hunks.size(), 2u);
   EXPECT_EQ(facts.hunks[0].new_start, 40);  // where the lines used to be: after line 39
@@ -858,7 +947,8 @@ TEST(Robustness, LargeGeneratedFileStaysFastAndCapped) {
   std::vector<std::string> lines;
   std::string content;
   for (int i = 0; i < 50000; ++i) {
-    const std::string l = fmt::format("    v{} = os.getenv(\"GEN_VAR_{}\") if is_hip() else {}", i, i, i);
+    const std::string l =
+        fmt::format("    v{} = os.getenv(\"GEN_VAR_{}\") if is_hip() else {}", i, i, i);
     lines.push_back("+" + l);
     content += l + "\n";
   }

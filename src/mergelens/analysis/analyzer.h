@@ -20,6 +20,7 @@ struct AnalysisContext {
   std::vector<TagRule> rules;  // effective tag rules (defaults + labeler + config)
   FileReader read_new_file;    // new-file contents at the merge commit; may be empty
   VerdictThresholds thresholds;
+  std::vector<Backlink> referenced_by;  // later changes naming this one (from the store)
 };
 
 // Builds a context from the repository's own files: `mergelens_toml` and

@@ -18,10 +18,10 @@ namespace mergelens::outline_internal {
 // The header being accumulated by the scanner.
 struct Header {
   std::string text;
-  int start_line = -1;  // line of its first character
-  int last_line = -1;   // line of its last character
-  int paren = 0;        // open '(' and '[' in it
-  int init_braces = 0;  // open '{' of a C++ constructor's member initialiser
+  int start_line = -1;                     // line of its first character
+  int last_line = -1;                      // line of its last character
+  int paren = 0;                           // open '(' and '[' in it
+  int init_braces = 0;                     // open '{' of a C++ constructor's member initialiser
   std::vector<std::pair<int, int>> marks;  // (offset in text, line) at each new line
   bool overflow = false;                   // too long: never a definition
 };

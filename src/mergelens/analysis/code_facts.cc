@@ -53,8 +53,8 @@ Sym removed_line_symbol(const FileState& f, const HunkState& h, int k) {
   const int ind = indentation(text);
   while (d >= 0) {
     const OutlineDef& def = f.outline.defs[d];
-    const bool closed = python ? (!trim(text).empty() && def.indent >= ind && def.end == p - 2)
-                               : def.end == p - 2;
+    const bool closed =
+        python ? (!trim(text).empty() && def.indent >= ind && def.end == p - 2) : def.end == p - 2;
     if (!closed) break;
     d = def.parent;
   }
@@ -71,8 +71,8 @@ Sym fragment_symbol(const FileState& f, const HunkState& h, bool old_side, int d
   Sym s{def.qualified, def.kind, def.indent, def.container};
   // The fragment starts inside a class git named: qualify with it.
   const int root_line = def.name_line;
-  if (def.parent < 0 && section_open(h, root_line, old_side) && h.section->container &&
-      h.section->indent < def.indent) {
+  if (def.parent < 0 && f.lang != Language::kMarkdown && section_open(h, root_line, old_side) &&
+      h.section->container && h.section->indent < def.indent) {
     s.name = h.section->name + separator(f.lang) + s.name;
     if (s.kind == "function") s.kind = "method";
   }
@@ -121,7 +121,9 @@ Sym resolve_symbol(const FileState& f, const HunkState& h, int k) {
 
 namespace {
 
-bool has_outline(Language l) { return is_code_language(l) || l == Language::kMarkdown; }
+bool has_outline(Language l) {
+  return is_code_language(l) || l == Language::kMarkdown;
+}
 
 bool is_test_path(std::string_view path) {
   std::string p(path);
@@ -130,7 +132,8 @@ bool is_test_path(std::string_view path) {
   const std::string_view v = p;
   const size_t slash = v.rfind('/');
   const std::string_view base = slash == std::string_view::npos ? v : v.substr(slash + 1);
-  const std::string dir = "/" + std::string(slash == std::string_view::npos ? "" : v.substr(0, slash)) + "/";
+  const std::string dir =
+      "/" + std::string(slash == std::string_view::npos ? "" : v.substr(0, slash)) + "/";
   for (std::string_view d : {"/test/", "/tests/", "/testing/", "/unittest/", "/unittests/",
                              "/__tests__/", "/test_utils/"})
     if (dir.find(d) != std::string::npos) return true;
@@ -236,7 +239,8 @@ int section_closed(const Outline& frag, const OutlineDef& section, Language lang
 }
 
 // Spans of Python `__all__ = [...]` (and `+=`, `.extend(`) in `lines`.
-std::vector<std::pair<int, int>> all_spans(std::span<const std::string_view> lines, bool open_at_start) {
+std::vector<std::pair<int, int>> all_spans(std::span<const std::string_view> lines,
+                                           bool open_at_start) {
   std::vector<std::pair<int, int>> spans;
   bool open = open_at_start;
   int start = 0, depth = open_at_start ? 1 : 0;
@@ -313,8 +317,13 @@ class Analyzer {
     f.index = index;
     f.lang = detect_language(fc.path);
     // An added file is all in its hunk: the hunk's own outline is the file's.
+    // A file rewritten wholesale (a regenerated one) is not read either.
+    std::int64_t file_changed = 0;
+    for (const Hunk& h : fc.hunks)
+      for (const DiffLine& l : h.lines) file_changed += l.origin == '+' || l.origin == '-';
     const bool want_content = fc.status != FileStatus::kDeleted &&
                               fc.status != FileStatus::kAdded && !fc.binary && !fc.hunks.empty() &&
+                              file_changed <= 4 * kChangedLineCap &&
                               (has_outline(f.lang) || f.lang == Language::kUnknown);
     if (want_content) {
       if (auto c = read(fc.path)) {
@@ -333,10 +342,12 @@ class Analyzer {
     if (fc.binary || fc.hunks.empty()) return;
     f.test = is_test_path(fc.path);
     f.tooling = is_tooling_path(fc.path);
-    f.cpp_header = (f.lang == Language::kCpp || f.lang == Language::kCuda) && is_cpp_header_path(fc.path);
+    f.cpp_header =
+        (f.lang == Language::kCpp || f.lang == Language::kCuda) && is_cpp_header_path(fc.path);
     if (f.has_content && has_outline(f.lang)) {
       int last_changed = 0;
-      for (const Hunk& h : fc.hunks) last_changed = std::max(last_changed, h.new_start + h.new_lines);
+      for (const Hunk& h : fc.hunks)
+        last_changed = std::max(last_changed, h.new_start + h.new_lines);
       OutlineOptions opt;
       opt.stop_line = last_changed + 1;
       opt.cpp_header = f.cpp_header;
@@ -347,7 +358,8 @@ class Analyzer {
       f.has_content = false;  // content of a language without an outline is not used
     }
     std::vector<std::pair<int, int>> all_content_spans;
-    if (f.lang == Language::kPython && f.has_content && !f.test) all_content_spans = all_spans(f.lines, false);
+    if (f.lang == Language::kPython && f.has_content && !f.test && !f.tooling)
+      all_content_spans = all_spans(f.lines, false);
 
     int changed_seen = 0;
     size_t signals_before = out_.signals.size();
@@ -423,7 +435,8 @@ class Analyzer {
     return Place{f.file->path, h.pos[k], resolve_symbol(f, h, k).name};
   }
 
-  void hunk_signals(const FileState& f, HunkState& h, const std::vector<std::pair<int, int>>& all_content_spans) {
+  void hunk_signals(const FileState& f, HunkState& h,
+                    const std::vector<std::pair<int, int>>& all_content_spans) {
     // Python config classes: the class whose body holds each changed line.
     std::vector<std::string> class_names;
     if (f.lang == Language::kPython) {
@@ -473,7 +486,8 @@ class Analyzer {
     // Names added to a Python __all__.
     if (f.lang == Language::kPython && !f.test && !f.tooling) {
       std::vector<std::pair<int, int>> frag_spans;
-      if (!f.has_content) frag_spans = all_spans(h.sides.new_text, h.hunk->section.starts_with("__all__"));
+      if (!f.has_content)
+        frag_spans = all_spans(h.sides.new_text, h.hunk->section.starts_with("__all__"));
       for (size_t i = 0; i < static_cast<size_t>(h.new_cut); ++i) {
         if (!h.sides.new_side[i].changed) continue;
         const int k = h.sides.new_line[i];
@@ -493,7 +507,8 @@ class Analyzer {
       const std::string_view name = t.substr(p + 1, e - p - 1);
       bool ident = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
       for (char c : name) ident = ident && outline_internal::is_ident_char(c);
-      if (ident) out_.signals.push_back(Signal{"public_api", std::string(name), place(f, h, k), true});
+      if (ident)
+        out_.signals.push_back(Signal{"public_api", std::string(name), place(f, h, k), true});
       p = e;
     }
   }
@@ -512,10 +527,10 @@ class Analyzer {
       int alnum = 0;
       for (char c : t) alnum += outline_internal::is_ident_char(c);
       if (alnum < 3) return false;
-      static constexpr std::string_view kCommon[] = {"else:", "pass", "return", "return;", "break",
-                                                     "break;", "continue", "continue;", "try:",
-                                                     "finally:", "} else {", "else {", "return None",
-                                                     "return nil", "default:", "#endif", "#else"};
+      static constexpr std::string_view kCommon[] = {
+          "else:",       "pass",       "return",   "return;",  "break",    "break;",
+          "continue",    "continue;",  "try:",     "finally:", "} else {", "else {",
+          "return None", "return nil", "default:", "#endif",   "#else"};
       for (auto c : kCommon)
         if (t == c) return false;
       return true;
@@ -556,7 +571,7 @@ class Analyzer {
           return total >= 3 && matched * 10 >= total * 7;
         };
         hf.moved = share(own_added, removed_count, own_removed) ||
-                                     share(own_removed, added_count, own_added);
+                   share(own_removed, added_count, own_added);
       }
     }
   }

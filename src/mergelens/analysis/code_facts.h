@@ -33,13 +33,16 @@ struct CodeFacts {
 };
 
 // Analyses the code of `change`. Reads new-file contents through
-// `read_new_file` (at most once per file, and only for files whose language
-// has an outline: Python, C/C++/CUDA, Rust, Go, JS/TS, Markdown; or whose
-// extension is unknown, for the shebang); without content it falls back on
-// the hunks themselves and git's hunk-header section text. Heuristic and
-// total: never fails, never throws. Work per file is capped (signals and
-// definitions come from the first 5,000 changed lines of each file), so a
-// generated 50k-line file stays fast. The result owns all its strings.
+// `read_new_file` at most once per file, and only for modified or renamed
+// files whose language has an outline (Python, C/C++/CUDA, Rust, Go, JS/TS,
+// Markdown) or is unknown (for the shebang), with at most 20,000 changed
+// lines; added files are whole in their hunks, deleted ones have no new
+// content. Without content it falls back on the hunks themselves and git's
+// hunk-header section text. Heuristic and total: never fails, never throws.
+// Work per file is capped (signals and definitions come from the first 5,000
+// changed lines of each file, at most 400 signals), so a generated 50k-line
+// file stays fast. The result owns all its strings; `change` and the reader
+// are not retained.
 CodeFacts analyze_code(const Change& change, const FileReader& read_new_file);
 
 }  // namespace mergelens

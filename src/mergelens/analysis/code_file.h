@@ -58,8 +58,8 @@ struct FileState {
   bool cpp_header = false;  // a C/C++ header
   bool has_content = false;
   std::string content;
-  std::vector<std::string_view> lines;  // of content, '\r' stripped
-  Outline outline;                      // of content
+  std::vector<std::string_view> lines;            // of content, '\r' stripped
+  Outline outline;                                // of content
   std::unordered_map<int, int> def_at_name_line;  // content outline: name line -> def
   std::vector<HunkState> hunks;
 };

@@ -107,8 +107,7 @@ std::optional<PyDefHead> python_def_head(std::string_view s) {
   while (i < s.size() && is_ident_char(s[i])) ++i;
   head.name.assign(s.substr(name_start, i - name_start));
   i = skip_spaces(s, i);
-  if (i < s.size() && (s[i] == '(' || s[i] == '[' || (head.is_class && s[i] == ':')))
-    return head;
+  if (i < s.size() && (s[i] == '(' || s[i] == '[' || (head.is_class && s[i] == ':'))) return head;
   return std::nullopt;
 }
 
@@ -172,9 +171,9 @@ Outline python_outline(std::span<const std::string_view> lines, const OutlineOpt
           OutlineDef d;
           d.name = head->name;
           d.parent = stack.empty() ? -1 : stack.back().def;
-          d.kind = head->is_class ? "class"
+          d.kind = head->is_class                                          ? "class"
                    : (d.parent >= 0 && out.defs[d.parent].kind == "class") ? "method"
-                                                                            : "function";
+                                                                           : "function";
           d.qualified = d.parent >= 0 ? out.defs[d.parent].qualified + "." + d.name : d.name;
           d.start = (decorator_line >= 0 && decorator_indent == ind) ? decorator_line : i;
           d.name_line = d.header_end = i;
@@ -285,12 +284,18 @@ int underline_level(std::string_view s) {
   for (char x : s)
     if (x != c) return 0;
   switch (c) {
-    case '=': return 1;
-    case '-': return 2;
-    case '~': return 3;
-    case '^': return 4;
-    case '"': return 5;
-    default: return 0;
+    case '=':
+      return 1;
+    case '-':
+      return 2;
+    case '~':
+      return 3;
+    case '^':
+      return 4;
+    case '"':
+      return 5;
+    default:
+      return 0;
   }
 }
 

@@ -25,17 +25,17 @@ namespace mergelens {
 inline constexpr int kOpenEnd = INT_MAX;  // OutlineDef::end of a definition still open
 
 struct OutlineDef {
-  std::string name;       // as written: "forward", "Foo::bar" (out-of-line C++), heading text
-  std::string qualified;  // with enclosing definitions: "Model.forward", "Foo::bar"
-  std::string kind;       // "function", "method", "class", "struct", "enum", "union", "kernel",
-                          // "macro", "impl", "trait", "interface", "type", "section"
-  std::string params;     // parameter text with whitespace removed; empty when none
-  int start = 0;          // first line (decorators, template line), 0-based index
-  int name_line = 0;      // line holding the name
-  int header_end = 0;     // line that ends the header (':' in Python, '{' or ';')
-  int end = kOpenEnd;     // last line of the body, kOpenEnd when open at the end of the text
-  int parent = -1;        // index of the enclosing definition, -1 at top level
-  int indent = 0;         // indentation of the name line
+  std::string name;          // as written: "forward", "Foo::bar" (out-of-line C++), heading text
+  std::string qualified;     // with enclosing definitions: "Model.forward", "Foo::bar"
+  std::string kind;          // "function", "method", "class", "struct", "enum", "union", "kernel",
+                             // "macro", "impl", "trait", "interface", "type", "section"
+  std::string params;        // parameter text with whitespace removed; empty when none
+  int start = 0;             // first line (decorators, template line), 0-based index
+  int name_line = 0;         // line holding the name
+  int header_end = 0;        // line that ends the header (':' in Python, '{' or ';')
+  int end = kOpenEnd;        // last line of the body, kOpenEnd when open at the end of the text
+  int parent = -1;           // index of the enclosing definition, -1 at top level
+  int indent = 0;            // indentation of the name line
   bool container = false;    // class-like: its members are qualified with its name
   bool exported = false;     // public by the language's rules (see build_outline)
   bool declaration = false;  // a prototype without a body (C/C++ headers, Rust traits)
@@ -87,7 +87,9 @@ Outline brace_outline(Language lang, std::span<const std::string_view> lines,
 inline bool is_ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
-inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+inline bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 inline std::string_view strip_cr(std::string_view s) {
   if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
   return s;

@@ -143,8 +143,9 @@ class BraceScanner {
     }
     if (c == '"') {
       append_text("\"\"");
-      if (c_family_ && prev == 'R' && (k < 2 || !is_ident_char(s[k - 2]) || s[k - 2] == '8' ||
-                                       s[k - 2] == 'u' || s[k - 2] == 'U' || s[k - 2] == 'L')) {
+      if (c_family_ && prev == 'R' &&
+          (k < 2 || !is_ident_char(s[k - 2]) || s[k - 2] == '8' || s[k - 2] == 'u' ||
+           s[k - 2] == 'U' || s[k - 2] == 'L')) {
         const size_t open = s.find('(', k + 1);
         if (open != std::string_view::npos && open - k <= 17) {
           raw_delim_.assign(s.substr(k + 1, open - k - 1));
@@ -402,10 +403,10 @@ class BraceScanner {
     d.header_end = header_end;
     d.indent = d.name_line < static_cast<int>(lines_.size()) ? indentation(lines_[d.name_line]) : 0;
     d.parent = innermost_open_def();
-    const char* sep = (lang_ == Language::kGo || lang_ == Language::kJavaScript ||
-                       lang_ == Language::kTypeScript)
-                          ? "."
-                          : "::";
+    const char* sep =
+        (lang_ == Language::kGo || lang_ == Language::kJavaScript || lang_ == Language::kTypeScript)
+            ? "."
+            : "::";
     if (!h.qualifier.empty())
       d.qualified = h.qualifier + sep + d.name;
     else if (d.parent >= 0)
@@ -449,8 +450,7 @@ class BraceScanner {
     }
     // C/C++ and Go have no named definitions inside function bodies or blocks.
     f.opaque = (c_family_ || lang_ == Language::kGo) && f.what == HeaderClass::kBlock;
-    if (f.def >= 0 && (c_family_ || lang_ == Language::kGo))
-      f.opaque = !out_.defs[f.def].container;
+    if (f.def >= 0 && (c_family_ || lang_ == Language::kGo)) f.opaque = !out_.defs[f.def].container;
     opaque_depth_ += f.opaque;
     stack_.push_back(std::move(f));
     reset_header();
@@ -551,9 +551,8 @@ class BraceScanner {
     // Stable sort by start, then remap parent indexes.
     std::vector<int> order(out_.defs.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return out_.defs[a].start < out_.defs[b].start;
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return out_.defs[a].start < out_.defs[b].start; });
     std::vector<int> new_index(order.size());
     for (size_t i = 0; i < order.size(); ++i) new_index[order[i]] = static_cast<int>(i);
     std::vector<OutlineDef> defs;
@@ -586,8 +585,8 @@ class BraceScanner {
     bool skip = false;
   };
   std::vector<Conditional> pp_;
-  bool suppressed_ = false;  // inside a skipped #else/#elif branch
-  int opaque_depth_ = 0;     // open opaque frames
+  bool suppressed_ = false;    // inside a skipped #else/#elif branch
+  int opaque_depth_ = 0;       // open opaque frames
   int header_generation_ = 0;  // bumped whenever the header is reset
   bool macro_continues_ = false;
   int macro_def_ = -1;

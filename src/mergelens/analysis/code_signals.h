@@ -20,9 +20,9 @@
 namespace mergelens {
 
 struct SideLine {
-  std::string_view text;       // without the origin character and without '\r'
-  bool changed = false;        // added (new side) or removed (old side)
-  std::string_view class_body; // name of the class whose body directly holds the line, if known
+  std::string_view text;        // without the origin character and without '\r'
+  bool changed = false;         // added (new side) or removed (old side)
+  std::string_view class_body;  // name of the class whose body directly holds the line, if known
 };
 
 struct RawSignal {

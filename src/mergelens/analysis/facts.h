@@ -157,6 +157,15 @@ struct Reference {
   std::string source;  // "title", "body", "commit", "review"
 };
 
+// A later change that names this one (fixes, follow-ups, reverts, mentions).
+struct Backlink {
+  std::int64_t change_id = 0;
+  std::string ref;  // "#123" or a short sha
+  std::string title;
+  std::string relation;        // "fixes", "follow_up", "reverts", "mentions"
+  std::int64_t merged_at = 0;  // UTC seconds
+};
+
 struct Facts {
   int version = kAnalyzerVersion;
   std::map<std::string, FileRole> roles;      // path → role
@@ -178,6 +187,7 @@ struct Facts {
   Verdict verdict = Verdict::kSkim;
   std::vector<std::string> verdict_scope;  // paths to read for a selective read
   std::vector<Reference> references;
+  std::vector<Backlink> referenced_by;  // as known when the facts were computed
 };
 
 }  // namespace mergelens

@@ -113,7 +113,15 @@ json facts_to_json(const Facts& f) {
                     {"sha", r.sha},
                     {"text", r.text},
                     {"source", r.source}});
+  json backlinks = json::array();
+  for (const auto& b : f.referenced_by)
+    backlinks.push_back({{"ref", b.ref},
+                         {"title", b.title},
+                         {"relation", b.relation},
+                         {"merged_at", b.merged_at},
+                         {"change_id", b.change_id}});
   return {{"analyzer_version", f.version},
+          {"referenced_by", std::move(backlinks)},
           {"roles", std::move(roles)},
           {"languages", std::move(languages)},
           {"hunk_facts", std::move(hunks)},
@@ -215,6 +223,10 @@ Result<Facts> facts_from_json(const json& j) {
       f.references.push_back({r.value("kind", ""), r.value("relation", ""), r.value("repo", ""),
                               r.value("number", std::int64_t{0}), r.value("sha", ""),
                               r.value("text", ""), r.value("source", "")});
+    for (const auto& b : j.value("referenced_by", json::array()))
+      f.referenced_by.push_back({b.value("change_id", std::int64_t{0}), b.value("ref", ""),
+                                 b.value("title", ""), b.value("relation", ""),
+                                 b.value("merged_at", std::int64_t{0})});
     return f;
   } catch (const json::exception& e) {
     return fail(ErrorKind::kCorrupt, "stored facts are malformed: {}", e.what());

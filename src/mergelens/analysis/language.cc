@@ -27,28 +27,50 @@ std::string extension(std::string_view path) {
 }
 
 constexpr std::pair<std::string_view, Language> kByExtension[] = {
-    {"py", Language::kPython},       {"pyi", Language::kPython},
-    {"c", Language::kCpp},           {"cc", Language::kCpp},
-    {"cpp", Language::kCpp},         {"cxx", Language::kCpp},
-    {"c++", Language::kCpp},         {"h", Language::kCpp},
-    {"hpp", Language::kCpp},         {"hh", Language::kCpp},
-    {"hxx", Language::kCpp},         {"ipp", Language::kCpp},
-    {"inl", Language::kCpp},         {"cu", Language::kCuda},
-    {"cuh", Language::kCuda},        {"rs", Language::kRust},
-    {"go", Language::kGo},           {"js", Language::kJavaScript},
-    {"mjs", Language::kJavaScript},  {"cjs", Language::kJavaScript},
-    {"jsx", Language::kJavaScript},  {"ts", Language::kTypeScript},
-    {"tsx", Language::kTypeScript},  {"mts", Language::kTypeScript},
-    {"cts", Language::kTypeScript},  {"md", Language::kMarkdown},
-    {"markdown", Language::kMarkdown}, {"rst", Language::kMarkdown},
-    {"json", Language::kJson},       {"jsonl", Language::kJson},
-    {"yml", Language::kYaml},        {"yaml", Language::kYaml},
-    {"toml", Language::kToml},       {"sh", Language::kShell},
-    {"bash", Language::kShell},      {"zsh", Language::kShell},
-    {"cmake", Language::kCMake},     {"txt", Language::kText},
-    {"mdx", Language::kMarkdown},    {"pyw", Language::kPython},
-    {"cppm", Language::kCpp},        {"hip", Language::kCuda},
-    {"ksh", Language::kShell},       {"text", Language::kText},
+    {"py", Language::kPython},
+    {"pyi", Language::kPython},
+    {"c", Language::kCpp},
+    {"cc", Language::kCpp},
+    {"cpp", Language::kCpp},
+    {"cxx", Language::kCpp},
+    {"c++", Language::kCpp},
+    {"h", Language::kCpp},
+    {"hpp", Language::kCpp},
+    {"hh", Language::kCpp},
+    {"hxx", Language::kCpp},
+    {"ipp", Language::kCpp},
+    {"inl", Language::kCpp},
+    {"cu", Language::kCuda},
+    {"cuh", Language::kCuda},
+    {"rs", Language::kRust},
+    {"go", Language::kGo},
+    {"js", Language::kJavaScript},
+    {"mjs", Language::kJavaScript},
+    {"cjs", Language::kJavaScript},
+    {"jsx", Language::kJavaScript},
+    {"ts", Language::kTypeScript},
+    {"tsx", Language::kTypeScript},
+    {"mts", Language::kTypeScript},
+    {"cts", Language::kTypeScript},
+    {"md", Language::kMarkdown},
+    {"markdown", Language::kMarkdown},
+    {"rst", Language::kMarkdown},
+    {"json", Language::kJson},
+    {"jsonl", Language::kJson},
+    {"yml", Language::kYaml},
+    {"yaml", Language::kYaml},
+    {"toml", Language::kToml},
+    {"sh", Language::kShell},
+    {"bash", Language::kShell},
+    {"zsh", Language::kShell},
+    {"cmake", Language::kCMake},
+    {"txt", Language::kText},
+    {"mdx", Language::kMarkdown},
+    {"pyw", Language::kPython},
+    {"cppm", Language::kCpp},
+    {"hip", Language::kCuda},
+    {"ksh", Language::kShell},
+    {"text", Language::kText},
 };
 
 Language from_shebang(std::string_view line) {
@@ -113,7 +135,9 @@ bool is_code_language(Language l) {
   }
 }
 
-bool is_brace_language(Language l) { return is_code_language(l) && l != Language::kPython; }
+bool is_brace_language(Language l) {
+  return is_code_language(l) && l != Language::kPython;
+}
 
 bool is_cpp_header_path(std::string_view path) {
   const std::string ext = extension(path);

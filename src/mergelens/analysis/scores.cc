@@ -109,6 +109,19 @@ void score_change(const Change& change, Facts& facts, const VerdictThresholds& t
   if (has_signal(facts, {"concurrency", "dtype_branch", "device_branch"}))
     add(imp, 1, "touches correctness-critical paths (concurrency, dtype or device)");
   if (reverts) add(imp, 1, "reverts an earlier change");
+  // History: a change later reverted or fixed mattered (it broke something).
+  for (const auto& b : facts.referenced_by) {
+    if (b.relation == "reverts") {
+      add(imp, 1, fmt::format("reverted later by {}", b.ref));
+      break;
+    }
+  }
+  for (const auto& b : facts.referenced_by) {
+    if (b.relation == "fixes" || b.relation == "follow_up") {
+      add(imp, 1, fmt::format("needed a follow-up ({})", b.ref));
+      break;
+    }
+  }
 
   Score ins{1, {}};
   if (has_signal(facts, {"fallback"}))

@@ -18,7 +18,7 @@ struct VerdictThresholds {
   int close_insight = 5;
   size_t close_max_files = 4;
   int selective_sum = 10;
-  int skim_sum = 6;
+  int skim_sum = 5;
 };
 
 // Fills facts.importance, facts.insight, facts.verdict and facts.verdict_scope

@@ -5,10 +5,13 @@
 // definitions of the old and new sides of one file are paired by name, in
 // order: a pair whose parameter text differs is a signature change, one
 // whose name line differs otherwise is modified, an identical pair is moved
-// or untouched and is dropped; unpaired ones are added or removed. Each
-// hunk's enclosing symbol that is not otherwise listed is "modified".
+// or untouched and is dropped; unpaired ones are added or removed. A changed
+// parameter line of a definition whose name is above the hunk (the content's
+// outline, or git's section text with an open parenthesis) is a signature
+// change too. Every symbol a hunk changes inside that is not otherwise listed
+// is "modified". A removed definition is dead code when nothing in the change
+// defines its name again, names it on an added line, or is added in its place.
 #include <algorithm>
-#include <cstdlib>
 #include <unordered_set>
 
 #include "mergelens/analysis/code_file.h"
@@ -103,8 +106,10 @@ int paren_balance(std::string_view t) {
   for (size_t i = 0; i < t.size(); ++i) {
     const char c = t[i];
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
     } else if (c == '"' || c == '\'') {
       quote = c;
     } else if (c == '(') {
@@ -156,7 +161,8 @@ void continued_signatures(const FileState& f, std::vector<Found>& found) {
     }
     const OutlineDef& def = *h.section;
     if (!changed || !seen.insert(def.name).second) continue;
-    const bool exported = f.lang == Language::kPython && def.indent == 0 && !def.name.starts_with("_");
+    const bool exported =
+        f.lang == Language::kPython && def.indent == 0 && !def.name.starts_with("_");
     found.push_back({def.name, def.kind, "signature_changed",
                      Place{f.file->path, h.hunk->new_start, def.name}, exported});
   }
@@ -208,17 +214,30 @@ void collect_definitions(const FileState& f, CodeFacts& out) {
     if ((r.change == "added" || r.change == "signature_changed") && r.exported && !f.test &&
         !f.tooling && f.lang != Language::kMarkdown)
       out.signals.push_back(Signal{"public_api", r.name, r.at, true});
-    out.definitions.push_back(Definition{std::move(r.name), std::move(r.kind), std::move(r.change),
-                                         std::move(r.at)});
+    out.definitions.push_back(
+        Definition{std::move(r.name), std::move(r.kind), std::move(r.change), std::move(r.at)});
   }
-  // The symbols the hunks change inside.
+  // The symbols the hunks change inside: the hunk's own, then (within the
+  // cap) those of its other changed code lines, in order.
+  auto modified = [&](const HunkState& h, int k) {
+    const Sym s = resolve_symbol(f, h, k);
+    if (s.name.empty() || !listed.insert(s.name).second) return;
+    out.definitions.push_back(Definition{s.name, s.kind.empty() ? "function" : s.kind, "modified",
+                                         Place{f.file->path, h.pos[k], s.name}});
+  };
   for (const HunkState& h : f.hunks) {
     const int first = symbol_line(h, f.lang);
     if (first < 0) continue;
-    const Sym s = resolve_symbol(f, h, first);
-    if (s.name.empty() || !listed.insert(s.name).second) continue;
-    out.definitions.push_back(Definition{s.name, s.kind.empty() ? "function" : s.kind, "modified",
-                                         Place{f.file->path, h.pos[first], s.name}});
+    modified(h, first);
+    if (!h.analysed) continue;
+    for (size_t k = static_cast<size_t>(first) + 1; k < h.hunk->lines.size(); ++k) {
+      const DiffLine& l = h.hunk->lines[k];
+      const int side_index = l.origin == '+'   ? h.sides.new_of[k]
+                             : l.origin == '-' ? h.sides.old_of[k]
+                                               : -1;
+      if (side_index < 0 || side_index >= (l.origin == '+' ? h.new_cut : h.old_cut)) continue;
+      if (!trim(strip_cr(l.text)).empty()) modified(h, static_cast<int>(k));
+    }
   }
 }
 
@@ -247,6 +266,10 @@ void detect_dead_code(const Change& change, CodeFacts& out) {
   std::unordered_set<std::string_view> defined;
   for (const Definition& d : out.definitions)
     if (d.change != "removed") defined.insert(last_component(d.name));
+  std::unordered_set<std::string> added_at;  // "path:line:kind" of added definitions
+  for (const Definition& a : out.definitions)
+    if (a.change == "added")
+      added_at.insert(a.at.path + ":" + std::to_string(a.at.line) + ":" + a.kind);
   std::vector<Signal> found;
   for (const Definition& d : out.definitions) {
     if (d.change != "removed" || d.kind == "section" || d.name.find('(') != std::string::npos)
@@ -255,11 +278,11 @@ void detect_dead_code(const Change& change, CodeFacts& out) {
     if (lang == out.languages.end() || !is_code_language(lang->second)) continue;
     const std::string_view simple = last_component(d.name);
     if (simple.empty() || defined.count(simple) || referenced.count(simple)) continue;
-    // A definition added where this one was removed is a rename, not dead code.
-    const bool renamed = std::any_of(out.definitions.begin(), out.definitions.end(), [&](const Definition& a) {
-      return a.change == "added" && a.kind == d.kind && a.at.path == d.at.path &&
-             std::abs(a.at.line - d.at.line) <= 1;
-    });
+    // A definition of the same kind added where this one was removed is a
+    // rename, not dead code.
+    bool renamed = false;
+    for (int delta = -1; delta <= 1 && !renamed; ++delta)
+      renamed = added_at.count(d.at.path + ":" + std::to_string(d.at.line + delta) + ":" + d.kind);
     if (renamed) continue;
     found.push_back(Signal{"dead_code_removed", d.name, d.at, false});
   }

@@ -26,8 +26,12 @@ Runner setup_analyze(CLI::App& sub, const Globals& g) {
     std::string verdicts;
     for (const auto& [name, n] : report->verdicts)
       verdicts += fmt::format("{}{} {}", verdicts.empty() ? "" : ", ", n, name);
-    fmt::print("{}: {} change{} analysed{}{}\n", repo->name, report->analyzed,
+    fmt::print("{}: {} change{} analysed{}{}{}\n", repo->name, report->analyzed,
                report->analyzed == 1 ? "" : "s", verdicts.empty() ? "" : " (" + verdicts + ")",
+               report->invalidated
+                   ? fmt::format("; {} older changes re-analysed for later references",
+                                 report->invalidated)
+                   : "",
                report->clone_available ? "" : "; clone not found, symbols from hunk headers only");
     if (*stats && !report->micros.empty()) {
       auto m = report->micros;

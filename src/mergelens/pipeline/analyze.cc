@@ -57,48 +57,65 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
   auto ctx = make_context(repo.name, toml, labeler);
   if (!ctx) return std::unexpected(ctx.error());
 
-  auto ids = store.changes_needing_analysis(repo.id, opt.force ? -1 : kAnalyzerVersion);
-  if (!ids) return std::unexpected(ids.error());
-  if (progress) progress->set_total(ids->size());
+  // Pass 1 analyses what is missing (or everything with --force); facts that
+  // name older changes as fixed, followed up or reverted invalidate those, and
+  // later passes recompute them with the back-reference (at most 3 passes).
+  for (int pass = 0; pass < 3; ++pass) {
+    auto ids =
+        store.changes_needing_analysis(repo.id, opt.force && pass == 0 ? -1 : kAnalyzerVersion);
+    if (!ids) return std::unexpected(ids.error());
+    if (ids->empty()) break;
+    if (progress) progress->set_total(report.analyzed + ids->size());
 
-  const size_t batch = std::max<size_t>(1, opt.batch_size);
-  for (size_t start = 0; start < ids->size(); start += batch) {
-    const size_t n = std::min(batch, ids->size() - start);
-    std::vector<Change> changes;
-    changes.reserve(n);
-    for (size_t i = 0; i < n; ++i) {
-      auto c = store.get_change_by_id((*ids)[start + i]);
-      if (!c) return std::unexpected(c.error());
-      if (*c) changes.push_back(std::move(**c));
-    }
-    std::vector<std::pair<std::int64_t, Facts>> results(changes.size());
-    std::vector<double> micros(changes.size());
-    auto work = [&](unsigned t) {
-      AnalysisContext local = *ctx;
-      for (size_t i = t; i < changes.size(); i += threads) {
-        const Change& c = changes[i];
-        if (t < sources.size()) {
-          GitSource* src = sources[t].get();
-          local.read_new_file = [src, &c](const std::string& path) -> std::optional<std::string> {
-            auto r = src->read_file(c.sha, path, 1u << 20);
-            return r ? *r : std::nullopt;
-          };
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        results[i] = {c.id, analyze_change(c, local)};
-        micros[i] = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
-                        .count();
+    const size_t batch = std::max<size_t>(1, opt.batch_size);
+    for (size_t start = 0; start < ids->size(); start += batch) {
+      const size_t n = std::min(batch, ids->size() - start);
+      std::vector<Change> changes;
+      changes.reserve(n);
+      for (size_t i = 0; i < n; ++i) {
+        auto c = store.get_change_by_id((*ids)[start + i]);
+        if (!c) return std::unexpected(c.error());
+        if (*c) changes.push_back(std::move(**c));
       }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads && t < changes.size(); ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& th : pool) th.join();
-    if (auto r = store.put_facts(results); !r) return std::unexpected(r.error());
-    for (const auto& [id, f] : results) ++report.verdicts[to_string(f.verdict)];
-    report.analyzed += results.size();
-    report.micros.insert(report.micros.end(), micros.begin(), micros.end());
-    if (progress) progress->advance(n);
+      std::vector<std::vector<Backlink>> backlinks(changes.size());
+      for (size_t i = 0; i < changes.size(); ++i) {
+        auto b = store.referenced_by(repo.id, changes[i]);
+        if (!b) return std::unexpected(b.error());
+        backlinks[i] = std::move(*b);
+      }
+      std::vector<std::pair<std::int64_t, Facts>> results(changes.size());
+      std::vector<double> micros(changes.size());
+      auto work = [&](unsigned t) {
+        AnalysisContext local = *ctx;
+        for (size_t i = t; i < changes.size(); i += threads) {
+          const Change& c = changes[i];
+          if (t < sources.size()) {
+            GitSource* src = sources[t].get();
+            local.read_new_file = [src, &c](const std::string& path) -> std::optional<std::string> {
+              auto r = src->read_file(c.sha, path, 1u << 20);
+              return r ? *r : std::nullopt;
+            };
+          }
+          local.referenced_by = backlinks[i];
+          const auto t0 = std::chrono::steady_clock::now();
+          results[i] = {c.id, analyze_change(c, local)};
+          micros[i] =
+              std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
+                  .count();
+        }
+      };
+      std::vector<std::thread> pool;
+      for (unsigned t = 1; t < threads && t < changes.size(); ++t) pool.emplace_back(work, t);
+      work(0);
+      for (auto& th : pool) th.join();
+      auto put = store.put_facts(results);
+      if (!put) return std::unexpected(put.error());
+      report.invalidated += *put;
+      for (const auto& [id, f] : results) ++report.verdicts[to_string(f.verdict)];
+      report.analyzed += results.size();
+      report.micros.insert(report.micros.end(), micros.begin(), micros.end());
+      if (progress) progress->advance(n);
+    }
   }
   if (progress) progress->finish();
   return report;

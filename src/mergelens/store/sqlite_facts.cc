@@ -26,8 +26,15 @@ Result<std::vector<std::int64_t>> SqliteStore::changes_needing_analysis(std::int
   return out;
 }
 
-Result<void> SqliteStore::put_facts(std::span<const std::pair<std::int64_t, Facts>> items) {
-  return in_transaction<void>([&]() -> Result<void> {
+Result<size_t> SqliteStore::put_facts(std::span<const std::pair<std::int64_t, Facts>> items) {
+  return in_transaction<size_t>([&]() -> Result<size_t> {
+    size_t invalidated = 0;
+    // Older changes this one fixes, follows up or reverts: drop their facts.
+    auto stale = prepare(
+        "DELETE FROM facts WHERE change_id IN (SELECT t.id FROM changes t JOIN changes c "
+        "ON c.id = ?1 AND t.repo_id = c.repo_id AND t.id != c.id AND t.merged_at <= c.merged_at "
+        "WHERE (?2 > 0 AND t.number = ?2) OR (length(?3) >= 7 AND substr(t.sha, 1, length(?3)) = "
+        "?3))");
     auto ins = prepare(
         "INSERT OR REPLACE INTO facts(change_id, version, verdict, importance, insight, "
         "lines_worth_reading, doc) VALUES(?1,?2,?3,?4,?5,?6,?7)");
@@ -38,7 +45,7 @@ Result<void> SqliteStore::put_facts(std::span<const std::pair<std::int64_t, Fact
     auto ins_ref = prepare(
         "INSERT INTO change_refs(change_id, kind, relation, repo, number, sha) "
         "VALUES(?1,?2,?3,?4,?5,?6)");
-    for (auto* st : {&ins, &del_tags, &ins_tag, &del_refs, &ins_ref})
+    for (auto* st : {&ins, &del_tags, &ins_tag, &del_refs, &ins_ref, &stale})
       if (!*st) return std::unexpected(st->error());
     for (const auto& [id, facts] : items) {
       auto doc = zstd_compress(dump_json(facts_to_json(facts), -1));
@@ -67,9 +74,17 @@ Result<void> SqliteStore::put_facts(std::span<const std::pair<std::int64_t, Fact
             .bind(5, ref.number)
             .bind(6, ref.sha);
         if (auto r = ins_ref->run(); !r) return db_error(r.error());
+        if (!ref.repo.empty() || ref.relation == "mentions") continue;
+        if (ref.kind != "pr" && ref.kind != "issue" && ref.kind != "commit") continue;
+        const bool commit = ref.kind == "commit";
+        stale->bind(1, id)
+            .bind(2, commit ? std::int64_t{0} : ref.number)
+            .bind(3, commit ? std::string_view(ref.sha) : std::string_view());
+        if (auto r = stale->run(); !r) return db_error(r.error());
+        invalidated += static_cast<size_t>(sqlite3_changes(db_.get()));
       }
     }
-    return {};
+    return invalidated;
   });
 }
 
@@ -98,13 +113,19 @@ Result<std::optional<Facts>> SqliteStore::get_facts(std::int64_t change_id) {
 Result<std::vector<Backlink>> SqliteStore::referenced_by(std::int64_t repo_id,
                                                          const Change& change) {
   // A sha reference matches by prefix (at least 7 hex digits were written).
+  // Two indexed lookups: by PR/issue number, and by sha prefix (every prefix
+  // p of a sha X with at least 7 digits satisfies X[:7] <= p <= X).
   auto st = prepare(
-      "SELECT DISTINCT c.id, c.number, c.sha, c.title, r.relation, c.merged_at "
-      "FROM change_refs r JOIN changes c ON c.id = r.change_id "
-      "WHERE c.repo_id = ?1 AND c.id != ?2 AND r.repo = '' AND "
-      "((r.kind IN ('pr', 'issue') AND ?3 IS NOT NULL AND r.number = ?3) OR "
+      "SELECT c.id, c.number, c.sha, c.title, r.relation, c.merged_at FROM (SELECT change_id "
+      "FROM change_refs WHERE number = ?3 AND number > 0 AND kind IN ('pr', 'issue') AND "
+      "repo = '' UNION SELECT change_id FROM change_refs WHERE sha != '' AND "
+      "sha >= substr(?4, 1, 7) AND sha <= ?4 AND kind = 'commit' AND repo = '') m "
+      "CROSS JOIN changes c ON c.id = m.change_id JOIN change_refs r ON r.change_id = c.id "
+      "WHERE "
+      "c.repo_id = ?1 AND c.id != ?2 AND r.repo = '' AND "
+      "((r.kind IN ('pr', 'issue') AND r.number = ?3) OR "
       " (r.kind = 'commit' AND length(r.sha) >= 7 AND substr(?4, 1, length(r.sha)) = r.sha)) "
-      "ORDER BY c.merged_at, c.id");
+      "GROUP BY c.id ORDER BY c.merged_at, c.id");
   if (!st) return std::unexpected(st.error());
   st->bind(1, repo_id).bind(2, change.id).bind(3, change.number).bind(4, change.sha);
   std::vector<Backlink> out;

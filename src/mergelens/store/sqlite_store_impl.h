@@ -35,7 +35,7 @@ class SqliteStore final : public Store {
   Result<std::optional<Change>> get_change_by_id(std::int64_t id) override;
   Result<std::vector<std::int64_t>> changes_needing_analysis(std::int64_t repo_id,
                                                              int version) override;
-  Result<void> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
+  Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
   Result<std::optional<Facts>> get_facts(std::int64_t change_id) override;
   Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id, const Change& change) override;
 

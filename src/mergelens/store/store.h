@@ -49,15 +49,6 @@ struct ChangeSummary {
   int importance = 0, insight = 0;
 };
 
-// A later change that names this one (fixes, follow-ups, reverts, mentions).
-struct Backlink {
-  std::int64_t change_id = 0;
-  std::string ref;  // "#123" or a short sha
-  std::string title;
-  std::string relation;  // "fixes", "follow_up", "reverts", "mentions"
-  UnixSeconds merged_at = 0;
-};
-
 struct ListQuery {
   std::optional<UnixSeconds> since;  // merged_at >= since
   std::optional<UnixSeconds> until;  // merged_at < until
@@ -106,11 +97,15 @@ class Store {
                                                                      int version) = 0;
   // Stores (or replaces) the facts of several changes in one transaction,
   // with their verdict, scores, tags and references indexed for queries.
-  virtual Result<void> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) = 0;
+  // Older changes of the same repository that these facts say they fix,
+  // follow up or revert lose their facts in the same transaction, so the next
+  // analysis recomputes them with the new back-reference. Returns how many
+  // older changes were so marked.
+  virtual Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) = 0;
   // nullopt when the change has no stored facts.
   virtual Result<std::optional<Facts>> get_facts(std::int64_t change_id) = 0;
   // Later changes of the same repository whose references name `change` (its
-  // PR number or its sha), oldest first.
+  // PR number or its sha), oldest first.  (Backlink is defined in facts.h.)
   virtual Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id,
                                                       const Change& change) = 0;
 };
