@@ -47,6 +47,38 @@ void add_text_facts(const Change& change, const AnalysisContext& ctx, Facts& fac
   facts.body_mismatches = body_vs_code(change);
 }
 
+// An identifier the body names is no mismatch when the change's own files
+// contain it: the body is explaining code around the change (the enclosing
+// function, a class the fix calls into). Paths stay: a file the body names
+// and the diff does not touch is the mismatch worth reporting.
+void drop_identifiers_found_in_files(const Change& change, const AnalysisContext& ctx,
+                                     Facts& facts) {
+  auto is_identifier = [](const std::string& s) {
+    return s.find('/') == std::string::npos && s.find('.') == std::string::npos;
+  };
+  if (std::none_of(facts.body_mismatches.begin(), facts.body_mismatches.end(),
+                   [&](const BodyMismatch& m) {
+                     return m.kind == "named_not_touched" && is_identifier(m.subject);
+                   }))
+    return;
+  std::vector<std::string> texts;
+  for (const auto& h : facts.hunks) texts.push_back(h.symbol);
+  for (const auto& d : facts.definitions) texts.push_back(d.name);
+  if (ctx.read_new_file) {
+    size_t read = 0;
+    for (const auto& f : change.files) {
+      if (f.binary || f.status == FileStatus::kDeleted || ++read > 40) continue;
+      if (auto content = ctx.read_new_file(f.path)) texts.push_back(std::move(*content));
+    }
+  }
+  std::erase_if(facts.body_mismatches, [&](const BodyMismatch& m) {
+    if (m.kind != "named_not_touched" || !is_identifier(m.subject)) return false;
+    return std::any_of(texts.begin(), texts.end(), [&](const std::string& t) {
+      return t.find(m.subject) != std::string::npos;
+    });
+  });
+}
+
 }  // namespace
 
 Result<AnalysisContext> make_context(std::string repo_name, std::string_view mergelens_toml,
@@ -90,6 +122,7 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   facts.cleanup = std::move(cleanup.cleanup);
 
   add_text_facts(change, ctx, facts);
+  drop_identifiers_found_in_files(change, ctx, facts);
   find_coverage(change, facts);
   const bool benchmark_changed =
       std::any_of(facts.roles.begin(), facts.roles.end(),
