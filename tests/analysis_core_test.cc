@@ -2,6 +2,7 @@
 // ranking, coverage and scores. Inputs are small hand-written diffs.
 #include <gtest/gtest.h>
 
+#include "mergelens/analysis/analyzer.h"
 #include "mergelens/analysis/cleanup.h"
 #include "mergelens/analysis/coverage.h"
 #include "mergelens/analysis/facts_json.h"
@@ -262,6 +263,44 @@ TEST(FactsJson, RoundTrips) {
   ASSERT_TRUE(back);
   EXPECT_EQ(facts_to_json(*back), j);
   EXPECT_FALSE(facts_from_json(nlohmann::json::object()));
+}
+
+}  // namespace
+}  // namespace mergelens
+
+namespace mergelens {
+namespace {
+
+TEST(Analyzer, ReferencesToOneTargetMergeAcrossTexts) {
+  auto ctx = make_context("o/r", "", "");
+  ASSERT_TRUE(ctx) << ctx.error().message;
+  Change c;
+  c.kind = ChangeKind::kMerge;  // commit messages are read too
+  c.number = 7;
+  c.title = "Unbreak the loader after #100";
+  c.body = "See issue #100 for the report. Also mentions v0.5.2 and v0.6.0.";
+  Commit cm;
+  cm.message = "fix loader\n\nThe bug came from commit 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b.";
+  c.commits.push_back(cm);
+  Commit cm2;
+  cm2.message = "follow-up\n\nadjusts 1a2b3c4d5e too";
+  c.commits.push_back(cm2);
+  Facts f = analyze_change(c, *ctx);
+  int to_100 = 0, to_sha = 0, versions = 0;
+  for (const auto& r : f.references) {
+    if ((r.kind == "pr" || r.kind == "issue") && r.number == 100) {
+      ++to_100;
+      EXPECT_EQ(r.relation, "follow_up");
+    }
+    if (r.kind == "commit") {
+      ++to_sha;
+      EXPECT_EQ(r.sha.size(), 40u);
+    }
+    if (r.kind == "version") ++versions;
+  }
+  EXPECT_EQ(to_100, 1);
+  EXPECT_EQ(to_sha, 1);
+  EXPECT_EQ(versions, 2);  // different versions stay apart
 }
 
 }  // namespace

@@ -15,6 +15,21 @@ namespace {
 // Added files this large are generated tables or vendored code whatever their path says.
 constexpr int kGeneratedAddedLines = 5000;
 
+// Two references name the same thing across texts: "#123" read as a PR in the
+// title and as an issue in the body (GitHub numbers both alike), or a sha
+// written short in one place and long in another.
+bool same_target(const Reference& a, const Reference& b) {
+  if (a.repo != b.repo) return false;
+  const bool a_num = a.kind == "pr" || a.kind == "issue";
+  const bool b_num = b.kind == "pr" || b.kind == "issue";
+  if (a_num || b_num) return a_num && b_num && a.number == b.number;
+  if (a.kind == "commit" && b.kind == "commit" && a.sha.size() >= 7 && b.sha.size() >= 7) {
+    const size_t n = std::min(a.sha.size(), b.sha.size());
+    return a.sha.compare(0, n, b.sha, 0, n) == 0;
+  }
+  return a.kind == b.kind && a.number == b.number && a.sha == b.sha && a.text == b.text;
+}
+
 void add_text_facts(const Change& change, const AnalysisContext& ctx, Facts& facts) {
   struct Text {
     std::string_view text;
@@ -29,14 +44,15 @@ void add_text_facts(const Change& change, const AnalysisContext& ctx, Facts& fac
     auto nums = extract_numbers(t.text, t.source);
     facts.numbers.insert(facts.numbers.end(), nums.begin(), nums.end());
     for (auto& r : extract_references(t.text, t.source, ctx.repo_name)) {
-      auto same =
-          std::find_if(facts.references.begin(), facts.references.end(), [&](const Reference& o) {
-            return o.kind == r.kind && o.repo == r.repo && o.number == r.number && o.sha == r.sha;
-          });
-      if (same == facts.references.end())
+      auto same = std::find_if(facts.references.begin(), facts.references.end(),
+                               [&](const Reference& o) { return same_target(o, r); });
+      if (same == facts.references.end()) {
         facts.references.push_back(std::move(r));
-      else if (same->relation == "mentions")
-        same->relation = r.relation;
+        continue;
+      }
+      if (same->relation == "mentions") same->relation = r.relation;
+      if (r.sha.size() > same->sha.size()) same->sha = r.sha;  // keep the longest spelling
+      if (same->kind == "issue" && r.kind == "pr") same->kind = "pr";
     }
   }
   // A change never references itself.
