@@ -5,14 +5,10 @@
 #include <set>
 #include <unordered_map>
 
+#include "mergelens/util/strings.h"
+
 namespace mergelens {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 std::string squeeze(std::string_view s) {
   std::string out;

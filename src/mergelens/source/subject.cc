@@ -3,14 +3,10 @@
 #include <cctype>
 #include <charconv>
 
+#include "mergelens/util/strings.h"
+
 namespace mergelens {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 bool starts_with(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
