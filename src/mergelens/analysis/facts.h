@@ -166,6 +166,15 @@ struct Backlink {
   std::int64_t merged_at = 0;  // UTC seconds
 };
 
+// What reviewers said about the change (from the GitHub source).
+struct ReviewPoint {
+  std::string reviewer;
+  std::string kind;  // "changes_requested", "comment", "suggestion", "follow_up", "approval"
+  std::string path;  // empty for remarks on the whole PR
+  std::int32_t line = 0;
+  std::string excerpt;  // the remark, clipped
+};
+
 struct Facts {
   int version = kAnalyzerVersion;
   std::map<std::string, FileRole> roles;      // path → role
@@ -188,6 +197,8 @@ struct Facts {
   std::vector<std::string> verdict_scope;  // paths to read for a selective read
   std::vector<Reference> references;
   std::vector<Backlink> referenced_by;  // as known when the facts were computed
+  std::vector<std::string> reviewers;   // logins of people who reviewed or commented
+  std::vector<ReviewPoint> review_points;
 };
 
 }  // namespace mergelens

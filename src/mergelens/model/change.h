@@ -65,6 +65,35 @@ struct Commit {
   std::string message;
 };
 
+// Pull-request conversation, from the GitHub REST source (empty for changes
+// read from git alone).
+struct Review {
+  std::int64_t id = 0;
+  std::string author;  // login
+  std::string state;   // "APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED"
+  std::string body;
+  UnixSeconds submitted_at = 0;
+};
+
+struct ReviewComment {  // a comment placed on a line of the diff
+  std::int64_t id = 0;
+  std::int64_t in_reply_to = 0;  // id of the thread's first comment, 0 when it starts one
+  std::string author;
+  std::string path;
+  std::int32_t line = 0;           // new-file line, 0 when the comment is outdated
+  std::int32_t original_line = 0;  // line in the commit the comment was written on
+  std::string diff_hunk;
+  std::string body;
+  UnixSeconds created_at = 0;
+};
+
+struct IssueComment {  // a comment on the PR's conversation tab
+  std::int64_t id = 0;
+  std::string author;
+  std::string body;
+  UnixSeconds created_at = 0;
+};
+
 struct Change {
   std::int64_t id = 0;  // row id in the store; 0 until stored
   std::string repo;     // repository name in the store, e.g. "sgl-project/sglang"
@@ -81,6 +110,19 @@ struct Change {
   std::vector<FileChange> files;
   std::vector<std::string> labels;
   bool files_truncated = false;  // more files than the cap: the rest were dropped
+
+  // Pull-request state and conversation (GitHub source). An open PR has
+  // `open` set, `merged_at` 0 and `updated_at` its last update; its `sha` is
+  // the head commit until it merges.
+  bool open = false;
+  bool draft = false;
+  std::string head_sha;
+  std::string base_ref;
+  std::string merged_by;
+  UnixSeconds updated_at = 0;
+  std::vector<Review> reviews;
+  std::vector<ReviewComment> review_comments;
+  std::vector<IssueComment> comments;
 
   // "#1234" when the change has a PR number, otherwise the 12-character short sha.
   std::string ref() const;
