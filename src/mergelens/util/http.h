@@ -1,0 +1,59 @@
+// Outbound HTTP over libcurl: one blocking request at a time per call, safe to
+// call from several threads at once (each call owns its own curl handle).
+//
+// Secrets: request header values are never copied into errors or logs. The
+// URL named in an error has its query string removed, so tokens passed as
+// query parameters do not leak either.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "mergelens/util/error.h"
+
+namespace mergelens::http {
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+struct Request {
+  std::string method = "GET";  // "GET", "POST", ...
+  std::string url;
+  Headers headers;   // sent as given ("Authorization", "Bearer ...")
+  std::string body;  // sent when non-empty (or when method is POST)
+  long timeout_ms = 60000;         // whole transfer
+  long connect_timeout_ms = 10000;
+  size_t max_body_bytes = 64u << 20;  // larger responses fail with kIo
+};
+
+struct Response {
+  long status = 0;
+  Headers headers;  // names lowercased, in arrival order (last response of redirects)
+  std::string body;
+
+  // Value of the first header named `name` (case-insensitive), or nullptr.
+  const std::string* header(std::string_view name) const;
+};
+
+// Kinds of transport failure, so callers can decide whether to retry.
+enum class Failure { kNone, kConnect, kTimeout, kTooLarge, kOther };
+
+// Performs the request. Any HTTP status, 4xx and 5xx included, is a Response.
+// Transport failures (refused connection, DNS, TLS, timeout, oversized body)
+// are Errors of kind kIo naming the method and the URL without its query;
+// `failure` (when given) says which kind it was.
+Result<Response> perform(const Request& request, Failure* failure = nullptr);
+
+// "https://host/path?x=1" -> "https://host/path" (for messages).
+std::string redact_url(std::string_view url);
+
+// Parses an RFC 8288 Link header and returns the URL whose rel is `rel`
+// ("next", "last"), or an empty string.
+std::string link_url(std::string_view link_header, std::string_view rel);
+
+// Seconds to wait from a Retry-After header value: delta-seconds or an
+// HTTP-date (relative to `now_unix`). -1 when the value is unusable.
+long retry_after_seconds(std::string_view value, long long now_unix);
+
+}  // namespace mergelens::http
