@@ -97,6 +97,49 @@ CREATE INDEX change_refs_by_change ON change_refs(change_id);
 CREATE INDEX change_refs_by_number ON change_refs(number) WHERE number > 0;
 CREATE INDEX change_refs_by_sha ON change_refs(sha) WHERE sha != '';
 )sql",
+    // 3: guides per change and language (zstd JSON), marked stale when the facts change; the
+    // LLM answer cache; one row per write run (the token and cost ledger).
+    R"sql(
+CREATE TABLE guides (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  lang TEXT NOT NULL,
+  writer TEXT NOT NULL,
+  headline TEXT NOT NULL,
+  text TEXT NOT NULL,
+  stale INTEGER NOT NULL DEFAULT 0,
+  written_at INTEGER NOT NULL,
+  doc BLOB NOT NULL,
+  PRIMARY KEY (change_id, lang)
+) WITHOUT ROWID;
+CREATE TRIGGER guides_stale_on_facts AFTER INSERT ON facts BEGIN
+  UPDATE guides SET stale = 1 WHERE change_id = NEW.change_id;
+END;
+CREATE TRIGGER guides_stale_on_facts_delete AFTER DELETE ON facts BEGIN
+  UPDATE guides SET stale = 1 WHERE change_id = OLD.change_id;
+END;
+CREATE TABLE llm_cache (
+  key TEXT PRIMARY KEY,
+  written_at INTEGER NOT NULL,
+  doc BLOB NOT NULL
+);
+CREATE TABLE write_runs (
+  id INTEGER PRIMARY KEY,
+  started_at INTEGER NOT NULL,
+  finished_at INTEGER NOT NULL,
+  writer TEXT NOT NULL,
+  model TEXT NOT NULL,
+  guides INTEGER NOT NULL,
+  cached INTEGER NOT NULL,
+  fallbacks INTEGER NOT NULL,
+  requests INTEGER NOT NULL,
+  retries INTEGER NOT NULL,
+  failures INTEGER NOT NULL,
+  prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  usd REAL NOT NULL,
+  removed_citations INTEGER NOT NULL
+);
+)sql",
 };
 
 }  // namespace

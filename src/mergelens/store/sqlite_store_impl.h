@@ -1,5 +1,6 @@
 // SqliteStore: the SQLite implementation of Store. Private to store/: its
-// methods are split over sqlite_store.cc (changes) and sqlite_facts.cc (facts).
+// methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts) and
+// sqlite_guides.cc (guides, the answer cache and the write ledger).
 #pragma once
 
 #include <functional>
@@ -38,6 +39,15 @@ class SqliteStore final : public Store {
   Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
   Result<std::optional<Facts>> get_facts(std::int64_t change_id) override;
   Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id, const Change& change) override;
+  Result<std::vector<std::int64_t>> changes_needing_guide(std::int64_t repo_id,
+                                                          std::string_view lang, bool want_llm,
+                                                          bool force) override;
+  Result<void> put_guides(std::span<const std::pair<std::int64_t, Guide>> guides) override;
+  Result<std::optional<Guide>> get_guide(std::int64_t change_id, std::string_view lang) override;
+  Result<std::optional<std::string>> cache_get(std::string_view key) override;
+  Result<void> cache_put(std::string_view key, std::string_view json) override;
+  Result<void> record_write_run(const WriteRunRecord& run) override;
+  Result<std::vector<WriteRunRecord>> write_runs(size_t limit) override;
 
  private:
   // Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back on failure.

@@ -64,6 +64,11 @@ Stmt& Stmt::bind_null(int i) {
   return *this;
 }
 
+Stmt& Stmt::bind_double(int i, double v) {
+  sqlite3_bind_double(st_, i, v);
+  return *this;
+}
+
 Result<bool> Stmt::step() {
   const int rc = sqlite3_step(st_);
   if (rc == SQLITE_ROW) return true;

@@ -54,6 +54,7 @@ class Stmt {
   Stmt& bind_blob(int i, std::string_view v);
   Stmt& bind(int i, const std::optional<std::int64_t>& v);
   Stmt& bind_null(int i);
+  Stmt& bind_double(int i, double v);
 
   // Steps once: true when a row is available, false when done.
   Result<bool> step();
@@ -62,6 +63,7 @@ class Stmt {
   void reset();
 
   std::int64_t i64(int col) const { return sqlite3_column_int64(st_, col); }
+  double f64(int col) const { return sqlite3_column_double(st_, col); }
   bool is_null(int col) const { return sqlite3_column_type(st_, col) == SQLITE_NULL; }
   std::optional<std::int64_t> opt_i64(int col) const {
     if (is_null(col)) return std::nullopt;

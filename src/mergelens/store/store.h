@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "mergelens/analysis/facts.h"
+#include "mergelens/guide/guide.h"
 #include "mergelens/model/change.h"
 #include "mergelens/util/error.h"
 
@@ -53,6 +54,18 @@ struct ListQuery {
   std::optional<UnixSeconds> since;  // merged_at >= since
   std::optional<UnixSeconds> until;  // merged_at < until
   size_t limit = 0;                  // 0 = no limit
+};
+
+// One `write` run: what it produced and what it cost (the ledger).
+struct WriteRunRecord {
+  UnixSeconds started_at = 0, finished_at = 0;
+  std::string writer;  // "offline" or "llm"
+  std::string model;
+  std::int64_t guides = 0, cached = 0, fallbacks = 0;
+  std::int64_t requests = 0, retries = 0, failures = 0;
+  std::int64_t prompt_tokens = 0, completion_tokens = 0;
+  double usd = 0;
+  std::int64_t removed_citations = 0;
 };
 
 class Store {
@@ -108,6 +121,32 @@ class Store {
   // PR number or its sha), oldest first.  (Backlink is defined in facts.h.)
   virtual Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id,
                                                       const Change& change) = 0;
+
+  // --- guides (one per change and language) ---
+
+  // Ids of analysed changes, oldest merge first, that need a guide in `lang`:
+  // none stored, or the stored one is stale (its facts changed since), or
+  // (`want_llm`) it was not written by a model. `force` returns every
+  // analysed change.
+  virtual Result<std::vector<std::int64_t>> changes_needing_guide(std::int64_t repo_id,
+                                                                  std::string_view lang,
+                                                                  bool want_llm, bool force) = 0;
+  // Stores (or replaces) guides in one transaction; each guide's `lang` and
+  // `writer.kind` are indexed. On failure nothing is stored.
+  virtual Result<void> put_guides(std::span<const std::pair<std::int64_t, Guide>> guides) = 0;
+  // nullopt when the change has no guide in `lang`. kCorrupt when the stored
+  // document cannot be read.
+  virtual Result<std::optional<Guide>> get_guide(std::int64_t change_id, std::string_view lang) = 0;
+
+  // The model-answer cache: a JSON text by key (see pipeline/write.h for the
+  // key). nullopt on a miss.
+  virtual Result<std::optional<std::string>> cache_get(std::string_view key) = 0;
+  virtual Result<void> cache_put(std::string_view key, std::string_view json) = 0;
+
+  // Appends one row to the ledger of write runs.
+  virtual Result<void> record_write_run(const WriteRunRecord& run) = 0;
+  // The most recent runs, newest first.
+  virtual Result<std::vector<WriteRunRecord>> write_runs(size_t limit) = 0;
 };
 
 struct StoreOptions {

@@ -150,9 +150,8 @@ std::string link_url(std::string_view link_header, std::string_view rel) {
     auto close = link_header.find('>', open);
     if (close == std::string_view::npos) break;
     auto next = link_header.find('<', close);
-    std::string_view params = link_header.substr(close + 1, next == std::string_view::npos
-                                                                ? std::string_view::npos
-                                                                : next - close - 1);
+    std::string_view params = link_header.substr(
+        close + 1, next == std::string_view::npos ? std::string_view::npos : next - close - 1);
     std::string p = lower(params);
     std::string want = "rel=\"" + lower(rel) + "\"";
     std::string want_bare = "rel=" + lower(rel);

@@ -20,9 +20,9 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 struct Request {
   std::string method = "GET";  // "GET", "POST", ...
   std::string url;
-  Headers headers;   // sent as given ("Authorization", "Bearer ...")
-  std::string body;  // sent when non-empty (or when method is POST)
-  long timeout_ms = 60000;         // whole transfer
+  Headers headers;          // sent as given ("Authorization", "Bearer ...")
+  std::string body;         // sent when non-empty (or when method is POST)
+  long timeout_ms = 60000;  // whole transfer
   long connect_timeout_ms = 10000;
   size_t max_body_bytes = 64u << 20;  // larger responses fail with kIo
 };

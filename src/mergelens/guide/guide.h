@@ -1,0 +1,93 @@
+// Guide: the reading guide for one change, in one language.
+//
+// Every writer (offline, LLM) produces this value and every publisher reads
+// it. Its JSON form (guide_json.h) is described by docs/guide.schema.json.
+// Each element mirrors one element of the reference guides: a field is empty
+// when the change does not support it, and publishers skip empty fields.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mergelens {
+
+inline constexpr int kGuideSchemaVersion = 1;
+
+// A place to read and the question to hold while reading it.
+struct GuideFocus {
+  std::string path;
+  std::int32_t start_line = 0, end_line = 0;  // new-file lines; 0 when not a range
+  std::string symbol;                         // enclosing function or class, may be empty
+  std::string question;                       // the decision made there and what to ask of it
+  std::string why;                            // why this place matters (from the facts)
+};
+
+struct GuideSkim {
+  std::string path;
+  std::string reason;  // "clean-up", "rename only", ...
+};
+
+struct GuideAdvice {
+  std::string role;  // "user", "maintainer", "reviewer", "operator"
+  std::string text;
+};
+
+struct GuideReference {
+  std::string ref;       // "#1234", "owner/repo#12", a short sha
+  std::string relation;  // "fixes", "follow_up", "reverts", "mentions", "fixed_by", ...
+  std::string note;      // one line of context
+};
+
+struct GuideScore {
+  int value = 0;  // 1..10, 0 = not scored
+  std::string reason;
+};
+
+// Where the guide came from: the original PR and the writer.
+struct GuideSource {
+  std::string repo;
+  std::int64_t number = 0;  // 0 when the change has no PR number
+  std::string sha;
+  std::string url;
+  std::string title;
+  std::string author;     // login when known, else the author's name
+  std::string merged_at;  // ISO 8601 UTC, empty for an open PR
+  bool open = false;
+};
+
+struct GuideWriter {
+  std::string kind;             // "offline" or "llm"
+  std::string model;            // the model for "llm", empty for "offline"
+  std::string prompt_version;   // for "llm"
+  std::string fallback_reason;  // set when an LLM was asked for but the offline writer wrote it
+  std::vector<std::string> removed;  // citations the checker removed, with the reason
+  int attempts = 0;                  // model calls made for this guide (0 when cached/offline)
+  bool cached = false;               // answer taken from the cache
+};
+
+struct Guide {
+  int schema = kGuideSchemaVersion;
+  std::string lang;  // "zh" or "en"
+  std::string headline;
+  std::string summary;
+  std::string verdict;       // "close_read", "selective_read", "skim", "skip"
+  std::string verdict_text;  // the verdict with its scope, as a sentence
+  std::string why;           // the lesson, one or two sentences
+  std::vector<GuideFocus> focus;
+  std::vector<GuideSkim> skim;
+  std::vector<std::string> design_decisions;
+  std::vector<std::string> questions;
+  std::vector<std::string> number_cautions;
+  std::vector<std::string> body_vs_code;
+  std::vector<std::string> gaps;
+  std::vector<GuideAdvice> advice;
+  std::string audience;
+  std::vector<GuideReference> references;
+  GuideScore importance, insight;
+  std::vector<std::string> tags;
+  GuideSource source;
+  GuideWriter writer;
+};
+
+}  // namespace mergelens

@@ -1,0 +1,158 @@
+// SqliteStore: guides, the model-answer cache and the ledger of write runs.
+// A guide is stored as zstd-compressed JSON (guide/guide_json.h); a trigger
+// on `facts` marks it stale when the facts it was written from change.
+#include <ctime>
+
+#include "mergelens/guide/guide_json.h"
+#include "mergelens/model/json.h"
+#include "mergelens/store/sqlite_store_impl.h"
+#include "mergelens/util/compress.h"
+
+namespace mergelens {
+
+Result<std::vector<std::int64_t>> SqliteStore::changes_needing_guide(std::int64_t repo_id,
+                                                                     std::string_view lang,
+                                                                     bool want_llm, bool force) {
+  auto st = prepare(
+      "SELECT c.id FROM changes c JOIN facts f ON f.change_id = c.id "
+      "LEFT JOIN guides g ON g.change_id = c.id AND g.lang = ?2 "
+      "WHERE c.repo_id = ?1 AND (?4 OR g.change_id IS NULL OR g.stale OR (?3 AND g.writer != "
+      "'llm')) ORDER BY c.merged_at, c.id");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, repo_id).bind(2, lang).bind(3, std::int64_t{want_llm}).bind(4, std::int64_t{force});
+  std::vector<std::int64_t> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return db_error(row.error());
+    if (!*row) break;
+    out.push_back(st->i64(0));
+  }
+  return out;
+}
+
+Result<void> SqliteStore::put_guides(std::span<const std::pair<std::int64_t, Guide>> guides) {
+  return in_transaction<void>([&]() -> Result<void> {
+    auto ins = prepare(
+        "INSERT OR REPLACE INTO guides(change_id, lang, writer, headline, text, stale, written_at, "
+        "doc) VALUES(?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)");
+    if (!ins) return std::unexpected(ins.error());
+    const auto now = static_cast<std::int64_t>(std::time(nullptr));
+    for (const auto& [id, guide] : guides) {
+      auto doc = zstd_compress(dump_json(guide_to_json(guide), -1));
+      if (!doc) return std::unexpected(doc.error());
+      ins->bind(1, id)
+          .bind(2, guide.lang)
+          .bind(3, guide.writer.kind)
+          .bind(4, guide.headline)
+          .bind(5, guide_text(guide))
+          .bind(6, now)
+          .bind_blob(7, *doc);
+      if (auto r = ins->run(); !r) return db_error(r.error());
+    }
+    return {};
+  });
+}
+
+Result<std::optional<Guide>> SqliteStore::get_guide(std::int64_t change_id, std::string_view lang) {
+  auto st = prepare("SELECT doc FROM guides WHERE change_id = ?1 AND lang = ?2");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, change_id).bind(2, lang);
+  auto row = st->step();
+  if (!row) return db_error(row.error());
+  if (!*row) return std::optional<Guide>();
+  auto text = zstd_decompress(st->blob(0));
+  if (!text)
+    return fail(ErrorKind::kCorrupt, "database {}: guide of change {}: {}", path_, change_id,
+                text.error().message);
+  auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded())
+    return fail(ErrorKind::kCorrupt, "database {}: guide of change {} is not JSON", path_,
+                change_id);
+  auto guide = guide_from_json(j);
+  if (!guide)
+    return fail(ErrorKind::kCorrupt, "database {}: change {}: {}", path_, change_id,
+                guide.error().message);
+  return std::optional<Guide>(std::move(*guide));
+}
+
+Result<std::optional<std::string>> SqliteStore::cache_get(std::string_view key) {
+  auto st = prepare("SELECT doc FROM llm_cache WHERE key = ?1");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, key);
+  auto row = st->step();
+  if (!row) return db_error(row.error());
+  if (!*row) return std::optional<std::string>();
+  auto text = zstd_decompress(st->blob(0));
+  if (!text)
+    return fail(ErrorKind::kCorrupt, "database {}: cache entry {}: {}", path_, key,
+                text.error().message);
+  return std::optional<std::string>(std::move(*text));
+}
+
+Result<void> SqliteStore::cache_put(std::string_view key, std::string_view json) {
+  auto doc = zstd_compress(json);
+  if (!doc) return std::unexpected(doc.error());
+  auto st = prepare("INSERT OR REPLACE INTO llm_cache(key, written_at, doc) VALUES(?1, ?2, ?3)");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, key).bind(2, static_cast<std::int64_t>(std::time(nullptr))).bind_blob(3, *doc);
+  if (auto r = st->run(); !r) return db_error(r.error());
+  return {};
+}
+
+Result<void> SqliteStore::record_write_run(const WriteRunRecord& run) {
+  auto st = prepare(
+      "INSERT INTO write_runs(started_at, finished_at, writer, model, guides, cached, fallbacks, "
+      "requests, retries, failures, prompt_tokens, completion_tokens, usd, removed_citations) "
+      "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, run.started_at)
+      .bind(2, run.finished_at)
+      .bind(3, run.writer)
+      .bind(4, run.model)
+      .bind(5, run.guides)
+      .bind(6, run.cached)
+      .bind(7, run.fallbacks)
+      .bind(8, run.requests)
+      .bind(9, run.retries)
+      .bind(10, run.failures)
+      .bind(11, run.prompt_tokens)
+      .bind(12, run.completion_tokens)
+      .bind_double(13, run.usd)
+      .bind(14, run.removed_citations);
+  if (auto r = st->run(); !r) return db_error(r.error());
+  return {};
+}
+
+Result<std::vector<WriteRunRecord>> SqliteStore::write_runs(size_t limit) {
+  auto st = prepare(
+      "SELECT started_at, finished_at, writer, model, guides, cached, fallbacks, requests, "
+      "retries, failures, prompt_tokens, completion_tokens, usd, removed_citations FROM "
+      "write_runs ORDER BY id DESC LIMIT ?1");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, static_cast<std::int64_t>(limit));
+  std::vector<WriteRunRecord> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return db_error(row.error());
+    if (!*row) break;
+    WriteRunRecord r;
+    r.started_at = st->i64(0);
+    r.finished_at = st->i64(1);
+    r.writer = st->text(2);
+    r.model = st->text(3);
+    r.guides = st->i64(4);
+    r.cached = st->i64(5);
+    r.fallbacks = st->i64(6);
+    r.requests = st->i64(7);
+    r.retries = st->i64(8);
+    r.failures = st->i64(9);
+    r.prompt_tokens = st->i64(10);
+    r.completion_tokens = st->i64(11);
+    r.usd = st->f64(12);
+    r.removed_citations = st->i64(13);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace mergelens
