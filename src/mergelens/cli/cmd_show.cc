@@ -2,6 +2,8 @@
 
 #include "mergelens/analysis/facts_json.h"
 #include "mergelens/cli/commands.h"
+#include "mergelens/guide/guide_json.h"
+#include "mergelens/guide/markdown.h"
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
 
@@ -89,12 +91,16 @@ void print_text(const Change& c, bool patch) {
 Runner setup_show(CLI::App& sub, const Globals& g) {
   struct Args {
     std::string ref;
-    bool json = false, patch = false;
+    bool json = false, patch = false, facts = false;
+    std::string lang = "zh";
   };
   auto a = std::make_shared<Args>();
   sub.add_option("ref", a->ref, "PR number, #N, or commit sha (7+ hex digits)")->required();
   sub.add_flag("--json", a->json, "Print the stored change as JSON");
   sub.add_flag("-p,--patch", a->patch, "Print the diff too");
+  sub.add_flag("--facts", a->facts, "Print the analysis facts too (always when there is no guide)");
+  sub.add_option("--lang", a->lang, "Language of the guide to show: zh (default) or en")
+      ->capture_default_str();
   return [a, &g]() -> Result<void> {
     auto store = open_store(g, /*create=*/false);
     if (!store) return std::unexpected(store.error());
@@ -106,6 +112,10 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
     if (!facts) return std::unexpected(facts.error());
     auto backlinks = (*store)->referenced_by(repo->id, *change);
     if (!backlinks) return std::unexpected(backlinks.error());
+    if (a->lang != "zh" && a->lang != "en")
+      return fail(ErrorKind::kInvalidInput, "--lang must be zh or en, not \"{}\"", a->lang);
+    auto guide = (*store)->get_guide(change->id, a->lang);
+    if (!guide) return std::unexpected(guide.error());
     if (a->json) {
       nlohmann::json j = to_json(*change);
       if (*facts) {
@@ -120,10 +130,14 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
                         {"relation", b.relation},
                         {"merged_at", format_utc(b.merged_at)}});
       j["referenced_by"] = std::move(back);
+      if (*guide) j["guide"] = guide_to_json(**guide);
       fmt::print("{}\n", dump_json(j));
     } else {
-      print_text(*change, a->patch);
-      if (*facts) print_facts(**facts, *backlinks);
+      if (*guide) fmt::print("{}\n", guide_to_markdown(**guide));
+      if (!*guide || a->facts || a->patch) {
+        print_text(*change, a->patch);
+        if (*facts) print_facts(**facts, *backlinks);
+      }
     }
     return {};
   };
