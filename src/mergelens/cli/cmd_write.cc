@@ -43,9 +43,13 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
     Progress progress("write", 0);
     auto report = write_guides(**store, *repo, opt, &progress);
     if (!report) return std::unexpected(report.error());
-    fmt::print("{}: {} guide{} written ({} offline, {} by a model, {} from the cache)\n",
-               repo->name, report->written, report->written == 1 ? "" : "s", report->offline,
-               report->llm, report->cached);
+    fmt::print(
+        "{}: {} guide{} written ({} offline, {} by a model, {} from the cache); {} "
+        "citation{} removed\n",
+        repo->name, report->written, report->written == 1 ? "" : "s", report->offline, report->llm,
+        report->cached, report->removed_citations, report->removed_citations == 1 ? "" : "s");
+    for (const auto& [reason, n] : report->fallback_reasons)
+      fmt::print("  offline fallback ×{}: {}\n", n, reason);
     return {};
   };
 }

@@ -64,6 +64,7 @@ Phrases make_zh() {
   p.q_raise = "新的错误/断言（{}）会不会在合法输入下误触发？";
   p.q_constant = "常量 {} 的取值依据是什么？是否应当可配置？";
   p.q_new = "新增的 {} 承担什么职责？边界情况如何处理？";
+  p.q_modified = "{} 的行为改变了什么？调用方是否依赖旧行为？";
   p.q_test = "这个测试覆盖了哪些分支？还缺哪一条？";
   p.q_removed = "删除的代码（{}）是否真的没有其它调用者？";
   p.q_generic = "这里的改动与 PR 描述的意图是否一致？";
@@ -184,6 +185,7 @@ Phrases make_en() {
   p.q_raise = "Can the new error/assertion ({}) fire on valid input?";
   p.q_constant = "Where does the value {} come from, and should it be configurable?";
   p.q_new = "What is {} responsible for, and how does it handle edge cases?";
+  p.q_modified = "What does the change to {} alter, and do callers rely on the old behaviour?";
   p.q_test = "Which branches does this test cover, and which one is missing?";
   p.q_removed = "Does the removed code ({}) really have no other callers?";
   p.q_generic = "Does this change do what the PR description says?";

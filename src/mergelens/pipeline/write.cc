@@ -4,6 +4,7 @@
 #include <ctime>
 #include <thread>
 
+#include "mergelens/guide/citations.h"
 #include "mergelens/guide/offline.h"
 #include "mergelens/pipeline/write_llm.h"
 
@@ -59,8 +60,18 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
         work(0);
         for (auto& th : pool) th.join();
       } else {
-        for (size_t i = 0; i < changes.size(); ++i)
-          guides[i] = {changes[i].id, write_offline_guide(changes[i], facts[i], lang)};
+        // The offline writer cites only facts; the checker still runs, so a
+        // detector bug can never publish a citation the change lacks.
+        for (size_t i = 0; i < changes.size(); ++i) {
+          Guide g = write_offline_guide(changes[i], facts[i], lang);
+          CitationIndex index(changes[i], facts[i]);
+          auto failures = check_citations(g, index);
+          if (!failures.empty()) {
+            Guide empty = g;
+            remove_failed_citations(g, failures, g, index);
+          }
+          guides[i] = {changes[i].id, std::move(g)};
+        }
       }
       if (auto r = store.put_guides(guides); !r) return std::unexpected(r.error());
       for (size_t i = 0; i < guides.size(); ++i) {
