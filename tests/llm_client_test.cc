@@ -472,6 +472,26 @@ TEST(LlmClient, ServerMessagesAreClipped) {
   EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
   EXPECT_NE(r.error().message.find("does not exist"), std::string::npos);
   EXPECT_LT(r.error().message.size(), 500u);
+  EXPECT_EQ(server.requests(), 1);  // a 404 is not retried
+}
+
+TEST(LlmClient, AQuotaErrorIsNotRetried) {
+  FakeServer server([](int, const json&, httplib::Response& res) {
+    res.status = 429;
+    json e = {{"error",
+               {{"message", "You exceeded your current quota, please check your plan."},
+                {"type", "insufficient_quota"},
+                {"code", "insufficient_quota"}}}};
+    res.set_content(e.dump(), "application/json");
+  });
+  FakeSleeper sleeper;
+  Client client(settings_for(server), &sleeper);
+  auto r = client.chat(simple_request());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(r.error().message.find("exceeded your current quota"), std::string::npos);
+  EXPECT_EQ(server.requests(), 1);
+  EXPECT_TRUE(sleeper.waits().empty());
 }
 
 TEST(LlmClient, A200ThatIsNotACompletionIsCorrupt) {

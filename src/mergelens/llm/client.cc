@@ -1,6 +1,7 @@
 #include "mergelens/llm/client.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -327,7 +328,11 @@ Result<ChatResult> Client::run(const ChatRequest& request) {
         continue;
       }
       std::string message = server_message(resp->body, settings_.api_key);
-      if (!retryable_status(status)) {
+      // OpenAI answers 429 insufficient_quota when billing, not load, is the problem: waiting
+      // does not help.
+      const bool no_quota =
+          status == 429 && lower(resp->body).find("insufficient_quota") != std::string::npos;
+      if (!retryable_status(status) || no_quota) {
         return finish(fail(ErrorKind::kInvalidInput, "LLM endpoint {} answered HTTP {}: {}", url,
                            status, message.empty() ? "(no message)" : message));
       }

@@ -82,9 +82,10 @@ class Client {
   // retry. Blocks while settings.concurrency requests of this Client are in flight.
   // Failure: kIo (transport failure, 5xx or 429 after the retries, a too long Retry-After;
   // names the endpoint URL without query, the attempts, the last status and the events);
-  // kInvalidInput (another 4xx, e.g. 401/404, with the server's error.message clipped to 300
-  // characters); kCorrupt (a 200 whose body is not a chat completion, naming the endpoint).
-  // No message contains the API key or anything that looks like it. Thread-safe; never throws.
+  // kInvalidInput (another 4xx, e.g. 401/404, or a 429 insufficient_quota, with the server's
+  // error.message clipped to 300 characters); kCorrupt (a 200 whose body is not a chat completion,
+  // naming the endpoint). No message contains the API key or anything that looks like it.
+  // Thread-safe; never throws.
   Result<ChatResult> chat(const ChatRequest& request);
 
   LedgerTotals totals() const;  // this Client's ledger so far (thread-safe)
