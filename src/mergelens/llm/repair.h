@@ -31,7 +31,8 @@ inline constexpr const char* kStepClose = "close truncated answer";
 //      drop a dangling key or partial value back to the last complete member, then close the
 //      open arrays and objects (an empty object closed from a lone '{' does not count).
 // Success: the object; the names of the steps that were needed (kStep*) are appended to
-// `steps` when it is not null (nothing is appended when the content parsed as is).
+// `steps` when it is not null (nothing is appended when the content parsed as is, nor on
+// failure). `steps` is the caller's; `content` is only read during the call.
 // Failure: kCorrupt, with the first characters of the content, when nothing yields an object.
 // Never throws; any bytes are accepted.
 Result<nlohmann::json> parse_json_answer(std::string_view content, std::vector<std::string>* steps);
