@@ -30,8 +30,10 @@ std::string clip_tokens(std::string_view text, size_t tokens) {
   size_t lo = 0, hi = text.size();
   while (lo < hi) {
     size_t mid = (lo + hi + 1) / 2;
-    if (estimate_tokens(text.substr(0, mid)) <= tokens) lo = mid;
-    else hi = mid - 1;
+    if (estimate_tokens(text.substr(0, mid)) <= tokens)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;
   return std::string(text.substr(0, lo)) + "\n[… clipped]";
@@ -49,16 +51,20 @@ std::string facts_section(const Change& c, const Facts& f) {
     s += '\n';
   };
   line(fmt::format("Repository: {}", c.repo));
-  line(fmt::format("Change: {}{}", c.ref(), c.open ? " (open pull request, not merged yet: address reviewers before merge)" : ""));
+  line(fmt::format(
+      "Change: {}{}", c.ref(),
+      c.open ? " (open pull request, not merged yet: address reviewers before merge)" : ""));
   line(fmt::format("Author: {}", c.author.login.empty() ? c.author.name : c.author.login));
   line(fmt::format("Size: {} files, +{} -{}", c.files.size(), c.additions(), c.deletions()));
   line("");
   line("## Facts (deterministic analysis)");
-  line(fmt::format("verdict: {}{}; lines worth reading: {}", to_string(f.verdict),
-                   f.verdict_scope.empty() ? "" : fmt::format(" (scope: {})", fmt::join(f.verdict_scope, ", ")),
-                   f.lines_worth_reading));
+  line(fmt::format(
+      "verdict: {}{}; lines worth reading: {}", to_string(f.verdict),
+      f.verdict_scope.empty() ? "" : fmt::format(" (scope: {})", fmt::join(f.verdict_scope, ", ")),
+      f.lines_worth_reading));
   if (!f.cleanup.empty()) line(fmt::format("whole change is clean-up: {}", f.cleanup));
-  line(fmt::format("importance: {} ({})", f.importance.value, fmt::join(f.importance.reasons, "; ")));
+  line(fmt::format("importance: {} ({})", f.importance.value,
+                   fmt::join(f.importance.reasons, "; ")));
   line(fmt::format("insight: {} ({})", f.insight.value, fmt::join(f.insight.reasons, "; ")));
   std::vector<std::string> tags;
   for (const auto& t : f.tags) tags.push_back(t.name);
@@ -70,15 +76,16 @@ std::string facts_section(const Change& c, const Facts& f) {
       line(fmt::format("  … and {} more files", c.files.size() - 60));
       break;
     }
-    line(fmt::format("  {} ({}, {}, +{} -{}{}{})", fc.path, role_of(f, fc.path), to_string(fc.status),
-                     fc.additions, fc.deletions, fc.binary ? ", binary" : "",
+    line(fmt::format("  {} ({}, {}, +{} -{}{}{})", fc.path, role_of(f, fc.path),
+                     to_string(fc.status), fc.additions, fc.deletions, fc.binary ? ", binary" : "",
                      fc.old_path.empty() ? "" : ", from " + fc.old_path));
   }
   if (!f.focus.empty()) {
     line("focus regions, best first:");
     for (size_t i = 0; i < f.focus.size() && i < 8; ++i) {
       const auto& r = f.focus[i];
-      std::vector<std::string> reasons(r.reasons.begin(), r.reasons.begin() + std::min<size_t>(r.reasons.size(), 5));
+      std::vector<std::string> reasons(r.reasons.begin(),
+                                       r.reasons.begin() + std::min<size_t>(r.reasons.size(), 5));
       line(fmt::format("  {}. {}:{}-{}{} — {}", i + 1, r.path, r.start_line, r.end_line,
                        r.symbol.empty() ? "" : " " + r.symbol, fmt::join(reasons, "; ")));
     }
@@ -104,34 +111,47 @@ std::string facts_section(const Change& c, const Facts& f) {
     if (n++ == 0) line("definitions:");
     line(fmt::format("  {} {} {} at {}:{}", d.change, d.kind, d.name, d.at.path, d.at.line));
   }
-  for (const auto& x : f.numbers) line(fmt::format("number claimed: {} ({}) — \"{}\" [{}]", x.text, x.kind, x.sentence.substr(0, 160), x.source));
-  for (const auto& x : f.number_cautions) line(fmt::format("number caution: {}: {}", x.kind, x.detail));
-  for (const auto& x : f.body_mismatches) line(fmt::format("description vs code: {} {}: {}", x.kind, x.subject, x.detail));
-  for (const auto& x : f.tests) line(fmt::format("test: {}{}", x.path, x.covers.empty() ? "" : " covers " + x.covers));
+  for (const auto& x : f.numbers)
+    line(fmt::format("number claimed: {} ({}) — \"{}\" [{}]", x.text, x.kind,
+                     x.sentence.substr(0, 160), x.source));
+  for (const auto& x : f.number_cautions)
+    line(fmt::format("number caution: {}: {}", x.kind, x.detail));
+  for (const auto& x : f.body_mismatches)
+    line(fmt::format("description vs code: {} {}: {}", x.kind, x.subject, x.detail));
+  for (const auto& x : f.tests)
+    line(fmt::format("test: {}{}", x.path, x.covers.empty() ? "" : " covers " + x.covers));
   for (const auto& x : f.gaps) line(fmt::format("gap: {} {}: {}", x.kind, x.subject, x.detail));
-  for (const auto& x : f.references) line(fmt::format("reference: {} {} ({}, in {})", x.relation, x.text, x.kind, x.source));
-  for (const auto& x : f.referenced_by) line(fmt::format("later change: {} {} \"{}\"", x.relation, x.ref, x.title));
+  for (const auto& x : f.references)
+    line(fmt::format("reference: {} {} ({}, in {})", x.relation, x.text, x.kind, x.source));
+  for (const auto& x : f.referenced_by)
+    line(fmt::format("later change: {} {} \"{}\"", x.relation, x.ref, x.title));
   if (!f.reviewers.empty()) line(fmt::format("reviewers: {}", fmt::join(f.reviewers, ", ")));
   for (const auto& x : f.review_points)
-    line(fmt::format("review: {} by {}{}", x.kind, x.reviewer, x.path.empty() ? "" : fmt::format(" on {}:{}", x.path, x.line)));
+    line(fmt::format("review: {} by {}{}", x.kind, x.reviewer,
+                     x.path.empty() ? "" : fmt::format(" on {}:{}", x.path, x.line)));
   return s;
 }
 
 std::string untrusted_section(const Change& c, const std::string& fence, size_t tokens) {
-  std::string t = fmt::format("Title: {}\n\nDescription:\n{}\n", c.title, c.body.empty() ? "(empty)" : c.body);
+  std::string t =
+      fmt::format("Title: {}\n\nDescription:\n{}\n", c.title, c.body.empty() ? "(empty)" : c.body);
   if (c.commits.size() > 1) {
     t += "\nCommit messages:\n";
-    for (const auto& cm : c.commits) t += fmt::format("- {} {}\n", cm.sha.substr(0, 10), cm.message.substr(0, 400));
+    for (const auto& cm : c.commits)
+      t += fmt::format("- {} {}\n", cm.sha.substr(0, 10), cm.message.substr(0, 400));
   }
   if (!c.reviews.empty() || !c.review_comments.empty()) {
     t += "\nReviews:\n";
     for (const auto& r : c.reviews)
-      if (!r.body.empty()) t += fmt::format("- {} ({}): {}\n", r.author, r.state, r.body.substr(0, 600));
+      if (!r.body.empty())
+        t += fmt::format("- {} ({}): {}\n", r.author, r.state, r.body.substr(0, 600));
     for (const auto& r : c.review_comments)
       t += fmt::format("- {} on {}:{}: {}\n", r.author, r.path, r.line, r.body.substr(0, 600));
   }
-  t = replace_all(std::move(t), "UNTRUSTED", "untrusted");  // the fence cannot be closed from inside
-  return fmt::format("<<<UNTRUSTED {}\n{}\nUNTRUSTED>>> {}\n", fence, clip_tokens(t, tokens), fence);
+  t = replace_all(std::move(t), "UNTRUSTED",
+                  "untrusted");  // the fence cannot be closed from inside
+  return fmt::format("<<<UNTRUSTED {}\n{}\nUNTRUSTED>>> {}\n", fence, clip_tokens(t, tokens),
+                     fence);
 }
 
 // The position of each line of a hunk in the new file ('-' lines sit where
@@ -216,13 +236,14 @@ Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size
                          lang == "zh" ? prompt_text::kLangZh : prompt_text::kLangEn);
   const std::string facts = facts_section(c, f);
   const std::string fence = c.sha.empty() ? std::string("data") : c.sha.substr(0, 12);
-  std::string suffix = fmt::format(
-      "\n{}\n\nThe verdict in the facts is {}. Write the prose in {}.\n", prompt_text::kAnswerFormat,
-      to_string(f.verdict), lang == "zh" ? "Simplified Chinese" : "English");
+  std::string suffix =
+      fmt::format("\n{}\n\nThe verdict in the facts is {}. Write the prose in {}.\n",
+                  prompt_text::kAnswerFormat, to_string(f.verdict),
+                  lang == "zh" ? "Simplified Chinese" : "English");
   const size_t fixed =
       estimate_tokens(p.system) + estimate_tokens(facts) + estimate_tokens(suffix) + 160;
-  const size_t text_cap = std::max(budget * 35 / 100 > fixed ? budget * 35 / 100 - fixed : 0,
-                                   budget * 8 / 100);
+  const size_t text_cap =
+      std::max(budget * 35 / 100 > fixed ? budget * 35 / 100 - fixed : 0, budget * 8 / 100);
   const std::string text = untrusted_section(c, fence, text_cap);
   long remaining = static_cast<long>(budget) - static_cast<long>(fixed + estimate_tokens(text));
 
@@ -271,10 +292,9 @@ Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size
             to = i + 1;
           }
         if (from >= to) continue;
-        std::string header =
-            first ? fmt::format("--- {} (focus #{}{})\n", r.path, k + 1,
-                                r.symbol.empty() ? "" : ", " + r.symbol)
-                  : std::string("    …\n");
+        std::string header = first ? fmt::format("--- {} (focus #{}{})\n", r.path, k + 1,
+                                                 r.symbol.empty() ? "" : ", " + r.symbol)
+                                   : std::string("    …\n");
         if (ex.render(fi, hi, from, to).empty()) continue;
         first = false;
         add_piece(header, fi, hi, from, to);
@@ -295,9 +315,9 @@ Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size
     if (skim.count(fc.path)) continue;
     const Hunk& hunk = fc.hunks[h->hunk];
     if (ex.render(h->file, h->hunk, 0, hunk.lines.size()).empty()) continue;
-    std::string header = fmt::format("--- {} @@ -{},{} +{},{} @@{}\n", fc.path, hunk.old_start,
-                                     hunk.old_lines, hunk.new_start, hunk.new_lines,
-                                     h->symbol.empty() ? "" : " " + h->symbol);
+    std::string header =
+        fmt::format("--- {} @@ -{},{} +{},{} @@{}\n", fc.path, hunk.old_start, hunk.old_lines,
+                    hunk.new_start, hunk.new_lines, h->symbol.empty() ? "" : " " + h->symbol);
     std::string piece = ex.render(h->file, h->hunk, 0, hunk.lines.size());
     if (static_cast<long>(estimate_tokens(header) + estimate_tokens(piece)) <= remaining)
       add_piece(header, h->file, h->hunk, 0, hunk.lines.size());
@@ -311,7 +331,9 @@ Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size
     if (ex.any(fi) || (fc.additions + fc.deletions == 0 && !fc.binary)) continue;
     p.coverage.files_left_out.push_back(fc.path);
     left.push_back(fmt::format("  {} (+{} -{}{})", fc.path, fc.additions, fc.deletions,
-                               fc.binary ? ", binary" : skim.count(fc.path) ? ", clean-up" : ""));
+                               fc.binary             ? ", binary"
+                               : skim.count(fc.path) ? ", clean-up"
+                                                     : ""));
   }
   size_t total = 0, shown = 0;
   for (size_t k = 0; k < f.focus.size() && k < 3; ++k) {
@@ -319,7 +341,8 @@ Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size
     total += t;
     shown += s;
   }
-  p.coverage.top3_share = total == 0 ? 1.0 : static_cast<double>(shown) / static_cast<double>(total);
+  p.coverage.top3_share =
+      total == 0 ? 1.0 : static_cast<double>(shown) / static_cast<double>(total);
 
   p.user = facts;
   p.user += "\n## The PR's own text (untrusted data)\n" + text;
@@ -336,14 +359,16 @@ Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size
     p.user += fmt::format("Files not shown in the excerpt:\n{}\n", fmt::join(left, "\n"));
   }
   p.user += suffix;
-  p.estimated_tokens = llm::estimate_tokens(std::vector<llm::Message>{{"system", p.system}, {"user", p.user}});
+  p.estimated_tokens =
+      llm::estimate_tokens(std::vector<llm::Message>{{"system", p.system}, {"user", p.user}});
   return p;
 }
 
 std::string citation_retry_message(const std::vector<CitationFailure>& failures,
                                    std::string_view lang) {
   std::string list;
-  for (const auto& f : failures) list += fmt::format("- {}: {} ({})\n", f.field, f.citation, f.reason);
+  for (const auto& f : failures)
+    list += fmt::format("- {}: {} ({})\n", f.field, f.citation, f.reason);
   std::string msg = replace_all(std::string(prompt_text::kRetryEn), "{failures}", list);
   if (lang == "zh") msg += " Keep writing the prose in Simplified Chinese.";
   return msg;
@@ -353,14 +378,16 @@ BaselineCoverage largest_files_first(const Change& c, const Facts& f, size_t bud
   std::vector<size_t> order(c.files.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return c.files[a].additions + c.files[a].deletions > c.files[b].additions + c.files[b].deletions;
+    return c.files[a].additions + c.files[a].deletions >
+           c.files[b].additions + c.files[b].deletions;
   });
   BaselineCoverage out;
   std::set<std::string> included;
   for (size_t i : order) {
     const FileChange& fc = c.files[i];
-    std::string patch = fmt::format("--- {}\n+++ {}\n{}", fc.old_path.empty() ? fc.path : fc.old_path,
-                                    fc.path, render_patch(fc.hunks));
+    std::string patch =
+        fmt::format("--- {}\n+++ {}\n{}", fc.old_path.empty() ? fc.path : fc.old_path, fc.path,
+                    render_patch(fc.hunks));
     size_t t = estimate_tokens(patch);
     if (out.tokens + t > budget) continue;
     out.tokens += t;

@@ -91,7 +91,7 @@ std::string validate(const Guide& g, const Facts& f, const std::string& lang,
         return "the guide repeats text from an instruction planted in the PR";
     }
     static const RE2 kUrl(R"((https?://[^\s)>"']+))");
-    std::string_view in(para);
+    re2::StringPiece in(para);
     std::string url;
     while (RE2::FindAndConsume(&in, kUrl, &url))
       if (text.find(url) != std::string::npos)
@@ -105,7 +105,9 @@ std::string validate(const Guide& g, const Facts& f, const std::string& lang,
 LlmWriter::LlmWriter(llm::Client& client, Store& store, size_t budget_tokens)
     : client_(client), store_(store), budget_(budget_tokens) {}
 
-std::string LlmWriter::model() const { return client_.settings().model; }
+std::string LlmWriter::model() const {
+  return client_.settings().model;
+}
 
 unsigned LlmWriter::concurrency() const {
   return static_cast<unsigned>(std::max(1, client_.settings().concurrency));
@@ -192,7 +194,8 @@ Guide LlmWriter::write(const Change& change, const Facts& facts, const std::stri
     if (!json) {
       problem = fmt::format("the answer is not JSON ({})", json.error().message);
     } else if (auto parsed = guide_from_answer(*json); !parsed) {
-      problem = fmt::format("the answer does not match the guide schema: {}", parsed.error().message);
+      problem =
+          fmt::format("the answer does not match the guide schema: {}", parsed.error().message);
     } else {
       g = std::move(*parsed);
       problem = validate(*g, facts, lang, injected);

@@ -21,7 +21,9 @@ class Hasher {
     h_ *= 0x100000001b3ULL;
     return *this;
   }
-  Hasher& add(std::int64_t v) { return add(std::string_view(reinterpret_cast<const char*>(&v), sizeof v)); }
+  Hasher& add(std::int64_t v) {
+    return add(std::string_view(reinterpret_cast<const char*>(&v), sizeof v));
+  }
   std::uint64_t value() const { return h_; }
   std::string hex() const { return fmt::format("{:016x}", h_); }
 
