@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -24,6 +25,12 @@ Runner setup_ingest(CLI::App& sub, const Globals& g);
 Runner setup_list(CLI::App& sub, const Globals& g);
 Runner setup_show(CLI::App& sub, const Globals& g);
 Runner setup_analyze(CLI::App& sub, const Globals& g);
+Runner setup_sync(CLI::App& sub, const Globals& g);
+
+// Parses a date option (`flag` names it in errors) into `out`; empty text
+// leaves `out` unset. Fails with kInvalidInput naming the flag.
+Result<void> parse_date_flag(const std::string& text, const char* flag,
+                             std::optional<UnixSeconds>& out);
 
 // Opens the store named by --db. `create`: make it when missing.
 Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create);
