@@ -1,6 +1,8 @@
 #include "mergelens/pipeline/sync.h"
 
 #include <algorithm>
+#include <cctype>
+#include <iterator>
 
 #include "mergelens/source/github_json.h"
 
