@@ -12,6 +12,15 @@ Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create) {
   return open_sqlite_store(g.db, StoreOptions{.create = create});
 }
 
+Result<void> parse_date_flag(const std::string& text, const char* flag,
+                             std::optional<UnixSeconds>& out) {
+  if (text.empty()) return {};
+  auto t = parse_instant(text);
+  if (!t) return wrap(t.error(), flag);
+  out = *t;
+  return {};
+}
+
 namespace {
 
 struct Command {
@@ -28,6 +37,8 @@ constexpr Command kCommands[] = {
      setup_write},
     {"list", "List stored changes by day, newest first", setup_list},
     {"show", "Show one stored change (REF = PR number, #N or commit sha)", setup_show},
+    {"sync", "Fetch PR descriptions, labels, reviews and open PRs from the GitHub REST API",
+     setup_sync},
 };
 
 int exit_code_for(ErrorKind kind) {

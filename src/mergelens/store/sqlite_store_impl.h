@@ -1,6 +1,7 @@
 // SqliteStore: the SQLite implementation of Store. Private to store/: its
-// methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts) and
-// sqlite_guides.cc (guides, the answer cache and the write ledger).
+// methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts),
+// sqlite_guides.cc (guides, the answer cache and the write ledger) and
+// sqlite_github.cc (PR state, conversation, sync state).
 #pragma once
 
 #include <functional>
@@ -48,6 +49,13 @@ class SqliteStore final : public Store {
   Result<void> cache_put(std::string_view key, std::string_view json) override;
   Result<void> record_write_run(const WriteRunRecord& run) override;
   Result<std::vector<WriteRunRecord>> write_runs(size_t limit) override;
+  Result<std::vector<PullRow>> pull_rows(std::int64_t repo_id, std::int64_t number) override;
+  Result<std::int64_t> put_pull(std::int64_t repo_id, const Change& change,
+                                std::span<const std::int64_t> absorb,
+                                const std::optional<GithubSyncState>& state) override;
+  Result<void> delete_change(std::int64_t id) override;
+  Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
+  Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
 
  private:
   // Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back on failure.
@@ -63,6 +71,18 @@ class SqliteStore final : public Store {
   }
   Result<void> insert_change(std::int64_t repo_id, const Change& c, Stmt& ins_change,
                              Stmt& ins_file, Stmt& ins_commit, Stmt& ins_label, bool& inserted);
+  struct ChildInserts {
+    Stmt file, commit, label;
+  };
+  // The INSERT statements insert_children() takes.
+  Result<ChildInserts> prepare_child_inserts();
+  // Files, commits and labels of change `id` (rows must not exist yet).
+  Result<void> insert_children(std::int64_t id, const Change& c, Stmt& ins_file, Stmt& ins_commit,
+                               Stmt& ins_label);
+  // PR state and conversation (sqlite_github.cc).
+  Result<void> load_pull_state(std::int64_t id, Change& c);
+  Result<void> insert_conversation(std::int64_t id, const Change& c);
+  Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
   // repo_id 0 matches any repository.
   Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
                                             const std::function<void(Stmt&)>& bind);
