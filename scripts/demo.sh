@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The main job on the bundled sample: generate the sample repository, ingest it
-# into an embedded SQLite store, and print the digest of what was merged.
+# into an embedded SQLite store, analyse it, write the reading guides (offline,
+# Chinese and English), and print the list and one guide.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/mergelens ] || scripts/build.sh release
 python3 scripts/make-sample-repo.py build/sample --manifest build/sample.manifest.json
 ./build/mergelens ingest build/sample --db build/demo/mergelens.db
 ./build/mergelens analyze --db build/demo/mergelens.db
+./build/mergelens write --db build/demo/mergelens.db --lang both
 ./build/mergelens list --db build/demo/mergelens.db
-./build/mergelens show 1201 --db build/demo/mergelens.db
+./build/mergelens show 1213 --db build/demo/mergelens.db

@@ -3,6 +3,8 @@
 // analyzer, so the facts are the ones production computes.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "mergelens/analysis/analyzer.h"
 #include "mergelens/guide/citations.h"
 #include "mergelens/guide/guide_json.h"
@@ -292,6 +294,69 @@ TEST(Prompt, APlantedFenceCannotCloseTheDataBlock) {
        at = p.user.find("UNTRUSTED>>>", at + 1))
     ++count;
   EXPECT_EQ(count, 2u);
+}
+
+}  // namespace
+}  // namespace mergelens
+
+namespace mergelens {
+namespace {
+
+// A small validator for the subset of JSON Schema the guide schema uses.
+void validate(const nlohmann::json& v, const nlohmann::json& schema, const std::string& at,
+              std::vector<std::string>& errors) {
+  const std::string type = schema.value("type", "");
+  auto bad = [&](const std::string& what) { errors.push_back(at + ": " + what); };
+  if (type == "object") {
+    if (!v.is_object()) return bad("not an object");
+    for (const auto& k : schema["required"])
+      if (!v.contains(k.get<std::string>())) bad("missing " + k.get<std::string>());
+    for (const auto& [k, sub] : v.items()) {
+      if (!schema["properties"].contains(k)) {
+        bad("unexpected key " + k);
+        continue;
+      }
+      validate(sub, schema["properties"][k], at + "." + k, errors);
+    }
+  } else if (type == "array") {
+    if (!v.is_array()) return bad("not an array");
+    for (size_t i = 0; i < v.size(); ++i)
+      validate(v[i], schema["items"], at + "[" + std::to_string(i) + "]", errors);
+  } else if (type == "string") {
+    if (!v.is_string()) return bad("not a string");
+  } else if (type == "integer") {
+    if (!v.is_number_integer()) return bad("not an integer");
+    if (schema.contains("minimum") && v.get<int>() < schema["minimum"].get<int>()) bad("below minimum");
+    if (schema.contains("maximum") && v.get<int>() > schema["maximum"].get<int>()) bad("above maximum");
+  } else if (type == "boolean") {
+    if (!v.is_boolean()) return bad("not a boolean");
+  }
+  if (schema.contains("enum") &&
+      std::find(schema["enum"].begin(), schema["enum"].end(), v) == schema["enum"].end())
+    bad("not one of the enum values: " + v.dump());
+}
+
+TEST(GuideSchema, CommittedCopyIsCurrentAndWritersProduceIt) {
+  const char* dir = MERGELENS_SOURCE_DIR;
+  std::ifstream in(std::string(dir) + "/docs/guide.schema.json");
+  ASSERT_TRUE(in) << "docs/guide.schema.json missing";
+  auto committed = nlohmann::json::parse(in, nullptr, false);
+  EXPECT_EQ(committed, guide_document_schema())
+      << "regenerate with: mergelens schema > docs/guide.schema.json";
+  Change c = sample_change();
+  Facts f = facts_of(c);
+  for (const char* lang : {"zh", "en"}) {
+    std::vector<std::string> errors;
+    validate(guide_to_json(write_offline_guide(c, f, lang)), guide_document_schema(), "guide",
+             errors);
+    for (const auto& e : errors) ADD_FAILURE() << lang << " " << e;
+  }
+  std::vector<std::string> errors;
+  nlohmann::json broken = guide_to_json(write_offline_guide(c, f, "zh"));
+  broken["verdict"] = "must_read";
+  broken["extra"] = 1;
+  validate(broken, guide_document_schema(), "guide", errors);
+  EXPECT_EQ(errors.size(), 2u);
 }
 
 }  // namespace

@@ -35,6 +35,7 @@ constexpr Command kCommands[] = {
      setup_analyze},
     {"write", "Write reading guides for analysed changes (offline by default, or with a model)",
      setup_write},
+    {"schema", "Print the JSON schema of a guide (docs/guide.schema.json)", setup_schema},
     {"list", "List stored changes by day, newest first", setup_list},
     {"show", "Show one stored change (REF = PR number, #N or commit sha)", setup_show},
     {"sync", "Fetch PR descriptions, labels, reviews and open PRs from the GitHub REST API",
