@@ -196,6 +196,13 @@ def test_open_pr_is_stored_open_and_analysed_as_open():
     assert got["open"] is True  # facts carry it too
     assert "airMeng" in got["reviewers"] and "carol" in got["reviewers"]
     assert any(p["kind"] == "follow_up" for p in got["review_points"])
+    # Its guide is marked open and addressed to reviewers before merge.
+    ml.run("write", "--lang", "both")
+    for lang, mark in (("zh", "【未合并】"), ("en", "[open]")):
+        g = json.loads(ml.run("show", f"#{OPEN}", "--json", "--lang", lang).stdout)["guide"]
+        assert g["source"]["open"] is True and g["source"]["merged_at"] == "", g["source"]
+        assert g["verdict_text"].startswith(mark), g["verdict_text"]
+        assert any(a["role"] == "reviewer" for a in g["advice"]), g["advice"]
 
 
 def test_repeated_sync_costs_only_conditional_requests():
@@ -217,6 +224,12 @@ def test_open_pr_that_merges_is_the_same_change_merged():
     assert got["files"][0]["additions"] == 4
     listed = json.loads(ml.run("list", "--json").stdout)
     assert sum(1 for c in listed if c["number"] == OPEN) == 1
+    # After analysis and writing, the same change has a merged guide.
+    ml.run("analyze")
+    ml.run("write")
+    g = json.loads(ml.run("show", f"#{OPEN}", "--json").stdout)["guide"]
+    assert g["source"]["open"] is False and g["source"]["merged_at"] == "2026-09-29T09:00:00Z"
+    assert not g["verdict_text"].startswith("【未合并】"), g["verdict_text"]
 
 
 common.main([test_first_sync_joins_bodies_labels_and_reviews,
