@@ -30,6 +30,8 @@ struct Command {
 };
 
 constexpr Command kCommands[] = {
+    {"run", "The main job: ingest a clone, sync from GitHub (with a token), analyse, write guides",
+     setup_run},
     {"ingest", "Read merged pull requests from a local git clone into the store", setup_ingest},
     {"analyze", "Compute facts, focus, tags, scores and verdicts for stored changes",
      setup_analyze},

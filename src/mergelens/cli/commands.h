@@ -27,6 +27,7 @@ Runner setup_show(CLI::App& sub, const Globals& g);
 Runner setup_analyze(CLI::App& sub, const Globals& g);
 Runner setup_write(CLI::App& sub, const Globals& g);
 Runner setup_schema(CLI::App& sub, const Globals& g);
+Runner setup_run(CLI::App& sub, const Globals& g);
 
 // "zh", "en" or "both" → the languages; kInvalidInput otherwise.
 Result<std::vector<std::string>> parse_langs(const std::string& lang);
