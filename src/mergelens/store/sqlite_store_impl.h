@@ -5,6 +5,8 @@
 #pragma once
 
 #include <functional>
+
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "mergelens/store/sqlite_util.h"
@@ -64,6 +66,9 @@ class SqliteStore final : public Store {
   std::unexpected<Error> db_error(const Error& e) const {
     return fail(e.kind, "database {}: {}", path_, e.message);
   }
+  // Decompresses and parses a stored zstd JSON document; kCorrupt naming
+  // `what` (e.g. "facts of change 12") when it cannot be read.
+  Result<nlohmann::json> read_doc(std::string_view blob, std::string_view what) const;
   Result<Stmt> prepare(std::string_view q) const {
     auto s = Stmt::prepare(db_, q);
     if (!s) return db_error(s.error());
