@@ -326,8 +326,10 @@ void validate(const nlohmann::json& v, const nlohmann::json& schema, const std::
     if (!v.is_string()) return bad("not a string");
   } else if (type == "integer") {
     if (!v.is_number_integer()) return bad("not an integer");
-    if (schema.contains("minimum") && v.get<int>() < schema["minimum"].get<int>()) bad("below minimum");
-    if (schema.contains("maximum") && v.get<int>() > schema["maximum"].get<int>()) bad("above maximum");
+    if (schema.contains("minimum") && v.get<int>() < schema["minimum"].get<int>())
+      bad("below minimum");
+    if (schema.contains("maximum") && v.get<int>() > schema["maximum"].get<int>())
+      bad("above maximum");
   } else if (type == "boolean") {
     if (!v.is_boolean()) return bad("not a boolean");
   }
@@ -357,6 +359,27 @@ TEST(GuideSchema, CommittedCopyIsCurrentAndWritersProduceIt) {
   broken["extra"] = 1;
   validate(broken, guide_document_schema(), "guide", errors);
   EXPECT_EQ(errors.size(), 2u);
+}
+
+}  // namespace
+}  // namespace mergelens
+
+namespace mergelens {
+namespace {
+
+TEST(OfflineWriter, CapsAreFlaggedNotDropped) {
+  Change c = sample_change();
+  c.title = std::string(10000, 'x');
+  c.files[0].truncated = true;
+  c.files_truncated = true;
+  Facts f = facts_of(c);
+  Guide g = write_offline_guide(c, f, "zh");
+  EXPECT_LE(g.headline.size(), 210u);
+  ASSERT_EQ(g.limits.size(), 3u);
+  EXPECT_NE(g.limits[0].find("python/pkg/runner/graph_runner.py"), std::string::npos);
+  EXPECT_NE(guide_to_markdown(g).find("**未完整读取**"), std::string::npos);
+  Guide en = write_offline_guide(c, f, "en");
+  EXPECT_NE(guide_to_markdown(en).find("**Not fully read**"), std::string::npos);
 }
 
 }  // namespace

@@ -84,6 +84,9 @@ struct Guide {
   std::vector<GuideAdvice> advice;
   std::string audience;
   std::vector<GuideReference> references;
+  // What the guide could not see: files whose hunks were capped, a file list
+  // cut at the cap, a title or body clipped. Empty when it saw everything.
+  std::vector<std::string> limits;
   GuideScore importance, insight;
   std::vector<std::string> tags;
   GuideSource source;

@@ -184,6 +184,7 @@ json guide_to_json(const Guide& g) {
       {"advice", advice},
       {"audience", g.audience},
       {"references", refs},
+      {"limits", g.limits},
       {"importance", {{"value", g.importance.value}, {"reason", g.importance.reason}}},
       {"insight", {{"value", g.insight.value}, {"reason", g.insight.reason}}},
       {"tags", g.tags},
@@ -283,6 +284,7 @@ json guide_document_schema() {
   props["verdict"] = {{"type", "string"},
                       {"enum", {"close_read", "selective_read", "skim", "skip"}}};
   props["tags"] = string_array_schema();
+  props["limits"] = string_array_schema();
   props["source"] = object_schema({{"repo", str},
                                    {"number", {{"type", "integer"}}},
                                    {"sha", str},
@@ -291,14 +293,13 @@ json guide_document_schema() {
                                    {"author", str},
                                    {"merged_at", str},
                                    {"open", {{"type", "boolean"}}}});
-  props["writer"] =
-      object_schema({{"kind", {{"type", "string"}, {"enum", {"offline", "llm"}}}},
-                     {"model", str},
-                     {"prompt_version", str},
-                     {"fallback_reason", str},
-                     {"removed", string_array_schema()},
-                     {"attempts", {{"type", "integer"}}},
-                     {"cached", {{"type", "boolean"}}}});
+  props["writer"] = object_schema({{"kind", {{"type", "string"}, {"enum", {"offline", "llm"}}}},
+                                   {"model", str},
+                                   {"prompt_version", str},
+                                   {"fallback_reason", str},
+                                   {"removed", string_array_schema()},
+                                   {"attempts", {{"type", "integer"}}},
+                                   {"cached", {{"type", "boolean"}}}});
   // Scores of a stored guide may be 0 (not scored).
   for (const char* k : {"importance", "insight"})
     props[k]["properties"]["value"] = {{"type", "integer"}, {"minimum", 0}, {"maximum", 10}};

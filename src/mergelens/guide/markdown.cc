@@ -8,7 +8,7 @@ namespace {
 struct Labels {
   const char *verdict, *why, *focus, *skim, *design, *questions, *numbers, *body, *gaps, *advice,
       *audience, *references, *importance, *insight, *tags, *original, *author, *merged, *open,
-      *writer_offline, *writer_llm, *fallback, *lines, *line;
+      *writer_offline, *writer_llm, *fallback, *lines, *line, *limits;
   const char* role(const std::string& r) const {
     if (zh) {
       if (r == "user") return "使用者";
@@ -26,31 +26,19 @@ struct Labels {
   bool zh;
 };
 
-constexpr Labels kZh{"结论",
-                     "为什么值得读",
-                     "精读要点",
-                     "浏览即可",
-                     "值得学习的设计",
-                     "问题与风险",
-                     "关于数字",
-                     "描述与代码",
-                     "测试与基准缺口",
-                     "给不同读者的建议",
-                     "读者",
-                     "相关",
-                     "重要度",
-                     "洞察价值",
-                     "标签",
-                     "原始 PR",
-                     "作者",
-                     "合并时间",
-                     "未合并",
-                     "离线撰写（未使用模型）",
-                     "由模型 {} 撰写",
-                     "模型失败，改用离线撰写：{}",
-                     "第 {}–{} 行",
-                     "第 {} 行",
-                     true};
+constexpr Labels kZh{"结论",           "为什么值得读",
+                     "精读要点",       "浏览即可",
+                     "值得学习的设计", "问题与风险",
+                     "关于数字",       "描述与代码",
+                     "测试与基准缺口", "给不同读者的建议",
+                     "读者",           "相关",
+                     "重要度",         "洞察价值",
+                     "标签",           "原始 PR",
+                     "作者",           "合并时间",
+                     "未合并",         "离线撰写（未使用模型）",
+                     "由模型 {} 撰写", "模型失败，改用离线撰写：{}",
+                     "第 {}–{} 行",    "第 {} 行",
+                     "未完整读取",     true};
 constexpr Labels kEn{"Verdict",
                      "Why read it",
                      "Where to look",
@@ -75,6 +63,7 @@ constexpr Labels kEn{"Verdict",
                      "model failed, written offline: {}",
                      "lines {}–{}",
                      "line {}",
+                     "Not fully read",
                      false};
 
 void list(std::string& out, const char* title, const std::vector<std::string>& items) {
@@ -118,6 +107,7 @@ std::string guide_to_markdown(const Guide& g) {
   list(out, L.numbers, g.number_cautions);
   list(out, L.body, g.body_vs_code);
   list(out, L.gaps, g.gaps);
+  list(out, L.limits, g.limits);
   if (!g.advice.empty()) {
     out += fmt::format("\n**{}**\n", L.advice);
     for (const auto& a : g.advice)

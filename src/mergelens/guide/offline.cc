@@ -31,6 +31,42 @@ void fill_from_facts(const Change& change, const Facts& facts, Guide& g) {
   g.source.open = change.open;
 }
 
+std::vector<std::string> guide_limits(const Change& change, std::string_view lang) {
+  const bool zh = lang == "zh";
+  std::vector<std::string> out;
+  std::vector<std::string> capped;
+  for (const auto& f : change.files)
+    if (f.truncated) capped.push_back("`" + f.path + "`");
+  if (!capped.empty()) {
+    std::string names = fmt::format(
+        "{}", fmt::join(capped.begin(), capped.begin() + std::min<size_t>(capped.size(), 5),
+                        zh ? "、" : ", "));
+    if (capped.size() > 5) names += zh ? " 等" : ", ...";
+    out.push_back(
+        fmt::format(fmt::runtime(zh ? "{} 个文件的 diff 过大，只保存并分析了前面的部分：{}"
+                                    : "the diff of {} file(s) was too large; only its first part "
+                                      "was stored and analysed: {}"),
+                    capped.size(), names));
+  }
+  if (change.files_truncated)
+    out.push_back(
+        fmt::format(fmt::runtime(zh ? "文件列表超过上限，只保存了前 {} 个文件"
+                                    : "the file list exceeded the cap; only the first {} files "
+                                      "were stored"),
+                    change.files.size()));
+  if (change.title.size() > 200)
+    out.push_back(zh ? "标题过长，标题行只取了开头"
+                     : "the title is very long; the headline uses "
+                       "its beginning");
+  if (change.body.size() > 64 * 1024)
+    out.push_back(
+        fmt::format(fmt::runtime(zh ? "PR 描述有 {} KB，模型提示词中只放入了开头"
+                                    : "the description is {} KB; a model prompt carries only its "
+                                      "beginning"),
+                    change.body.size() / 1024));
+  return out;
+}
+
 Guide write_offline_guide(const Change& change, const Facts& facts, std::string_view lang) {
   Guide g;
   g.lang = lang == "zh" ? "zh" : "en";
@@ -38,6 +74,12 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   Ctx ctx{change, facts, p};
   fill_from_facts(change, facts, g);
   g.headline = guide_detail::headline(ctx);
+  if (g.headline.size() > 200) {  // cut at a UTF-8 boundary
+    size_t cut = 200;
+    while (cut > 0 && (static_cast<unsigned char>(g.headline[cut]) & 0xC0) == 0x80) --cut;
+    g.headline = g.headline.substr(0, cut) + "…";
+  }
+  g.limits = guide_limits(change, g.lang);
   g.summary = guide_detail::summary(ctx);
   g.verdict_text = guide_detail::verdict_text(ctx);
   const bool worth =

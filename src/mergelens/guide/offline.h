@@ -23,4 +23,8 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
 // merge time).
 void fill_from_facts(const Change& change, const Facts& facts, Guide& guide);
 
+// What the guide cannot have seen of `change`, in `lang`: capped hunks, a
+// file list cut at the cap, an overlong title or body.
+std::vector<std::string> guide_limits(const Change& change, std::string_view lang);
+
 }  // namespace mergelens

@@ -144,6 +144,7 @@ Guide LlmWriter::write(const Change& change, const Facts& facts, const std::stri
     fill_from_facts(change, facts, g);
     if (g.importance.reason.empty()) g.importance.reason = offline.importance.reason;
     if (g.insight.reason.empty()) g.insight.reason = offline.insight.reason;
+    g.limits = offline.limits;
     g.writer.kind = "llm";
     g.writer.model = model();
     g.writer.prompt_version = std::string(kPromptVersion);
