@@ -9,7 +9,7 @@ PACKAGES=(
   libgit2-dev libsqlite3-dev sqlite3 libzstd-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libre2-dev libyaml-cpp-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcurl4-openssl-dev libcpp-httplib-dev
-  clang-format
+  clang-format clang-16 libclang-rt-16-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
