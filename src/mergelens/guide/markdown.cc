@@ -8,7 +8,7 @@ namespace {
 struct Labels {
   const char *verdict, *why, *focus, *skim, *design, *questions, *numbers, *body, *gaps, *advice,
       *audience, *references, *importance, *insight, *tags, *original, *author, *merged, *open,
-      *writer_offline, *writer_llm, *fallback, *lines, *line, *limits;
+      *writer_offline, *writer_llm, *fallback, *lines, *line, *limits, *focus_light;
   const char* role(const std::string& r) const {
     if (zh) {
       if (r == "user") return "使用者";
@@ -26,19 +26,33 @@ struct Labels {
   bool zh;
 };
 
-constexpr Labels kZh{"结论",           "为什么值得读",
-                     "精读要点",       "浏览即可",
-                     "值得学习的设计", "问题与风险",
-                     "关于数字",       "描述与代码",
-                     "测试与基准缺口", "给不同读者的建议",
-                     "读者",           "相关",
-                     "重要度",         "洞察价值",
-                     "标签",           "原始 PR",
-                     "作者",           "合并时间",
-                     "未合并",         "离线撰写（未使用模型）",
-                     "由模型 {} 撰写", "模型失败，改用离线撰写：{}",
-                     "第 {}–{} 行",    "第 {} 行",
-                     "未完整读取",     true};
+constexpr Labels kZh{"结论",
+                     "为什么值得读",
+                     "精读要点",
+                     "浏览即可",
+                     "值得学习的设计",
+                     "问题与风险",
+                     "关于数字",
+                     "描述与代码",
+                     "测试与基准缺口",
+                     "给不同读者的建议",
+                     "读者",
+                     "相关",
+                     "重要度",
+                     "洞察价值",
+                     "标签",
+                     "原始 PR",
+                     "作者",
+                     "合并时间",
+                     "未合并",
+                     "离线撰写（未使用模型）",
+                     "由模型 {} 撰写",
+                     "模型失败，改用离线撰写：{}",
+                     "第 {}–{} 行",
+                     "第 {} 行",
+                     "未完整读取",
+                     "如果要看，看这里",
+                     true};
 constexpr Labels kEn{"Verdict",
                      "Why read it",
                      "Where to look",
@@ -64,6 +78,7 @@ constexpr Labels kEn{"Verdict",
                      "lines {}–{}",
                      "line {}",
                      "Not fully read",
+                     "If you look, look here",
                      false};
 
 void list(std::string& out, const char* title, const std::vector<std::string>& items) {
@@ -81,7 +96,8 @@ std::string guide_to_markdown(const Guide& g) {
   out += fmt::format("**{}**: {}\n", L.verdict, g.verdict_text);
   if (!g.why.empty()) out += fmt::format("\n**{}**: {}\n", L.why, g.why);
   if (!g.focus.empty()) {
-    out += fmt::format("\n**{}**\n", L.focus);
+    const bool light = g.verdict == "skim" || g.verdict == "skip";
+    out += fmt::format("\n**{}**\n", light ? L.focus_light : L.focus);
     for (size_t i = 0; i < g.focus.size(); ++i) {
       const auto& f = g.focus[i];
       std::string where =

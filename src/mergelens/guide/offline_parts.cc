@@ -346,7 +346,8 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   static constexpr std::string_view kPriority[] = {
       "fallback",        "guard",       "dtype_branch",     "device_branch",
       "platform_branch", "concurrency", "env_var",          "cli_flag",
-      "raise",           "assert",      "numeric_constant", "dead_code_removed"};
+      "raise",           "assert",      "numeric_constant", "dead_code_removed",
+      "early_return"};
   std::set<std::string> asked;  // details already questioned in an earlier point
   for (const auto& r : f.focus) {
     if (out.size() >= max) break;
@@ -394,7 +395,7 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     else if (key && key->kind == "cli_flag")
       g.question = fmt_rt(c.p.q_flag, detail);
     else if (sig && asked.insert(sig->name).second)
-      g.question = fmt_rt(c.p.q_signature, code(sig->name));
+      g.question = fmt_rt(c.p.q_signature, code(sig->name, 200));
     else if (key && (key->kind == "raise" || key->kind == "assert") && !is_test(f, r.path))
       g.question = fmt_rt(c.p.q_raise, detail);
     else if (key && key->kind == "numeric_constant")
@@ -403,17 +404,22 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       g.question = fmt_rt(c.p.q_removed, detail);
     else if (is_test(f, r.path))
       g.question = std::string(c.p.q_test);
+    else if (key && key->kind == "early_return")
+      g.question = fmt_rt(c.p.q_early, detail);
     else if (!defs.empty())
-      g.question = fmt_rt(c.p.q_new, code(defs.front()->name));
+      g.question = fmt_rt(defs.front()->change == "added" ? c.p.q_new : c.p.q_modified,
+                          code(defs.front()->name, 200));
+    else if (!r.symbol.empty())
+      g.question = fmt_rt(c.p.q_modified, code(r.symbol, 200));
     else
       g.question = std::string(c.p.q_generic);
 
     std::vector<std::string> why;
     std::vector<std::string> added;
     for (const auto* d : defs)
-      if (d->change == "added" && added.size() < 2) added.push_back(code(d->name));
+      if (d->change == "added" && added.size() < 2) added.push_back(code(d->name, 200));
     if (!added.empty()) why.push_back(fmt_rt(c.p.why_new, phrases::join_list(added, c.p)));
-    if (sig) why.push_back(fmt_rt(c.p.why_signature, code(sig->name)));
+    if (sig) why.push_back(fmt_rt(c.p.why_signature, code(sig->name, 200)));
     std::set<std::string> kinds;
     for (const auto* s : in) {
       if (why.size() >= 3) break;

@@ -66,6 +66,7 @@ Phrases make_zh() {
   p.q_constant = "常量 {} 的取值依据是什么？是否应当可配置？";
   p.q_new = "新增的 {} 承担什么职责？边界情况如何处理？";
   p.q_modified = "{} 的行为改变了什么？调用方是否依赖旧行为？";
+  p.q_early = "提前返回（{}）跳过了后面的哪些步骤？这对所有调用方都成立吗？";
   p.q_test = "这个测试覆盖了哪些分支？还缺哪一条？";
   p.q_removed = "删除的代码（{}）是否真的没有其它调用者？";
   p.q_generic = "这里的改动与 PR 描述的意图是否一致？";
@@ -188,6 +189,7 @@ Phrases make_en() {
   p.q_constant = "Where does the value {} come from, and should it be configurable?";
   p.q_new = "What is {} responsible for, and how does it handle edge cases?";
   p.q_modified = "What does the change to {} alter, and do callers rely on the old behaviour?";
+  p.q_early = "What does the early return ({}) skip, and does that hold for every caller?";
   p.q_test = "Which branches does this test cover, and which one is missing?";
   p.q_removed = "Does the removed code ({}) really have no other callers?";
   p.q_generic = "Does this change do what the PR description says?";

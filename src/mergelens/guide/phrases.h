@@ -50,7 +50,7 @@ struct Phrases {
 
   // focus questions
   std::string_view q_fallback_plain, q_fallback, q_guard, q_dtype, q_device, q_concurrency, q_env,
-      q_flag, q_signature, q_raise, q_constant, q_new, q_modified, q_test, q_removed, q_generic;
+      q_flag, q_signature, q_raise, q_constant, q_new, q_modified, q_early, q_test, q_removed, q_generic;
   // why a focus region
   std::string_view why_new, why_signature, why_signal, why_lines, why_test, why_reviewed;
 
