@@ -89,6 +89,7 @@ TEST(GuideJson, RoundTripKeepsEveryField) {
   Change c = sample_change();
   Guide g = write_offline_guide(c, facts_of(c), "zh");
   g.writer.removed = {"focus[3]: x.py (no such file in the change)"};
+  g.limits = {"the title is very long"};
   auto back = guide_from_json(guide_to_json(g));
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(guide_to_json(*back), guide_to_json(g));

@@ -214,7 +214,7 @@ Result<Guide> guide_from_json(const json& j) {
   Reader r(j, "guide");
   bool ok =
       r.integer("schema", g.schema) && r.str("lang", g.lang) && r.str("verdict", g.verdict) &&
-      read_content(r, g) && r.strings("tags", g.tags) &&
+      read_content(r, g) && r.strings("tags", g.tags) && r.strings("limits", g.limits) &&
       r.object("source",
                [&](Reader& s) {
                  return s.str("repo", g.source.repo) && s.integer("number", g.source.number) &&
