@@ -249,6 +249,14 @@ class Checker {
 
 }  // namespace
 
+std::string unquoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text)
+    if (c != '`' && c != '\'') out.push_back(c);
+  return out;
+}
+
 bool has_cjk(std::string_view text) {
   for (size_t i = 0; i + 2 < text.size(); ++i) {
     unsigned char c = text[i];
@@ -358,6 +366,7 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts) {
   }
   for (const auto& r : facts.review_points) add_fact(r.excerpt);
   scan_tokens(facts_code_, tokens_);
+  unquoted_ = unquoted(corpus_) + "\n" + unquoted(facts_code_);
   for (const auto& r : facts.references) {
     if (r.number > 0) prs_.insert(r.number);
     if (!r.sha.empty()) shas_.push_back(r.sha);
@@ -428,11 +437,10 @@ bool CitationIndex::has_code_span(std::string_view raw) const {
   if (!resolve_path(span).empty()) return true;
   if (corpus_.find(span) != std::string::npos) return true;
   if (facts_code_.find(span) != std::string::npos) return true;
-  if (span.find('\'') != std::string::npos) {  // writers turn inner backticks into quotes
-    std::string ticks = span;
-    std::replace(ticks.begin(), ticks.end(), '\'', '`');
-    if (corpus_.find(ticks) != std::string::npos || facts_code_.find(ticks) != std::string::npos)
-      return true;
+  if (span.find('\'') != std::string::npos) {
+    // Writers turn inner backticks into quotes: compare with both removed.
+    std::string plain = unquoted(span);
+    if (plain.size() >= 8 && unquoted_.find(plain) != std::string::npos) return true;
   }
   std::set<std::string> toks;
   scan_tokens(span, toks);

@@ -42,6 +42,7 @@ class CitationIndex {
  private:
   std::string corpus_;             // all text of the change, for substring checks
   std::string facts_code_;         // symbols and signal details the analysis read
+  std::string unquoted_;           // both, without backticks and single quotes
   std::set<std::string> paths_;    // full paths and old paths
   std::set<std::string> tokens_;   // identifier tokens of the corpus
   std::set<std::string> numbers_;  // numeric literals of the corpus, normalised
@@ -73,6 +74,9 @@ std::vector<CitationFailure> check_citations(const Guide& guide, const CitationI
 // full paths. Returns the number of citations removed.
 size_t remove_failed_citations(Guide& guide, const std::vector<CitationFailure>& failures,
                                const Guide& fallback, const CitationIndex& index);
+
+// `text` without backticks and single quotes.
+std::string unquoted(std::string_view text);
 
 // Whether `text` contains CJK ideographs (a "zh" guide must).
 bool has_cjk(std::string_view text);
