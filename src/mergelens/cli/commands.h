@@ -24,6 +24,9 @@ Runner setup_ingest(CLI::App& sub, const Globals& g);
 Runner setup_list(CLI::App& sub, const Globals& g);
 Runner setup_show(CLI::App& sub, const Globals& g);
 Runner setup_analyze(CLI::App& sub, const Globals& g);
+Runner setup_serve(CLI::App& sub, const Globals& g);
+Runner setup_export(CLI::App& sub, const Globals& g);
+Runner setup_digest(CLI::App& sub, const Globals& g);
 
 // Opens the store named by --db. `create`: make it when missing.
 Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create);

@@ -167,6 +167,9 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
         return db_error(r.error());
       inserted += added;
     }
+    if (inserted) {
+      if (auto r = index_missing(); !r) return std::unexpected(r.error());
+    }
     if (new_base) {
       auto up = prepare("UPDATE repos SET base_sha = ?2 WHERE id = ?1");
       if (!up) return std::unexpected(up.error());

@@ -1,6 +1,7 @@
 // SqliteStore: the SQLite implementation of Store. Private to store/: its
-// methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts) and
-// sqlite_guides.cc (guides, the answer cache and the write ledger).
+// methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts),
+// sqlite_guides.cc (guides, the answer cache and the write ledger),
+// sqlite_pages.cc (queries behind the web pages) and sqlite_search.cc (FTS5).
 #pragma once
 
 #include <functional>
@@ -49,6 +50,19 @@ class SqliteStore final : public Store {
   Result<void> record_write_run(const WriteRunRecord& run) override;
   Result<std::vector<WriteRunRecord>> write_runs(size_t limit) override;
 
+  Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
+                                                    bool before) override;
+  Result<std::map<std::int64_t, std::vector<std::string>>> tags_of(
+      std::span<const std::int64_t> ids) override;
+  Result<std::map<std::int64_t, std::vector<GuideLine>>> guide_lines(
+      std::span<const std::int64_t> ids) override;
+  Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) override;
+  Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) override;
+  Result<std::int64_t> data_version() override;
+  Result<size_t> refresh_search_index() override;
+  Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
+                                        std::string_view lang, size_t limit) override;
+
  private:
   // Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back on failure.
   template <class T>
@@ -63,6 +77,10 @@ class SqliteStore final : public Store {
   }
   Result<void> insert_change(std::int64_t repo_id, const Change& c, Stmt& ins_change,
                              Stmt& ins_file, Stmt& ins_commit, Stmt& ins_label, bool& inserted);
+  // (Re)writes the search documents of these changes (sqlite_search.cc).
+  Result<void> index_changes(std::span<const std::int64_t> ids);
+  // Indexes the changes that have no search document; returns how many.
+  Result<size_t> index_missing();
   // repo_id 0 matches any repository.
   Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
                                             const std::function<void(Stmt&)>& bind);
