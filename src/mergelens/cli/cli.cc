@@ -24,6 +24,8 @@ constexpr Command kCommands[] = {
     {"ingest", "Read merged pull requests from a local git clone into the store", setup_ingest},
     {"analyze", "Compute facts, focus, tags, scores and verdicts for stored changes",
      setup_analyze},
+    {"write", "Write reading guides for analysed changes (offline by default, or with a model)",
+     setup_write},
     {"list", "List stored changes by day, newest first", setup_list},
     {"show", "Show one stored change (REF = PR number, #N or commit sha)", setup_show},
     {"serve", "Serve the reading guides as web pages, feeds and JSON (read-only)", setup_serve},

@@ -2,6 +2,9 @@
 
 #include "mergelens/analysis/facts_json.h"
 #include "mergelens/cli/commands.h"
+#include "mergelens/guide/guide_json.h"
+#include "mergelens/guide/markdown.h"
+#include "mergelens/guide/prompt.h"
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
 
@@ -89,12 +92,20 @@ void print_text(const Change& c, bool patch) {
 Runner setup_show(CLI::App& sub, const Globals& g) {
   struct Args {
     std::string ref;
-    bool json = false, patch = false;
+    bool json = false, patch = false, facts = false, prompt = false;
+    size_t budget = 12000;
+    std::string lang = "zh";
   };
   auto a = std::make_shared<Args>();
   sub.add_option("ref", a->ref, "PR number, #N, or commit sha (7+ hex digits)")->required();
   sub.add_flag("--json", a->json, "Print the stored change as JSON");
   sub.add_flag("-p,--patch", a->patch, "Print the diff too");
+  sub.add_flag("--facts", a->facts, "Print the analysis facts too (always when there is no guide)");
+  sub.add_flag("--prompt", a->prompt, "Print the exact prompt the model writer would send");
+  sub.add_option("--budget", a->budget, "Prompt budget in estimated tokens (with --prompt)")
+      ->capture_default_str();
+  sub.add_option("--lang", a->lang, "Language of the guide to show: zh (default) or en")
+      ->capture_default_str();
   return [a, &g]() -> Result<void> {
     auto store = open_store(g, /*create=*/false);
     if (!store) return std::unexpected(store.error());
@@ -106,6 +117,33 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
     if (!facts) return std::unexpected(facts.error());
     auto backlinks = (*store)->referenced_by(repo->id, *change);
     if (!backlinks) return std::unexpected(backlinks.error());
+    if (a->lang != "zh" && a->lang != "en")
+      return fail(ErrorKind::kInvalidInput, "--lang must be zh or en, not \"{}\"", a->lang);
+    if (a->prompt) {
+      if (!*facts)
+        return fail(ErrorKind::kInvalidInput, "{} is not analysed yet: run `mergelens analyze`",
+                    change->ref());
+      Facts f = **facts;
+      f.referenced_by = *backlinks;
+      Prompt p = build_prompt(*change, f, a->lang, a->budget);
+      if (a->json) {
+        fmt::print("{}\n",
+                   dump_json(nlohmann::json{{"messages",
+                                             {{{"role", "system"}, {"content", p.system}},
+                                              {{"role", "user"}, {"content", p.user}}}},
+                                            {"estimated_tokens", p.estimated_tokens},
+                                            {"top3_share", p.coverage.top3_share},
+                                            {"files_left_out", p.coverage.files_left_out}}));
+      } else {
+        fmt::print("=== system ===\n{}\n\n=== user ===\n{}\n", p.system, p.user);
+        fmt::print("=== {} estimated tokens; {} of {} hunks; top-3 focus coverage {:.0f}% ===\n",
+                   p.estimated_tokens, p.coverage.hunks_included, p.coverage.hunks_total,
+                   p.coverage.top3_share * 100);
+      }
+      return {};
+    }
+    auto guide = (*store)->get_guide(change->id, a->lang);
+    if (!guide) return std::unexpected(guide.error());
     if (a->json) {
       nlohmann::json j = to_json(*change);
       if (*facts) {
@@ -120,10 +158,14 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
                         {"relation", b.relation},
                         {"merged_at", format_utc(b.merged_at)}});
       j["referenced_by"] = std::move(back);
+      if (*guide) j["guide"] = guide_to_json(**guide);
       fmt::print("{}\n", dump_json(j));
     } else {
-      print_text(*change, a->patch);
-      if (*facts) print_facts(**facts, *backlinks);
+      if (*guide) fmt::print("{}\n", guide_to_markdown(**guide));
+      if (!*guide || a->facts || a->patch) {
+        print_text(*change, a->patch);
+        if (*facts) print_facts(**facts, *backlinks);
+      }
     }
     return {};
   };

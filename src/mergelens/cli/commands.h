@@ -24,9 +24,13 @@ Runner setup_ingest(CLI::App& sub, const Globals& g);
 Runner setup_list(CLI::App& sub, const Globals& g);
 Runner setup_show(CLI::App& sub, const Globals& g);
 Runner setup_analyze(CLI::App& sub, const Globals& g);
+Runner setup_write(CLI::App& sub, const Globals& g);
 Runner setup_serve(CLI::App& sub, const Globals& g);
 Runner setup_export(CLI::App& sub, const Globals& g);
 Runner setup_digest(CLI::App& sub, const Globals& g);
+
+// "zh", "en" or "both" → the languages; kInvalidInput otherwise.
+Result<std::vector<std::string>> parse_langs(const std::string& lang);
 
 // Opens the store named by --db. `create`: make it when missing.
 Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create);

@@ -1,0 +1,87 @@
+#include <fmt/format.h>
+
+#include "mergelens/cli/commands.h"
+#include "mergelens/llm/client.h"
+#include "mergelens/pipeline/write.h"
+
+namespace mergelens::cli {
+
+Result<std::vector<std::string>> parse_langs(const std::string& lang) {
+  if (lang == "zh" || lang == "en") return std::vector<std::string>{lang};
+  if (lang == "both") return std::vector<std::string>{"zh", "en"};
+  return fail(ErrorKind::kInvalidInput, "--lang must be zh, en or both, not \"{}\"", lang);
+}
+
+Runner setup_write(CLI::App& sub, const Globals& g) {
+  struct Args {
+    std::string lang = "zh";
+    bool force = false;
+    size_t budget = 12000;
+    size_t batch = 16;
+    bool offline = false;
+    bool use_llm = false;
+    std::string config = "mergelens.toml";
+    llm::Settings llm;
+  };
+  auto a = std::make_shared<Args>();
+  sub.add_option("--lang", a->lang, "Output language: zh (default), en or both")
+      ->capture_default_str();
+  sub.add_flag("--offline", a->offline,
+               "Write from the analysis facts alone, no network (default)");
+  sub.add_flag("--force", a->force, "Rewrite guides that are current");
+  sub.add_option("--budget", a->budget, "Prompt budget in estimated tokens (model writer)")
+      ->capture_default_str();
+  sub.add_option("--batch", a->batch, "Guides stored per transaction")->capture_default_str();
+  sub.add_flag("--llm", a->use_llm,
+               "Ask a model (OpenAI-compatible API; settings from flags, OPENAI_BASE_URL / "
+               "OPENAI_API_KEY / OPENAI_MODEL, or the [llm] table of --config)");
+  sub.add_option("--llm-base-url", a->llm.base_url, "Model server, e.g. http://127.0.0.1:30000");
+  sub.add_option("--llm-model", a->llm.model, "Model name");
+  sub.add_option("--llm-concurrency", a->llm.concurrency, "Requests in flight");
+  sub.add_option("--llm-max-retries", a->llm.max_retries, "Retries per request");
+  sub.add_option("--config", a->config, "mergelens.toml with an [llm] table")
+      ->capture_default_str();
+  return [a, &g]() -> Result<void> {
+    auto langs = parse_langs(a->lang);
+    if (!langs) return std::unexpected(langs.error());
+    auto store = open_store(g, /*create=*/false);
+    if (!store) return std::unexpected(store.error());
+    auto repo = resolve_repo(**store, g.repo);
+    if (!repo) return std::unexpected(repo.error());
+    if (a->use_llm && a->offline)
+      return fail(ErrorKind::kInvalidInput, "--llm and --offline exclude each other");
+    std::unique_ptr<llm::Client> client;
+    if (a->use_llm) {
+      auto settings = llm::resolve_settings(a->llm, a->config);
+      if (!settings) return std::unexpected(settings.error());
+      client = std::make_unique<llm::Client>(*settings);
+    }
+    WriteOptions opt;
+    opt.client = client.get();
+    opt.langs = *langs;
+    opt.force = a->force;
+    opt.budget_tokens = a->budget;
+    opt.batch_size = a->batch;
+    Progress progress("write", 0);
+    auto report = write_guides(**store, *repo, opt, &progress);
+    if (!report) return std::unexpected(report.error());
+    fmt::print(
+        "{}: {} guide{} written ({} offline, {} by a model, {} from the cache); {} "
+        "citation{} removed\n",
+        repo->name, report->written, report->written == 1 ? "" : "s", report->offline, report->llm,
+        report->cached, report->removed_citations, report->removed_citations == 1 ? "" : "s");
+    for (const auto& [reason, n] : report->fallback_reasons)
+      fmt::print("  offline fallback ×{}: {}\n", n, reason);
+    if (client) {
+      const auto& l = report->ledger;
+      fmt::print(
+          "  model {}: {} requests ({} retries, {} failed calls), {} prompt + {} completion "
+          "tokens{}\n",
+          l.model, l.requests, l.retries, l.failures, l.prompt_tokens, l.completion_tokens,
+          l.usd > 0 ? fmt::format(", ${:.4f}", l.usd) : "");
+    }
+    return {};
+  };
+}
+
+}  // namespace mergelens::cli

@@ -1,0 +1,155 @@
+#include "mergelens/guide/markdown.h"
+
+#include <fmt/format.h>
+
+namespace mergelens {
+namespace {
+
+struct Labels {
+  const char *verdict, *why, *focus, *skim, *design, *questions, *numbers, *body, *gaps, *advice,
+      *audience, *references, *importance, *insight, *tags, *original, *author, *merged, *open,
+      *writer_offline, *writer_llm, *fallback, *lines, *line;
+  const char* role(const std::string& r) const {
+    if (zh) {
+      if (r == "user") return "使用者";
+      if (r == "maintainer") return "维护者";
+      if (r == "reviewer") return "审阅者";
+      if (r == "operator") return "运维";
+    } else {
+      if (r == "user") return "Users";
+      if (r == "maintainer") return "Maintainers";
+      if (r == "reviewer") return "Reviewers";
+      if (r == "operator") return "Operators";
+    }
+    return r.c_str();
+  }
+  bool zh;
+};
+
+constexpr Labels kZh{"结论",
+                     "为什么值得读",
+                     "精读要点",
+                     "浏览即可",
+                     "值得学习的设计",
+                     "问题与风险",
+                     "关于数字",
+                     "描述与代码",
+                     "测试与基准缺口",
+                     "给不同读者的建议",
+                     "读者",
+                     "相关",
+                     "重要度",
+                     "洞察价值",
+                     "标签",
+                     "原始 PR",
+                     "作者",
+                     "合并时间",
+                     "未合并",
+                     "离线撰写（未使用模型）",
+                     "由模型 {} 撰写",
+                     "模型失败，改用离线撰写：{}",
+                     "第 {}–{} 行",
+                     "第 {} 行",
+                     true};
+constexpr Labels kEn{"Verdict",
+                     "Why read it",
+                     "Where to look",
+                     "Skim",
+                     "Design decisions",
+                     "Questions and risks",
+                     "On the numbers",
+                     "Description vs code",
+                     "Test and benchmark gaps",
+                     "Advice by role",
+                     "Audience",
+                     "Related",
+                     "Importance",
+                     "Insight",
+                     "Tags",
+                     "Original PR",
+                     "author",
+                     "merged",
+                     "open",
+                     "written offline (no model)",
+                     "written by model {}",
+                     "model failed, written offline: {}",
+                     "lines {}–{}",
+                     "line {}",
+                     false};
+
+void list(std::string& out, const char* title, const std::vector<std::string>& items) {
+  if (items.empty()) return;
+  out += fmt::format("\n**{}**\n", title);
+  for (const auto& s : items) out += fmt::format("- {}\n", s);
+}
+
+}  // namespace
+
+std::string guide_to_markdown(const Guide& g) {
+  const Labels& L = g.lang == "zh" ? kZh : kEn;
+  std::string out = fmt::format("## {}\n\n", g.headline);
+  if (!g.summary.empty()) out += g.summary + "\n\n";
+  out += fmt::format("**{}**: {}\n", L.verdict, g.verdict_text);
+  if (!g.why.empty()) out += fmt::format("\n**{}**: {}\n", L.why, g.why);
+  if (!g.focus.empty()) {
+    out += fmt::format("\n**{}**\n", L.focus);
+    for (size_t i = 0; i < g.focus.size(); ++i) {
+      const auto& f = g.focus[i];
+      std::string where =
+          f.start_line <= 0 ? fmt::format("`{}`", f.path)
+          : f.end_line <= f.start_line
+              ? fmt::format("`{}` {}", f.path, fmt::format(fmt::runtime(L.line), f.start_line))
+              : fmt::format("`{}` {}", f.path,
+                            fmt::format(fmt::runtime(L.lines), f.start_line, f.end_line));
+      if (!f.symbol.empty()) where += fmt::format(" `{}`", f.symbol);
+      out += fmt::format("{}. {}: {}", i + 1, where, f.question);
+      if (!f.why.empty()) out += fmt::format(" ({})", f.why);
+      out += "\n";
+    }
+  }
+  if (!g.skim.empty()) {
+    out += fmt::format("\n**{}**: ", L.skim);
+    for (size_t i = 0; i < g.skim.size(); ++i)
+      out += fmt::format("{}`{}` ({})", i ? ", " : "", g.skim[i].path, g.skim[i].reason);
+    out += "\n";
+  }
+  list(out, L.design, g.design_decisions);
+  list(out, L.questions, g.questions);
+  list(out, L.numbers, g.number_cautions);
+  list(out, L.body, g.body_vs_code);
+  list(out, L.gaps, g.gaps);
+  if (!g.advice.empty()) {
+    out += fmt::format("\n**{}**\n", L.advice);
+    for (const auto& a : g.advice)
+      out += fmt::format("- {}{}{}\n", L.role(a.role), L.zh ? "：" : ": ", a.text);
+  }
+  if (!g.audience.empty()) out += fmt::format("\n**{}**: {}\n", L.audience, g.audience);
+  if (!g.references.empty()) {
+    out += fmt::format("\n**{}**\n", L.references);
+    for (const auto& r : g.references)
+      out += fmt::format("- {}\n", r.note.empty() ? r.ref : r.note);
+  }
+  out += "\n";
+  if (g.importance.value > 0)
+    out += fmt::format("**{}** {}/10{}\n", L.importance, g.importance.value,
+                       g.importance.reason.empty() ? "" : " — " + g.importance.reason);
+  if (g.insight.value > 0)
+    out += fmt::format("**{}** {}/10{}\n", L.insight, g.insight.value,
+                       g.insight.reason.empty() ? "" : " — " + g.insight.reason);
+  if (!g.tags.empty()) out += fmt::format("**{}**: {}\n", L.tags, fmt::join(g.tags, ", "));
+  // "2026-09-01T09:12:00Z" → "2026-09-01 09:12 UTC"
+  std::string at = g.source.merged_at;
+  if (at.size() == 20 && at[10] == 'T') at = at.substr(0, 10) + " " + at.substr(11, 5) + " UTC";
+  std::string when = g.source.open ? std::string(L.open) : fmt::format("{} {}", L.merged, at);
+  out += fmt::format("\n[{}]({}) · {} {} · {}\n", L.original, g.source.url, L.author,
+                     g.source.author, when);
+  std::string writer = g.writer.kind == "llm"
+                           ? fmt::format(fmt::runtime(L.writer_llm), g.writer.model)
+                           : std::string(L.writer_offline);
+  if (!g.writer.fallback_reason.empty())
+    writer = fmt::format(fmt::runtime(L.fallback), g.writer.fallback_reason);
+  out += fmt::format("_{}_\n", writer);
+  return out;
+}
+
+}  // namespace mergelens

@@ -1,0 +1,73 @@
+// The offline writer. Each element is composed from facts; see offline.h.
+#include "mergelens/guide/offline.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "mergelens/guide/offline_parts.h"
+#include "mergelens/guide/phrases.h"
+#include "mergelens/util/time.h"
+
+namespace mergelens {
+
+using guide_detail::code;
+using guide_detail::Ctx;
+
+void fill_from_facts(const Change& change, const Facts& facts, Guide& g) {
+  g.verdict = to_string(facts.verdict);
+  g.tags.clear();
+  for (const auto& t : facts.tags) g.tags.push_back(t.name);
+  g.importance.value = facts.importance.value;
+  g.insight.value = facts.insight.value;
+  g.source.repo = change.repo;
+  g.source.number = change.number.value_or(0);
+  g.source.sha = change.sha;
+  g.source.url = change.url;
+  g.source.title = change.title;
+  g.source.author = change.author.login.empty() ? change.author.name : change.author.login;
+  g.source.merged_at = change.merged_at > 0 && !change.open ? format_utc(change.merged_at) : "";
+  g.source.open = change.open;
+}
+
+Guide write_offline_guide(const Change& change, const Facts& facts, std::string_view lang) {
+  Guide g;
+  g.lang = lang == "zh" ? "zh" : "en";
+  const phrases::Phrases& p = phrases::get(g.lang);
+  Ctx ctx{change, facts, p};
+  fill_from_facts(change, facts, g);
+  g.headline = guide_detail::headline(ctx);
+  g.summary = guide_detail::summary(ctx);
+  g.verdict_text = guide_detail::verdict_text(ctx);
+  const bool worth =
+      facts.verdict == Verdict::kCloseRead || facts.verdict == Verdict::kSelectiveRead;
+  if (facts.verdict != Verdict::kSkip) {
+    g.why = guide_detail::lesson(ctx);
+    g.focus = guide_detail::focus_points(ctx, worth ? 5 : 2);
+    if (worth) g.design_decisions = guide_detail::design_decisions(ctx);
+    g.questions = guide_detail::questions(ctx, g.focus);
+  }
+  for (const auto& s : facts.skim) g.skim.push_back({s.path, std::string(p.skim_reason(s.reason))});
+  if (g.skim.size() > 8) g.skim.resize(8);
+  g.number_cautions = guide_detail::number_cautions(ctx);
+  g.body_vs_code = guide_detail::body_vs_code(ctx);
+  if (facts.verdict != Verdict::kSkip) g.gaps = guide_detail::gaps(ctx);
+  g.advice = guide_detail::advice(ctx, g);
+  if (worth) g.audience = guide_detail::audience(ctx);
+  g.references = guide_detail::references(ctx);
+  auto reasons = [&](const Score& s) {
+    std::vector<std::string> out;
+    for (const auto& r : s.reasons) {
+      if (out.size() == 3) break;
+      out.push_back(phrases::score_reason(r, g.lang));
+    }
+    return fmt::format("{}", fmt::join(out, p.semi));
+  };
+  g.importance.reason = reasons(facts.importance);
+  g.insight.reason = reasons(facts.insight);
+  g.writer.kind = "offline";
+  return g;
+}
+
+}  // namespace mergelens

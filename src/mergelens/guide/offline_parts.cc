@@ -1,0 +1,439 @@
+// Offline guide: headline, summary, verdict, lesson and focus points.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include "mergelens/guide/offline_parts.h"
+
+namespace mergelens::guide_detail {
+namespace {
+
+std::string fmt_rt(std::string_view f, auto&&... args) {
+  try {
+    return fmt::format(fmt::runtime(f), std::forward<decltype(args)>(args)...);
+  } catch (const fmt::format_error&) {
+    return std::string(f);
+  }
+}
+
+bool is_code_role(const Facts& f, const std::string& path) {
+  auto it = f.roles.find(path);
+  if (it == f.roles.end()) return true;
+  switch (it->second) {
+    case FileRole::kCore:
+    case FileRole::kKernel:
+    case FileRole::kModel:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_test(const Facts& f, const std::string& path) {
+  auto it = f.roles.find(path);
+  return it != f.roles.end() && it->second == FileRole::kTest;
+}
+
+// Added signals of `kind`, in order.
+std::vector<const Signal*> signals_of(const Facts& f,
+                                      std::initializer_list<std::string_view> kinds) {
+  std::vector<const Signal*> out;
+  for (const auto& s : f.signals)
+    if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end()) out.push_back(&s);
+  return out;
+}
+
+std::string where(const Signal& s) {
+  return s.at.symbol.empty() ? file(s.at.path) : code(s.at.symbol);
+}
+
+std::string kind_label(const Ctx& c, std::string_view kind) {
+  struct L {
+    std::string_view k, zh, en;
+  };
+  static constexpr L kLabels[] = {
+      {"guard", "守卫", "guard"},
+      {"fallback", "回退", "fallback"},
+      {"raise", "抛错", "raises"},
+      {"assert", "断言", "assertion"},
+      {"early_return", "提前返回", "early return"},
+      {"try", "异常处理", "exception handling"},
+      {"preprocessor", "编译期分支", "preprocessor branch"},
+      {"env_var", "环境变量", "env var"},
+      {"cli_flag", "命令行参数", "flag"},
+      {"dtype_branch", "dtype 分支", "dtype branch"},
+      {"device_branch", "设备分支", "device branch"},
+      {"platform_branch", "平台分支", "platform branch"},
+      {"concurrency", "并发", "concurrency"},
+      {"todo", "TODO", "TODO"},
+      {"numeric_constant", "常量", "constant"},
+      {"public_api", "公共 API", "public API"},
+      {"dead_code_removed", "删除死代码", "dead code removed"},
+  };
+  for (const auto& l : kLabels)
+    if (l.k == kind) return std::string(c.zh() ? l.zh : l.en);
+  return std::string(kind);
+}
+
+std::string def_label(const Ctx&, const Definition& d) {
+  return code(d.name);
+}
+
+// "mean TTFT 412 ms → 187 ms" from two rows of one table column, else a
+// single speed figure, else empty.
+std::string key_number(const Ctx& c) {
+  static const RE2 kTable(R"((.*?); (.+): .*)");
+  std::map<std::string, std::vector<const NumberFact*>> columns;
+  std::vector<std::string> order;
+  for (const auto& n : c.facts.numbers) {
+    if (n.source != "title" && n.source != "body") continue;
+    std::string row, column;
+    if (RE2::FullMatch(n.sentence, kTable, &row, &column) && n.kind != "count") {
+      if (!columns.count(column)) order.push_back(column);
+      columns[column].push_back(&n);
+    }
+  }
+  static constexpr std::string_view kRank[] = {"speedup", "throughput", "latency", "memory",
+                                               "percent"};
+  for (auto kind : kRank)
+    for (const auto& col : order) {
+      const auto& v = columns[col];
+      if (v.size() == 2 && v[0]->kind == kind && v[1]->kind == kind && v[0]->text != v[1]->text)
+        return fmt::format("{} {} → {}", col, v[0]->text, v[1]->text);
+    }
+  for (auto kind : kRank) {
+    if (kind == "percent") break;  // a bare percentage says too little out of context
+    for (const auto& n : c.facts.numbers)
+      if (n.kind == kind && (n.source == "title" || n.source == "body")) return n.text;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string code(std::string_view text, size_t max) {
+  std::string s(text);
+  std::replace(s.begin(), s.end(), '`', '\'');
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  if (s.size() > max) {
+    size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    s = s.substr(0, cut) + "…";
+  }
+  return "`" + s + "`";
+}
+
+std::string file(std::string_view path) {
+  auto slash = path.rfind('/');
+  return code(slash == std::string_view::npos ? path : path.substr(slash + 1), 80);
+}
+
+std::string lines_label(const Ctx& c, std::int32_t start, std::int32_t end) {
+  if (end <= start) return fmt_rt(c.tr("第 {} 行", "line {}"), start);
+  return fmt_rt(c.tr("第 {}–{} 行", "lines {}–{}"), start, end);
+}
+
+std::string clean_title(std::string_view title) {
+  std::string t(title);
+  static const RE2 kSuffix(R"(\s*\(#\d+\)\s*$)");
+  static const RE2 kBracket(R"(^\s*\[[^\]]{1,30}\]\s*)");
+  static const RE2 kConventional(R"(^\s*[a-zA-Z]{2,12}(\([^)]{1,30}\))?!?:\s+)");
+  RE2::Replace(&t, kSuffix, "");
+  while (RE2::Replace(&t, kBracket, "")) {
+  }
+  RE2::Replace(&t, kConventional, "");
+  if (!t.empty() && t[0] >= 'a' && t[0] <= 'z') t[0] = static_cast<char>(t[0] - 'a' + 'A');
+  return t.empty() ? std::string(title) : t;
+}
+
+std::string headline(const Ctx& c) {
+  std::string title = clean_title(c.change.title);
+  std::string number = key_number(c);
+  if (number.empty() || title.find(number) != std::string::npos) return title;
+  return fmt_rt(c.p.headline_number, title, number);
+}
+
+std::string summary(const Ctx& c) {
+  const auto& f = c.facts;
+  std::string out =
+      fmt_rt(c.p.summary_files, c.change.files.size(), c.change.additions(), c.change.deletions());
+  std::vector<std::string> parts;
+  if (!f.cleanup.empty()) {
+    parts.push_back(fmt_rt(c.p.summary_cleanup, c.p.skim_reason(f.cleanup)));
+  } else {
+    std::vector<std::string> added, removed, changed;
+    std::set<std::string> seen;
+    for (const auto& d : f.definitions) {
+      if (!is_code_role(f, d.at.path) || d.kind == "section" || !seen.insert(d.name).second)
+        continue;
+      if (d.change == "added" && added.size() < 3) added.push_back(def_label(c, d));
+      if (d.change == "removed" && removed.size() < 2) removed.push_back(def_label(c, d));
+      if (d.change == "signature_changed" && changed.size() < 2) changed.push_back(def_label(c, d));
+    }
+    if (!added.empty()) parts.push_back(fmt_rt(c.p.summary_adds, phrases::join_list(added, c.p)));
+    if (!changed.empty())
+      parts.push_back(fmt_rt(c.p.summary_changes, phrases::join_list(changed, c.p)));
+    if (!removed.empty())
+      parts.push_back(fmt_rt(c.p.summary_removes, phrases::join_list(removed, c.p)));
+    std::vector<std::string> switches;
+    for (const auto* s : signals_of(f, {"env_var", "cli_flag"})) {
+      std::string x = code(s->detail);
+      if (switches.size() < 3 && std::find(switches.begin(), switches.end(), x) == switches.end())
+        switches.push_back(x);
+    }
+    if (!switches.empty())
+      parts.push_back(fmt_rt(c.p.summary_switches, phrases::join_list(switches, c.p)));
+    bool any_code = std::any_of(c.change.files.begin(), c.change.files.end(),
+                                [&](const FileChange& fc) { return is_code_role(f, fc.path); });
+    if (!any_code) parts.push_back(std::string(c.p.summary_docs_only));
+    std::vector<std::string> tests;
+    for (const auto& t : f.tests)
+      if (tests.size() < 2) tests.push_back(file(t.path));
+    if (!tests.empty()) parts.push_back(fmt_rt(c.p.summary_tests, phrases::join_list(tests, c.p)));
+    for (const auto& r : f.references)
+      if (r.relation == "fixes" && r.repo.empty() && (r.kind == "issue" || r.kind == "pr")) {
+        parts.push_back(fmt_rt(c.p.summary_fixes, fmt::format("#{}", r.number)));
+        break;
+      }
+  }
+  if (!parts.empty()) out += c.zh() ? "：" : ": ";
+  out += fmt::format("{}", fmt::join(parts, c.p.semi));
+  out += c.p.sentence_end;
+  return out;
+}
+
+std::string verdict_text(const Ctx& c) {
+  const auto& f = c.facts;
+  std::string out;
+  auto files_list = [&](const std::vector<std::string>& paths) {
+    std::vector<std::string> names;
+    for (const auto& p : paths) names.push_back(file(p));
+    return phrases::join_list(names, c.p);
+  };
+  switch (f.verdict) {
+    case Verdict::kCloseRead: {
+      const FocusRegion* top = f.focus.empty() ? nullptr : &f.focus.front();
+      bool one_place = top && f.verdict_scope.size() <= 1 && top->changed_lines <= 40 &&
+                       (f.focus.size() == 1 || f.focus[1].score < top->score * 0.5);
+      if (one_place) {
+        std::string place = top->symbol.empty()
+                                ? file(top->path)
+                                : fmt_rt(c.p.symbol_in_file, file(top->path), code(top->symbol));
+        out = fmt_rt(c.p.close_one_place, place, top->changed_lines,
+                     lines_label(c, top->start_line, top->end_line));
+      } else if (f.verdict_scope.size() >= 2) {
+        out = fmt_rt(c.p.close_files, f.verdict_scope.size(), files_list(f.verdict_scope));
+      } else {
+        std::set<std::string> paths;
+        for (const auto& r : f.focus) paths.insert(r.path);
+        out = fmt_rt(c.p.close_lines, f.lines_worth_reading, std::max<size_t>(paths.size(), 1));
+      }
+      if (f.skim.size() == 1) {
+        out += fmt_rt(c.p.rest_cleanup_one, file(f.skim.front().path));
+      } else if (!f.skim.empty() && f.skim.size() <= 6) {
+        std::vector<std::string> skim;
+        for (const auto& s : f.skim) skim.push_back(s.path);
+        out += fmt_rt(c.p.rest_cleanup, skim.size(), files_list(skim));
+      }
+      break;
+    }
+    case Verdict::kSelectiveRead:
+      out = fmt_rt(c.p.selective,
+                   f.verdict_scope.empty() ? std::string("…") : files_list(f.verdict_scope),
+                   f.lines_worth_reading);
+      break;
+    case Verdict::kSkim: {
+      std::string why;
+      std::set<std::string> roles;
+      bool any_code = false;
+      for (const auto& fc : c.change.files) {
+        auto it = f.roles.find(fc.path);
+        if (it != f.roles.end()) roles.insert(std::string(c.p.role_name(to_string(it->second))));
+        any_code |= is_code_role(f, fc.path);
+      }
+      if (!any_code)
+        why = fmt_rt(c.tr("只涉及{}", "only {}"),
+                     phrases::join_list({roles.begin(), roles.end()}, c.p));
+      else
+        why = fmt_rt(c.tr("代码改动 {} 行，没有需要细究的设计决策",
+                          "{} changed lines of code, no design decision to study"),
+                     code_lines(c));
+      out = fmt_rt(c.p.skim, why);
+      break;
+    }
+    case Verdict::kSkip: {
+      std::string why;
+      if (!f.cleanup.empty()) {
+        why = std::string(c.p.skim_reason(f.cleanup));
+      } else {
+        std::set<std::string> roles;
+        for (const auto& fc : c.change.files) {
+          auto it = f.roles.find(fc.path);
+          if (it != f.roles.end()) roles.insert(std::string(c.p.role_name(to_string(it->second))));
+        }
+        why = fmt_rt(c.tr("只涉及{}，不影响主路径", "only {}, nothing on the main path"),
+                     phrases::join_list({roles.begin(), roles.end()}, c.p));
+      }
+      out = fmt_rt(c.p.skip, why);
+      break;
+    }
+  }
+  if (c.change.open) out = std::string(c.p.open_prefix) + out;
+  return out + std::string(c.p.sentence_end);
+}
+
+int code_lines(const Ctx& c) {
+  std::set<std::string> skimmed;
+  for (const auto& s : c.facts.skim) skimmed.insert(s.path);
+  int n = 0;
+  for (const auto& fc : c.change.files)
+    if (is_code_role(c.facts, fc.path) && !skimmed.count(fc.path)) n += fc.additions + fc.deletions;
+  return n;
+}
+
+std::string lesson(const Ctx& c) {
+  const auto& f = c.facts;
+  std::vector<std::string> out;
+  auto add = [&](std::string s) {
+    if (out.size() < 2) out.push_back(std::move(s));
+  };
+  if (auto v = signals_of(f, {"fallback"}); !v.empty())
+    add(fmt_rt(c.p.lesson_fallback, where(*v[0])));
+  if (auto v = signals_of(f, {"concurrency"}); !v.empty())
+    add(fmt_rt(c.p.lesson_concurrency, code(v[0]->detail)));
+  if (auto v = signals_of(f, {"dtype_branch", "device_branch", "platform_branch"}); !v.empty())
+    add(fmt_rt(c.p.lesson_branch, code(v[0]->detail)));
+  for (const auto& d : f.definitions)
+    if (d.change == "added" && (d.kind == "class" || d.kind == "struct" || d.kind == "trait") &&
+        is_code_role(f, d.at.path)) {
+      add(fmt_rt(c.p.lesson_abstraction, code(d.name)));
+      break;
+    }
+  for (const auto& fc : c.change.files) {
+    auto it = f.roles.find(fc.path);
+    if (it != f.roles.end() && it->second == FileRole::kKernel && fc.additions >= 10) {
+      add(fmt_rt(c.p.lesson_kernel, file(fc.path)));
+      break;
+    }
+  }
+  if (auto v = signals_of(f, {"env_var", "cli_flag"}); !v.empty())
+    add(fmt_rt(c.p.lesson_switch, code(v[0]->detail)));
+  for (const auto& t : f.tests)
+    if (!t.covers.empty()) {
+      add(fmt_rt(c.p.lesson_tests, file(t.path)));
+      break;
+    }
+  if (auto v = signals_of(f, {"numeric_constant"}); !v.empty())
+    add(fmt_rt(c.p.lesson_constants, code(v[0]->detail)));
+  if (out.empty())
+    if (auto v = signals_of(f, {"guard", "raise", "assert"}); !v.empty())
+      add(fmt_rt(c.p.lesson_guard, code(v[0]->detail)));
+  if (out.empty()) return {};
+  if (!c.zh())  // "…; concurrency (…)": later clauses continue the sentence
+    for (size_t i = 1; i < out.size(); ++i)
+      if (!out[i].empty() && out[i][0] >= 'A' && out[i][0] <= 'Z' &&
+          !(out[i].size() > 1 && out[i][1] >= 'A' && out[i][1] <= 'Z'))
+        out[i][0] = static_cast<char>(out[i][0] - 'A' + 'a');
+  return fmt::format("{}{}", fmt::join(out, c.p.semi), c.p.sentence_end);
+}
+
+std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
+  const auto& f = c.facts;
+  std::vector<GuideFocus> out;
+  static constexpr std::string_view kPriority[] = {
+      "fallback",        "guard",       "dtype_branch",     "device_branch",
+      "platform_branch", "concurrency", "env_var",          "cli_flag",
+      "raise",           "assert",      "numeric_constant", "dead_code_removed"};
+  std::set<std::string> asked;  // details already questioned in an earlier point
+  for (const auto& r : f.focus) {
+    if (out.size() >= max) break;
+    GuideFocus g{r.path, r.start_line, r.end_line, r.symbol, {}, {}};
+    std::vector<const Signal*> in;
+    for (const auto& s : f.signals)
+      if (s.at.path == r.path && s.at.line >= r.start_line && s.at.line <= r.end_line)
+        in.push_back(&s);
+    std::vector<const Definition*> defs;
+    std::set<std::string> def_names;
+    for (const auto& d : f.definitions)
+      if (d.at.path == r.path && d.at.line >= r.start_line && d.at.line <= r.end_line &&
+          d.kind != "section" && def_names.insert(d.name + "/" + d.change).second)
+        defs.push_back(&d);
+    const Signal* key = nullptr;
+    for (auto kind : kPriority) {
+      for (const auto* s : in)
+        if (s->kind == kind && (s->added || kind == "dead_code_removed") &&
+            !asked.count(s->detail)) {
+          key = s;
+          break;
+        }
+      if (key) break;
+    }
+    const Definition* sig = nullptr;
+    for (const auto* d : defs)
+      if (d->change == "signature_changed") sig = d;
+    if (key) asked.insert(key->detail);
+    // A comment says less than the place it guards.
+    const bool comment = key && (key->detail.starts_with("#") || key->detail.starts_with("//") ||
+                                 key->detail.starts_with("/*"));
+    std::string detail = !key ? "" : comment ? where(*key) : code(key->detail);
+    if (key && key->kind == "fallback")
+      g.question = comment ? std::string(c.p.q_fallback_plain) : fmt_rt(c.p.q_fallback, detail);
+    else if (key && key->kind == "guard")
+      g.question = fmt_rt(c.p.q_guard, detail);
+    else if (key && key->kind == "dtype_branch")
+      g.question = fmt_rt(c.p.q_dtype, detail);
+    else if (key && (key->kind == "device_branch" || key->kind == "platform_branch"))
+      g.question = fmt_rt(c.p.q_device, detail);
+    else if (key && key->kind == "concurrency")
+      g.question = fmt_rt(c.p.q_concurrency, detail);
+    else if (key && key->kind == "env_var")
+      g.question = fmt_rt(c.p.q_env, detail);
+    else if (key && key->kind == "cli_flag")
+      g.question = fmt_rt(c.p.q_flag, detail);
+    else if (sig && asked.insert(sig->name).second)
+      g.question = fmt_rt(c.p.q_signature, code(sig->name));
+    else if (key && (key->kind == "raise" || key->kind == "assert") && !is_test(f, r.path))
+      g.question = fmt_rt(c.p.q_raise, detail);
+    else if (key && key->kind == "numeric_constant")
+      g.question = fmt_rt(c.p.q_constant, detail);
+    else if (key && key->kind == "dead_code_removed")
+      g.question = fmt_rt(c.p.q_removed, detail);
+    else if (is_test(f, r.path))
+      g.question = std::string(c.p.q_test);
+    else if (!defs.empty())
+      g.question = fmt_rt(c.p.q_new, code(defs.front()->name));
+    else
+      g.question = std::string(c.p.q_generic);
+
+    std::vector<std::string> why;
+    std::vector<std::string> added;
+    for (const auto* d : defs)
+      if (d->change == "added" && added.size() < 2) added.push_back(code(d->name));
+    if (!added.empty()) why.push_back(fmt_rt(c.p.why_new, phrases::join_list(added, c.p)));
+    if (sig) why.push_back(fmt_rt(c.p.why_signature, code(sig->name)));
+    std::set<std::string> kinds;
+    for (const auto* s : in) {
+      if (why.size() >= 3) break;
+      if (!s->added || s->kind == "public_api" || !kinds.insert(s->kind).second) continue;
+      if (s->kind == "assert" && is_test(f, r.path)) continue;
+      const bool is_comment = s->detail.starts_with("#") || s->detail.starts_with("//");
+      why.push_back(is_comment ? kind_label(c, s->kind)
+                               : fmt::format("{} {}", kind_label(c, s->kind), code(s->detail, 40)));
+    }
+    if (is_test(f, r.path)) why.push_back(std::string(c.p.why_test));
+    for (const auto& rp : f.review_points)
+      if (rp.path == r.path && rp.line >= r.start_line && rp.line <= r.end_line) {
+        why.push_back(fmt_rt(c.p.why_reviewed, "@" + rp.reviewer));
+        break;
+      }
+    if (why.size() < 3) why.push_back(fmt_rt(c.p.why_lines, r.changed_lines));
+    g.why = fmt::format("{}", fmt::join(why, c.p.semi));
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+}  // namespace mergelens::guide_detail

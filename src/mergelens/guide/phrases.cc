@@ -1,0 +1,359 @@
+#include "mergelens/guide/phrases.h"
+
+#include <re2/re2.h>
+
+#include <fmt/format.h>
+
+namespace mergelens::phrases {
+namespace {
+
+Phrases make_zh() {
+  Phrases p;
+  p.lang = "zh";
+  p.list_sep = "、";
+  p.and_word = " 和 ";
+  p.sentence_end = "。";
+  p.semi = "；";
+  p.open_paren = "（";
+  p.close_paren = "）";
+  p.headline_number = "{}（PR 称 {}）";
+  p.summary_files = "改动 {} 个文件（+{} −{}）";
+  p.summary_adds = "新增 {}";
+  p.summary_removes = "删除 {}";
+  p.summary_changes = "修改 {}";
+  p.summary_switches = "引入开关 {}";
+  p.summary_tests = "附带测试 {}";
+  p.summary_fixes = "修复 {}";
+  p.summary_docs_only = "只涉及文档、配置或 CI，没有主路径代码";
+  p.summary_cleanup = "属于清理（{}）";
+  p.close_one_place = "值得精读，但只需读一处：{} 的 {} 行（{}）";
+  p.close_files = "值得精读，重点看 {} 个文件：{}";
+  p.close_lines = "值得精读：约 {} 行值得细看，分布在 {} 个文件";
+  p.rest_cleanup = "；其余 {} 个文件（{}）是清理项，浏览即可";
+  p.rest_cleanup_one = "；另一个文件 {} 是清理项，浏览即可";
+  p.selective = "值得选读：只看 {}（约 {} 行），其余可略过";
+  p.skim = "浏览即可：{}";
+  p.skip = "可以跳过：{}";
+  p.open_prefix = "【未合并】";
+  p.symbol_in_file = "{} 中 {}";
+  p.lesson_fallback = "展示了“守卫 + 回退”的写法：{} 在条件不满足时退回原有路径，而不是报错";
+  p.lesson_guard = "新增的守卫/检查（{}）把原本隐性的前提写成了显式契约";
+  p.lesson_concurrency = "涉及并发（{}）：读懂共享状态由谁保护、在哪里同步，是理解这个改动的关键";
+  p.lesson_branch = "按 dtype/设备分支（{}）：值得看清哪些组合走新路径、其余是否保持原样";
+  p.lesson_abstraction = "引入新抽象 {}：看它的职责边界，以及调用方如何从旧写法迁移";
+  p.lesson_kernel = "内核实现本身是看点：{} 中的改动决定了性能与正确性";
+  p.lesson_switch = "新增开关 {}：它的默认值决定了老用户是否受影响，读的时候先确认默认值";
+  p.lesson_tests = "测试 {} 固化了行为契约，可以先读测试再读实现";
+  p.lesson_constants = "调优常量（{}）来自测量，换硬件或模型时需要重新评估";
+  p.lesson_small = "小改动、大影响：{} 行代码改变了关键路径的行为";
+  p.pattern_fallback = "{}：守卫 + 回退，不支持的情况保持原行为——可复用到其它可选的快速路径";
+  p.pattern_branch = "{}：按 {} 分支，只让满足条件的组合走新路径";
+  p.pattern_switch = "{}：用开关 {} 控制新行为，便于灰度与回退";
+  p.pattern_abstraction = "{}：新抽象 {} 把变化收敛到一处";
+  p.pattern_tests = "{}：测试直接断言契约（{}），回归时能精确定位";
+  p.pattern_concurrency = "{}：并发原语 {} 的使用方式";
+  p.q_fallback_plain = "这里的守卫是否覆盖了所有不支持的情况？回退路径是否与改动前完全一致？";
+  p.q_fallback = "守卫条件（{}）是否覆盖了所有不支持的情况？回退路径是否与改动前完全一致？";
+  p.q_guard = "新检查（{}）在什么输入下触发？触发后调用方看到的是什么？";
+  p.q_dtype = "dtype 分支（{}）之外的类型走哪条路径？是否有测试覆盖？";
+  p.q_device = "设备/平台分支（{}）：其它设备上是否仍走原路径？";
+  p.q_concurrency = "{} 保护的状态是否在所有读写路径上都被正确同步？";
+  p.q_env = "环境变量 {} 未设置时，行为是否与改动前一致？";
+  p.q_flag = "参数 {} 的默认值是否保持旧行为？";
+  p.q_signature = "{} 的签名变了：所有调用点是否都已同步更新？";
+  p.q_raise = "新的错误/断言（{}）会不会在合法输入下误触发？";
+  p.q_constant = "常量 {} 的取值依据是什么？是否应当可配置？";
+  p.q_new = "新增的 {} 承担什么职责？边界情况如何处理？";
+  p.q_modified = "{} 的行为改变了什么？调用方是否依赖旧行为？";
+  p.q_test = "这个测试覆盖了哪些分支？还缺哪一条？";
+  p.q_removed = "删除的代码（{}）是否真的没有其它调用者？";
+  p.q_generic = "这里的改动与 PR 描述的意图是否一致？";
+  p.why_new = "新增 {}";
+  p.why_signature = "{} 签名变化";
+  p.why_signal = "{}";
+  p.why_lines = "{} 行改动";
+  p.why_test = "测试文件";
+  p.why_reviewed = "审阅者在此留言（{}）";
+  p.risk_signature = "{} 的签名变了：仓库外的调用者（插件、脚本）会不会受影响？";
+  p.risk_dtype = "{} 之外的 dtype/设备组合是否有测试？";
+  p.risk_todo = "留下了 TODO（{}）：后续由谁跟进？";
+  p.risk_env = "{} 未设置、设置为非法值时分别发生什么？";
+  p.risk_fixed_later = "这个改动后来由 {} 修复（{}）：阅读时留意它引入的问题";
+  p.risk_reverted_later = "这个改动后来被 {} 回退（{}）：先弄清回退原因再借鉴";
+  p.risk_public_removed = "删除了 {}：是否还有外部调用者？";
+  p.risk_constant = "常量 {} 是针对哪种硬件/负载调出来的？";
+  p.num_spread = "PR 中的数字差异很大（{}）：不要把最好的情况当成普遍收益";
+  p.num_no_benchmark = "PR 给出的数字（{}）没有随附可复现的 benchmark：引用时注明条件";
+  p.num_single = "只有一个数字（{}），且没有说明 batch size、序列长度或硬件";
+  p.body_named_not_touched = "PR 描述提到 {}，但最终 diff 中没有它：以代码为准";
+  p.body_touched_not_mentioned = "{} 行改动（{}%）在 {} 下，标题和描述都没有提到：描述可能已过时";
+  p.gap_test = "{} 有改动（{}）却没有对应测试：建议补一个覆盖新分支的回归测试";
+  p.gap_benchmark = "PR 声称 {}，但没有可复现的 benchmark 脚本或结果文件：建议记录测量条件";
+  p.adv_user_switch = "如果你部署或调用时用到 {}，升级后确认默认值是否符合预期";
+  p.adv_user_api = "如果你的代码调用 {}，签名已变，升级前检查调用点";
+  p.adv_user_branch = "如果你在 {} 上运行，升级后实测一次行为与性能";
+  p.adv_maintainer_tests = "为 {} 补上测试，再在此基础上继续改动";
+  p.adv_maintainer_module = "这次改动改变了 {} 的行为，值得完整读一遍";
+  p.adv_reviewer_tests = "合入前要求补测试（{}）";
+  p.adv_reviewer_body = "PR 描述与代码不一致，请作者更新描述";
+  p.adv_reviewer_numbers = "请作者补充测量条件（硬件、batch size、序列长度）或可复现的脚本";
+  p.adv_reviewer_open = "合并前重点确认：{}";
+  p.adv_operator_fallback = "回退路径是静默的，建议在日志中记录走了哪条路径，便于线上观测";
+  p.adv_operator_switch = "{} 改变了运行时行为，变更配置前先在预发环境验证";
+  p.audience = "尤其适合关注 {} 的工程师";
+  p.ref_fixes = "修复 {}";
+  p.ref_follow_up = "{} 的后续";
+  p.ref_reverts = "回退 {}";
+  p.ref_mentions = "提及 {}";
+  p.ref_fixed_by = "后来由 {} 修复";
+  p.ref_followed_by = "后续改动 {}";
+  p.ref_reverted_by = "后来被 {} 回退";
+  p.ref_mentioned_by = "被 {} 提及";
+  return p;
+}
+
+Phrases make_en() {
+  Phrases p;
+  p.lang = "en";
+  p.list_sep = ", ";
+  p.and_word = " and ";
+  p.sentence_end = ".";
+  p.semi = "; ";
+  p.open_paren = " (";
+  p.close_paren = ")";
+  p.headline_number = "{} ({} per the PR)";
+  p.summary_files = "Changes {} files (+{} −{})";
+  p.summary_adds = "adds {}";
+  p.summary_removes = "removes {}";
+  p.summary_changes = "changes {}";
+  p.summary_switches = "introduces {}";
+  p.summary_tests = "with tests in {}";
+  p.summary_fixes = "fixes {}";
+  p.summary_docs_only = "touches only docs, configuration or CI, no code on the main path";
+  p.summary_cleanup = "is clean-up ({})";
+  p.close_one_place = "Worth a close read, but only one place: {}, {} lines ({})";
+  p.close_files = "Worth a close read, focused on {} files: {}";
+  p.close_lines = "Worth a close read: about {} lines deserve attention, across {} files";
+  p.rest_cleanup = "; the other {} files ({}) are clean-up, a glance is enough";
+  p.rest_cleanup_one = "; the other file, {}, is clean-up: a glance is enough";
+  p.selective = "Worth a selective read: only {} (about {} lines); skip the rest";
+  p.skim = "Skim: {}";
+  p.skip = "Skip: {}";
+  p.open_prefix = "[open] ";
+  p.symbol_in_file = "{1} in {0}";
+  p.lesson_fallback =
+      "Shows guard-plus-fallback: when its condition does not hold, {} falls back to the "
+      "existing path instead of failing";
+  p.lesson_guard = "New checks ({}) turn an implicit precondition into an explicit contract";
+  p.lesson_concurrency =
+      "Concurrency ({}): who guards the shared state, and where it synchronises, is the key to "
+      "this change";
+  p.lesson_branch =
+      "Branches on dtype/device ({}): see which combinations take the new path and that the "
+      "rest stay as they were";
+  p.lesson_abstraction = "Introduces {}: read its boundaries and how callers move from the old way";
+  p.lesson_kernel =
+      "The kernel itself is the point: the changes in {} decide speed and correctness";
+  p.lesson_switch =
+      "New switch {}: its default decides whether existing users are affected; check the "
+      "default first";
+  p.lesson_tests = "The tests in {} pin the contract down: read them before the implementation";
+  p.lesson_constants =
+      "Tuned constants ({}) come from measurement; re-evaluate them on other hardware or models";
+  p.lesson_small = "Small change, large effect: {} lines change behaviour on a key path";
+  p.pattern_fallback =
+      "{}: guard plus fallback, unsupported cases behave exactly as before; reusable for other "
+      "optional fast paths";
+  p.pattern_branch = "{}: branches on {}, so only qualifying combinations take the new path";
+  p.pattern_switch = "{}: the new behaviour sits behind {}, easy to roll out and roll back";
+  p.pattern_abstraction = "{}: the new abstraction {} gathers the change in one place";
+  p.pattern_tests = "{}: tests assert the contract directly ({}), so a regression is pinpointed";
+  p.pattern_concurrency = "{}: how the concurrency primitive {} is used";
+  p.q_fallback_plain =
+      "Does the guard here catch every unsupported case, and is the fallback exactly the old "
+      "behaviour?";
+  p.q_fallback =
+      "Does the guard ({}) catch every unsupported case, and is the fallback exactly the old "
+      "behaviour?";
+  p.q_guard = "When does the new check ({}) fire, and what does the caller see then?";
+  p.q_dtype = "Which path do dtypes other than the branch ({}) take, and are they tested?";
+  p.q_device = "Device/platform branch ({}): do other devices still take the old path?";
+  p.q_concurrency = "Is the state guarded by {} synchronised on every read and write path?";
+  p.q_env = "With {} unset, is the behaviour the same as before?";
+  p.q_flag = "Does the default of {} keep the old behaviour?";
+  p.q_signature = "The signature of {} changed: are all call sites updated?";
+  p.q_raise = "Can the new error/assertion ({}) fire on valid input?";
+  p.q_constant = "Where does the value {} come from, and should it be configurable?";
+  p.q_new = "What is {} responsible for, and how does it handle edge cases?";
+  p.q_modified = "What does the change to {} alter, and do callers rely on the old behaviour?";
+  p.q_test = "Which branches does this test cover, and which one is missing?";
+  p.q_removed = "Does the removed code ({}) really have no other callers?";
+  p.q_generic = "Does this change do what the PR description says?";
+  p.why_new = "new {}";
+  p.why_signature = "signature of {} changed";
+  p.why_signal = "{}";
+  p.why_lines = "{} changed lines";
+  p.why_test = "test file";
+  p.why_reviewed = "reviewers commented here ({})";
+  p.risk_signature = "The signature of {} changed: are callers outside the repository affected?";
+  p.risk_dtype = "Are dtype/device combinations other than {} tested?";
+  p.risk_todo = "A TODO is left ({}): who follows it up?";
+  p.risk_env = "What happens when {} is unset, or set to an invalid value?";
+  p.risk_fixed_later =
+      "This change was later fixed by {} ({}): watch for the problem it introduced";
+  p.risk_reverted_later = "This change was later reverted by {} ({}): learn why before reusing it";
+  p.risk_public_removed = "{} was removed: are there outside callers?";
+  p.risk_constant = "Which hardware or workload was {} tuned for?";
+  p.num_spread =
+      "The PR's figures vary widely ({}): do not promise the best case as the general gain";
+  p.num_no_benchmark =
+      "The figures in the PR ({}) come with no reproducible benchmark: quote them with their "
+      "conditions";
+  p.num_single = "A single figure ({}) with no batch size, sequence length or hardware stated";
+  p.body_named_not_touched =
+      "The PR description names {}, which the final diff does not contain: trust the code";
+  p.body_touched_not_mentioned =
+      "{} changed lines ({}%) are under {}, which neither title nor description mentions: the "
+      "description may be stale";
+  p.gap_test = "{} changed ({}) with no matching test: add a regression test for the new branches";
+  p.gap_benchmark =
+      "The PR claims {} but adds no reproducible benchmark script or results: record the "
+      "measurement conditions";
+  p.adv_user_switch =
+      "If you deploy with or call {}, check after upgrading that the default suits you";
+  p.adv_user_api =
+      "If your code calls {}, its signature changed: check your call sites before upgrading";
+  p.adv_user_branch = "If you run on {}, measure behaviour and speed once after upgrading";
+  p.adv_maintainer_tests = "Add tests for {} before building on this change";
+  p.adv_maintainer_module = "This change alters the behaviour of {}; read it whole";
+  p.adv_reviewer_tests = "Ask for tests before merging ({})";
+  p.adv_reviewer_body = "The description and the code disagree; ask the author to update it";
+  p.adv_reviewer_numbers =
+      "Ask for the measurement conditions (hardware, batch size, sequence length) or a "
+      "reproducible script";
+  p.adv_reviewer_open = "Before merging, confirm: {}";
+  p.adv_operator_fallback =
+      "The fallback is silent; log which path was taken so production behaviour is observable";
+  p.adv_operator_switch =
+      "{} changes runtime behaviour; try a configuration change in staging first";
+  p.audience = "Especially for engineers working on {}";
+  p.ref_fixes = "fixes {}";
+  p.ref_follow_up = "follow-up to {}";
+  p.ref_reverts = "reverts {}";
+  p.ref_mentions = "mentions {}";
+  p.ref_fixed_by = "later fixed by {}";
+  p.ref_followed_by = "followed up by {}";
+  p.ref_reverted_by = "later reverted by {}";
+  p.ref_mentioned_by = "mentioned by {}";
+  return p;
+}
+
+struct Rule {
+  const char* pattern;  // RE2, anchored
+  const char* zh;       // with \1 … substitutions
+};
+
+// Score reasons of analysis/scores.cc in Chinese.
+constexpr Rule kScoreRules[] = {
+    {R"((\d+) lines of code changed)", "\\1 行代码改动"},
+    {R"((\d+) modules touched)", "涉及 \\1 个模块"},
+    {R"(kernel code)", "内核代码"},
+    {R"(public API changes)", "公共 API 变化"},
+    {R"(user-visible switch (.*))", "用户可见的开关 \\1"},
+    {R"(performance numbers claimed)", "给出了性能数字"},
+    {R"(fixes a defect in code)", "修复代码缺陷"},
+    {R"(fixes a reported problem \((.*)\))", "修复已报告的问题（\\1）"},
+    {R"(touches correctness-critical paths.*)", "触及正确性关键路径（并发、dtype 或设备）"},
+    {R"(reverts an earlier change)", "回退了之前的改动"},
+    {R"(reverted later by (.*))", "后来被 \\1 回退"},
+    {R"(needed a follow-up \((.*)\))", "后来需要跟进（\\1）"},
+    {R"(guard with fallback)", "守卫 + 回退"},
+    {R"(new guards)", "新增守卫"},
+    {R"(concurrency)", "并发"},
+    {R"(dtype/device branches)", "dtype/设备分支"},
+    {R"(new abstraction)", "新抽象"},
+    {R"(kernel technique)", "内核技巧"},
+    {R"(small change \((\d+) lines\), large effect)", "小改动（\\1 行）、大影响"},
+    {R"(tuned constants)", "调优常量"},
+    {R"(tests show the contract)", "测试固化了契约"},
+    {R"(clean-up \((.*)\))", "清理（\\1）"},
+    {R"(no design decision to learn from)", "没有值得学习的设计决策"},
+    {R"(no code on the main path.*)", "主路径上没有代码（仅文档、测试、配置或 CI）"},
+};
+
+}  // namespace
+
+std::string_view Phrases::skim_reason(std::string_view reason) const {
+  struct Pair {
+    std::string_view key, zh, en;
+  };
+  static constexpr Pair kPairs[] = {
+      {"rename-only", "仅重命名", "rename only"},
+      {"delete-only", "仅删除", "deletion only"},
+      {"whitespace-only", "仅空白/格式", "whitespace only"},
+      {"comment-only", "仅注释", "comments only"},
+      {"import-only", "仅 import", "imports only"},
+      {"mechanical", "机械改动", "mechanical edit"},
+      {"generated", "生成文件", "generated file"},
+      {"docs", "文档", "docs"},
+      {"mixed-cleanup", "多种清理", "mixed clean-up"},
+      {"moved", "代码搬移", "moved code"},
+      {"config", "配置数据", "configuration data"},
+  };
+  for (const auto& p : kPairs)
+    if (p.key == reason) return lang == "zh" ? p.zh : p.en;
+  return reason;
+}
+
+std::string_view Phrases::role_name(std::string_view role) const {
+  struct Pair {
+    std::string_view key, zh, en;
+  };
+  static constexpr Pair kPairs[] = {
+      {"core", "核心代码", "core code"}, {"kernel", "内核", "kernels"},
+      {"model", "模型实现", "models"},   {"config", "配置", "configuration"},
+      {"test", "测试", "tests"},         {"benchmark", "基准测试", "benchmarks"},
+      {"docs", "文档", "docs"},          {"ci", "CI", "CI"},
+      {"build", "构建", "build files"},  {"generated", "生成文件", "generated files"},
+  };
+  for (const auto& p : kPairs)
+    if (p.key == role) return lang == "zh" ? p.zh : p.en;
+  return role;
+}
+
+const Phrases& get(std::string_view lang) {
+  static const Phrases zh = make_zh();
+  static const Phrases en = make_en();
+  return lang == "zh" ? zh : en;
+}
+
+std::string score_reason(std::string_view reason, std::string_view lang) {
+  if (lang != "zh") return std::string(reason);
+  static const auto* compiled = [] {
+    auto* v = new std::vector<std::unique_ptr<RE2>>;
+    for (const auto& r : kScoreRules) v->push_back(std::make_unique<RE2>(r.pattern));
+    return v;
+  }();
+  for (size_t i = 0; i < compiled->size(); ++i) {
+    std::string out(reason);
+    if (RE2::FullMatch(out, *(*compiled)[i]) &&
+        RE2::Replace(&out, *(*compiled)[i], kScoreRules[i].zh))
+      return out;
+  }
+  return std::string(reason);
+}
+
+std::string join_list(const std::vector<std::string>& items, const Phrases& p) {
+  if (items.empty()) return {};
+  if (items.size() == 1) return items[0];
+  std::string out;
+  for (size_t i = 0; i + 1 < items.size(); ++i) {
+    if (i) out += p.list_sep;
+    out += items[i];
+  }
+  out += p.and_word;
+  out += items.back();
+  return out;
+}
+
+}  // namespace mergelens::phrases

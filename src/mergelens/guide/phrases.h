@@ -1,0 +1,90 @@
+// Phrases of the offline writer in each output language. Format strings use
+// fmt's "{}" placeholders; arguments are already formatted (code in backticks).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mergelens::phrases {
+
+struct Phrases {
+  std::string_view lang;
+  std::string_view list_sep;      // between list items: "、" / ", "
+  std::string_view and_word;      // before the last item: "和" / " and "
+  std::string_view sentence_end;  // "。" / "."
+  std::string_view semi;          // "；" / "; "
+  std::string_view open_paren, close_paren;
+
+  // headline / summary
+  std::string_view headline_number;  // {title} {number}
+  std::string_view summary_files;    // {n files} {+a} {-d}
+  std::string_view summary_adds;     // {things}
+  std::string_view summary_removes;
+  std::string_view summary_changes;
+  std::string_view summary_switches;
+  std::string_view summary_tests;
+  std::string_view summary_fixes;
+  std::string_view summary_docs_only;
+  std::string_view summary_cleanup;  // {kind}
+
+  // verdicts
+  std::string_view close_one_place;   // {n} {symbol-in-file} {a} {b}
+  std::string_view close_files;       // {k} {files}
+  std::string_view close_lines;       // {n} {k}
+  std::string_view rest_cleanup;      // {m} {files}
+  std::string_view rest_cleanup_one;  // {file}
+  std::string_view selective;         // {files} {n}
+  std::string_view skim;              // {why}
+  std::string_view skip;              // {why}
+  std::string_view open_prefix;       // "before merging" framing
+  std::string_view symbol_in_file;    // {symbol} {file}
+
+  // lessons and patterns
+  std::string_view lesson_fallback, lesson_guard, lesson_concurrency, lesson_branch,
+      lesson_abstraction, lesson_kernel, lesson_switch, lesson_tests, lesson_constants,
+      lesson_small;
+  std::string_view pattern_fallback, pattern_branch, pattern_switch, pattern_abstraction,
+      pattern_tests, pattern_concurrency;
+
+  // focus questions
+  std::string_view q_fallback_plain, q_fallback, q_guard, q_dtype, q_device, q_concurrency, q_env,
+      q_flag, q_signature, q_raise, q_constant, q_new, q_modified, q_test, q_removed, q_generic;
+  // why a focus region
+  std::string_view why_new, why_signature, why_signal, why_lines, why_test, why_reviewed;
+
+  // questions / risks
+  std::string_view risk_signature, risk_dtype, risk_todo, risk_env, risk_fixed_later,
+      risk_reverted_later, risk_public_removed, risk_constant;
+
+  // numbers, body vs code, gaps
+  std::string_view num_spread, num_no_benchmark, num_single;
+  std::string_view body_named_not_touched, body_touched_not_mentioned;
+  std::string_view gap_test, gap_benchmark;
+
+  // advice
+  std::string_view adv_user_switch, adv_user_api, adv_user_branch, adv_maintainer_tests,
+      adv_maintainer_module, adv_reviewer_tests, adv_reviewer_body, adv_reviewer_numbers,
+      adv_reviewer_open, adv_operator_fallback, adv_operator_switch;
+  std::string_view audience;  // {topics}
+
+  // references
+  std::string_view ref_fixes, ref_follow_up, ref_reverts, ref_mentions, ref_fixed_by,
+      ref_followed_by, ref_reverted_by, ref_mentioned_by;
+
+  // skim reasons and roles
+  std::string_view skim_reason(std::string_view reason) const;
+  std::string_view role_name(std::string_view role) const;
+};
+
+const Phrases& get(std::string_view lang);
+
+// Translates a score reason written by analysis/scores.cc ("12 lines of code
+// changed", "guard with fallback", ...) into `lang`; unknown reasons pass
+// through unchanged.
+std::string score_reason(std::string_view reason, std::string_view lang);
+
+// Joins items with the language's separators: "a、b 和 c" / "a, b and c".
+std::string join_list(const std::vector<std::string>& items, const Phrases& p);
+
+}  // namespace mergelens::phrases

@@ -1,0 +1,245 @@
+// Tests of the guide stage: the JSON form, the offline writer and the
+// citation checker. Changes are small hand-written diffs run through the real
+// analyzer, so the facts are the ones production computes.
+#include <gtest/gtest.h>
+
+#include "mergelens/analysis/analyzer.h"
+#include "mergelens/guide/citations.h"
+#include "mergelens/guide/guide_json.h"
+#include "mergelens/guide/markdown.h"
+#include "mergelens/guide/offline.h"
+#include "mergelens/model/diff.h"
+
+namespace mergelens {
+namespace {
+
+FileChange make_file(const std::string& path, const std::string& patch,
+                     FileStatus status = FileStatus::kModified) {
+  FileChange f;
+  f.path = path;
+  f.status = status;
+  auto p = parse_patch(patch);
+  EXPECT_TRUE(p) << patch;
+  f.hunks = p->hunks;
+  for (const auto& h : f.hunks)
+    for (const auto& l : h.lines) {
+      f.additions += l.origin == '+';
+      f.deletions += l.origin == '-';
+    }
+  return f;
+}
+
+// A bug fix with a guard and fallback, a new env var, a test, and a body that
+// claims a figure.
+Change sample_change() {
+  Change c;
+  c.repo = "o/r";
+  c.kind = ChangeKind::kSquash;
+  c.number = 4242;
+  c.sha = "0123456789abcdef0123456789abcdef01234567";
+  c.title = "[Bugfix] Fall back to the eager path when the graph cannot be captured (#4242)";
+  c.body =
+      "When `capture_graph` fails we now fall back to eager mode instead of crashing.\n"
+      "Decode latency drops from 41.5 ms to 30.2 ms (1.37x) on H100.\n\nFixes #4100";
+  c.author = {"Ada", "ada@example.com", "ada"};
+  c.merged_at = 1788000000;
+  c.url = "https://github.com/o/r/pull/4242";
+  c.commits.push_back({c.sha, c.author, c.merged_at, c.merged_at, c.title + "\n\n" + c.body});
+  c.files.push_back(
+      make_file("python/pkg/runner/graph_runner.py",
+                "@@ -40,6 +40,14 @@ class GraphRunner:\n"
+                "     def capture(self, batch):\n"
+                "         bs = batch.size\n"
+                "-        graph = capture_graph(self.model, bs)\n"
+                "+        if not self.supports(bs):\n"
+                "+            return self.run_eager(batch)\n"
+                "+        try:\n"
+                "+            graph = capture_graph(self.model, bs)\n"
+                "+        except RuntimeError:\n"
+                "+            logger.warning(\"capture failed, running eagerly\")\n"
+                "+            return self.run_eager(batch)\n"
+                "+        timeout = int(os.environ.get(\"PKG_CAPTURE_TIMEOUT\", \"30\"))\n"
+                "         self.graphs[bs] = graph\n"
+                "         return graph\n"
+                "     def replay(self, batch):\n"));
+  c.files.push_back(make_file("test/test_graph_runner.py",
+                              "@@ -10,3 +10,9 @@ import pytest\n"
+                              " from pkg.runner import GraphRunner\n"
+                              " \n"
+                              " \n"
+                              "+def test_capture_failure_falls_back():\n"
+                              "+    runner = GraphRunner(model=None)\n"
+                              "+    out = runner.capture(FakeBatch(size=3))\n"
+                              "+    assert out is not None\n"
+                              "+\n"
+                              "+\n"));
+  return c;
+}
+
+Facts facts_of(const Change& c) {
+  auto ctx = make_context(c.repo, "", "");
+  EXPECT_TRUE(ctx);
+  return analyze_change(c, *ctx);
+}
+
+TEST(GuideJson, RoundTripKeepsEveryField) {
+  Change c = sample_change();
+  Guide g = write_offline_guide(c, facts_of(c), "zh");
+  g.writer.removed = {"focus[3]: x.py (no such file in the change)"};
+  auto back = guide_from_json(guide_to_json(g));
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(guide_to_json(*back), guide_to_json(g));
+}
+
+TEST(GuideJson, WrongTypeNamesTheField) {
+  auto j = guide_to_json(Guide{});
+  j["focus"] = nlohmann::json::array({{{"path", 12}}});
+  auto g = guide_from_json(j);
+  ASSERT_FALSE(g);
+  EXPECT_NE(g.error().message.find("guide.focus[0].path"), std::string::npos) << g.error().message;
+  auto a = guide_from_answer(nlohmann::json{{"headline", nlohmann::json::array()}});
+  ASSERT_FALSE(a);
+  EXPECT_NE(a.error().message.find("answer.headline"), std::string::npos);
+}
+
+TEST(GuideJson, AnswerSchemaRequiresTheContentFields) {
+  const auto& s = guide_answer_schema();
+  EXPECT_EQ(s["type"], "object");
+  EXPECT_EQ(s["additionalProperties"], false);
+  std::vector<std::string> required = s["required"];
+  for (const char* k : {"headline", "summary", "verdict_text", "focus", "questions", "advice",
+                        "importance", "insight"})
+    EXPECT_NE(std::find(required.begin(), required.end(), k), required.end()) << k;
+}
+
+TEST(OfflineWriter, ChineseGuideNamesPlacesAndCitesOnlyTheChange) {
+  Change c = sample_change();
+  Facts f = facts_of(c);
+  Guide g = write_offline_guide(c, f, "zh");
+  EXPECT_EQ(g.lang, "zh");
+  EXPECT_TRUE(has_cjk(g.verdict_text)) << g.verdict_text;
+  EXPECT_TRUE(has_cjk(g.summary)) << g.summary;
+  EXPECT_EQ(g.writer.kind, "offline");
+  EXPECT_EQ(g.source.url, c.url);
+  EXPECT_EQ(g.source.author, "ada");
+  EXPECT_EQ(g.source.number, 4242);
+  ASSERT_FALSE(g.focus.empty());
+  EXPECT_EQ(g.focus[0].path, "python/pkg/runner/graph_runner.py");
+  EXPECT_GE(g.focus[0].start_line, 40);
+  EXPECT_FALSE(g.focus[0].question.empty());
+  // The guard + fallback and the env var are facts, so the guide says so.
+  std::string text = guide_text(g);
+  EXPECT_NE(text.find("PKG_CAPTURE_TIMEOUT"), std::string::npos) << text;
+  EXPECT_NE(text.find("回退"), std::string::npos) << text;
+  EXPECT_EQ(g.importance.value, f.importance.value);
+  EXPECT_FALSE(g.importance.reason.empty());
+  CitationIndex index(c, f);
+  auto failures = check_citations(g, index);
+  for (const auto& x : failures) ADD_FAILURE() << x.field << ": " << x.citation << " " << x.reason;
+}
+
+TEST(OfflineWriter, EnglishGuideAndMarkdownHaveNoEmptySections) {
+  Change c = sample_change();
+  Guide g = write_offline_guide(c, facts_of(c), "en");
+  EXPECT_FALSE(has_cjk(g.headline + g.summary + g.verdict_text));
+  std::string md = guide_to_markdown(g);
+  EXPECT_NE(md.find("[Original PR](https://github.com/o/r/pull/4242) · author ada"),
+            std::string::npos)
+      << md;
+  // A heading is printed only with content under it.
+  for (const char* heading :
+       {"**Questions and risks**\n\n", "**Design decisions**\n\n", "**Where to look**\n\n"})
+    EXPECT_EQ(md.find(heading), std::string::npos) << heading;
+}
+
+TEST(OfflineWriter, CleanupIsSkippedWithoutFocusOrAdvice) {
+  Change c;
+  c.repo = "o/r";
+  c.number = 7;
+  c.title = "style: apply formatter";
+  c.files.push_back(make_file("a.py", "@@ -1,2 +1,2 @@\n-x=1\n+x = 1\n y = 2\n"));
+  Facts f = facts_of(c);
+  ASSERT_EQ(f.verdict, Verdict::kSkip);
+  Guide g = write_offline_guide(c, f, "zh");
+  EXPECT_TRUE(g.focus.empty());
+  EXPECT_TRUE(g.design_decisions.empty());
+  EXPECT_TRUE(g.why.empty());
+  EXPECT_NE(g.verdict_text.find("可以跳过"), std::string::npos) << g.verdict_text;
+}
+
+TEST(OfflineWriter, OpenPullRequestIsAddressedToReviewers) {
+  Change c = sample_change();
+  c.open = true;
+  Guide g = write_offline_guide(c, facts_of(c), "en");
+  EXPECT_TRUE(g.source.open);
+  EXPECT_TRUE(g.source.merged_at.empty());
+  EXPECT_TRUE(g.verdict_text.starts_with("[open]")) << g.verdict_text;
+  bool reviewer = std::any_of(g.advice.begin(), g.advice.end(),
+                              [](const GuideAdvice& a) { return a.role == "reviewer"; });
+  EXPECT_TRUE(reviewer);
+}
+
+class Citations : public ::testing::Test {
+ protected:
+  Change c = sample_change();
+  Facts f = facts_of(c);
+  CitationIndex index{c, f};
+
+  std::vector<CitationFailure> check_text(const std::string& text) {
+    Guide g;
+    g.questions = {text};
+    return check_citations(g, index);
+  }
+};
+
+TEST_F(Citations, AcceptsWhatTheChangeContains) {
+  for (const char* ok :
+       {"`capture_graph` may raise", "`GraphRunner.capture` falls back", "1.37x on H100",
+        "41.5 ms → 30.2 ms", "fixes #4100", "see #4242", "`graph_runner.py` lines 43–50",
+        "commit 0123456789ab", "`PKG_CAPTURE_TIMEOUT` defaults to `30`",
+        "https://github.com/o/r/pull/4242", "8 changed lines in 2 files"}) {
+    auto failures = check_text(ok);
+    EXPECT_TRUE(failures.empty()) << ok << " → " << (failures.empty() ? "" : failures[0].citation);
+  }
+}
+
+TEST_F(Citations, CatchesInventedCitations) {
+  struct Case {
+    const char* text;
+    const char* citation;
+  };
+  for (const Case& bad :
+       {Case{"about 2.3x faster", "2.3"}, Case{"memory down 78%", "78"}, Case{"see #9999", "#9999"},
+        Case{"`flash_attention_v3` is used", "`flash_attention_v3`"},
+        Case{"commit deadbeef12 fixed it", "deadbeef12"},
+        Case{"details at https://evil.example.com/x", "https://evil.example.com/x"},
+        Case{"takes 12.5 ms", "12.5"}}) {
+    auto failures = check_text(bad.text);
+    ASSERT_EQ(failures.size(), 1u) << bad.text;
+    EXPECT_EQ(failures[0].citation, bad.citation) << bad.text;
+  }
+}
+
+TEST_F(Citations, ChecksFocusPathsAndLineRanges) {
+  Guide g;
+  g.focus = {{"graph_runner.py", 43, 50, "GraphRunner.capture", "q?", ""},
+             {"python/pkg/runner/missing.py", 1, 5, "", "q?", ""},
+             {"python/pkg/runner/graph_runner.py", 400, 420, "", "q?", ""}};
+  auto failures = check_citations(g, index);
+  ASSERT_EQ(failures.size(), 2u);
+  EXPECT_EQ(failures[0].field, "focus[1]");
+  EXPECT_EQ(failures[1].field, "focus[2]");
+  Guide fallback = write_offline_guide(c, f, "en");
+  g.headline = "2.3x faster";
+  failures = check_citations(g, index);
+  size_t removed = remove_failed_citations(g, failures, fallback, index);
+  EXPECT_EQ(removed, 3u);
+  ASSERT_EQ(g.focus.size(), 1u);
+  EXPECT_EQ(g.focus[0].path, "python/pkg/runner/graph_runner.py");  // canonical path
+  EXPECT_EQ(g.headline, fallback.headline);
+  EXPECT_EQ(g.writer.removed.size(), 3u);
+  EXPECT_TRUE(check_citations(g, index).empty());
+}
+
+}  // namespace
+}  // namespace mergelens
