@@ -74,6 +74,7 @@ constexpr Entry kStrings[] = {
     {"search_results", "搜索结果", "Search results"},
     {"search_help", "支持 \"短语\"、-排除词、前缀*；中文可搜任意长度的词。",
      "Use \"a phrase\", -exclude and prefix*; Chinese terms of any length match."},
+    {"result_count", "结果数", "Results"},
     {"no_results", "没有找到结果。", "Nothing matched."},
     {"bad_query", "无法理解这个搜索", "This search could not be understood"},
     {"not_found", "找不到这个页面", "Page not found"},
