@@ -14,14 +14,6 @@ UnixSeconds week_start(UnixSeconds t) {
   return kMonday + w * kWeek;
 }
 
-namespace {
-
-// The columns of a ChangeSummary, for queries joining changes c and facts f.
-constexpr std::string_view kSummaryColumns =
-    "c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, c.author_login, "
-    "c.merged_at, c.url, c.file_count, c.additions, c.deletions, coalesce(f.verdict, ''), "
-    "coalesce(f.importance, 0), coalesce(f.insight, 0)";
-
 ChangeSummary read_summary(const sql::Stmt& st) {
   ChangeSummary s;
   s.id = st.i64(0);
@@ -40,6 +32,8 @@ ChangeSummary read_summary(const sql::Stmt& st) {
   s.insight = static_cast<int>(st.i64(15));
   return s;
 }
+
+namespace {
 
 std::string id_list(std::span<const std::int64_t> ids) {
   std::string out;

@@ -185,11 +185,10 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::int64_t repo_id,
     return fail(ErrorKind::kInvalidInput, "a search needs at least one term that is not excluded");
   const std::string match = include + exclude;
   auto st = prepare(
-      "WITH hits AS (SELECT rowid AS id, rank FROM search_docs WHERE search_docs MATCH ?1) "
-      "SELECT c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, "
-      "c.author_login, c.merged_at, c.url, c.file_count, c.additions, c.deletions, "
-      "coalesce(f.verdict, ''), coalesce(f.importance, 0), coalesce(f.insight, 0), h.rank, "
-      "(SELECT g.headline || char(1) || g.text FROM guides g WHERE g.change_id = c.id "
+      std::string("WITH hits AS (SELECT rowid AS id, rank FROM search_docs WHERE search_docs "
+                  "MATCH ?1) ") +
+      "SELECT " + std::string(kSummaryColumns) +
+      ", h.rank, (SELECT g.headline || char(1) || g.text FROM guides g WHERE g.change_id = c.id "
       " ORDER BY g.lang != ?3 LIMIT 1) "
       "FROM hits h JOIN changes c ON c.id = h.id LEFT JOIN facts f ON f.change_id = c.id "
       "WHERE c.repo_id = ?2 ORDER BY h.rank, c.merged_at DESC LIMIT ?4");
@@ -204,21 +203,7 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::int64_t repo_id,
     }
     if (!*row) break;
     SearchHit h;
-    ChangeSummary& s = h.change;
-    s.id = st->i64(0);
-    s.kind = change_kind_from_string(st->text(1)).value_or(ChangeKind::kCommit);
-    s.number = st->opt_i64(2);
-    s.sha = st->text(3);
-    s.title = st->text(4);
-    s.author = Person{st->text(5), st->text(6), st->text(7)};
-    s.merged_at = st->i64(8);
-    s.url = st->text(9);
-    s.file_count = static_cast<std::int32_t>(st->i64(10));
-    s.additions = st->i64(11);
-    s.deletions = st->i64(12);
-    s.verdict = st->text(13);
-    s.importance = static_cast<int>(st->i64(14));
-    s.insight = static_cast<int>(st->i64(15));
+    h.change = read_summary(*st);
     h.rank = st->f64(16);
     const std::string g = st->text(17);
     const size_t sep = g.find('\1');

@@ -12,6 +12,14 @@
 
 namespace mergelens {
 
+// Reads a ChangeSummary from columns 0-15 of a row selecting
+// kSummaryColumns (changes c LEFT JOIN facts f).
+inline constexpr std::string_view kSummaryColumns =
+    "c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, c.author_login, "
+    "c.merged_at, c.url, c.file_count, c.additions, c.deletions, coalesce(f.verdict, ''), "
+    "coalesce(f.importance, 0), coalesce(f.insight, 0)";
+ChangeSummary read_summary(const sql::Stmt& st);
+
 class SqliteStore final : public Store {
   using Db = sql::Db;
   using Stmt = sql::Stmt;
