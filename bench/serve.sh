@@ -29,6 +29,7 @@ if [ ! -f "$db" ]; then
   "$bin" write --db "$db" --lang zh >/dev/null
 fi
 tmp="$(mktemp -d /tmp/mergelens-bench-serve.XXXXXX)"
+chmod 755 "$tmp"  # nginx workers run as another user
 cleanup() {
   [ -n "${serve_pid:-}" ] && kill "$serve_pid" 2>/dev/null || true
   [ -n "${nginx_pid:-}" ] && kill "$nginx_pid" 2>/dev/null || true
@@ -115,7 +116,7 @@ import json, random, re, sqlite3, sys, time, urllib.parse, urllib.request
 db, port = sys.argv[1], sys.argv[2]
 con = sqlite3.connect(db)
 random.seed(7)
-heads = [r[0] for r in con.execute("select headline from guides where lang='zh' order by random() limit 2000")]
+heads = [r[0] for r in con.execute("select text from guides where lang='zh' order by random() limit 2000")]
 titles = [r[0] for r in con.execute("select title from changes order by random() limit 2000")]
 zh, en = set(), set()
 for h in heads:

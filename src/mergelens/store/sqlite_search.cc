@@ -92,6 +92,9 @@ std::string search_text(std::string_view s, bool query, bool* ends_single) {
 
 namespace {
 
+// Above this many matches, results are listed newest first instead of by bm25.
+constexpr int kRankedMatches = 500;
+
 bool has_word(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
@@ -184,14 +187,36 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::int64_t repo_id,
   if (include.empty())
     return fail(ErrorKind::kInvalidInput, "a search needs at least one term that is not excluded");
   const std::string match = include + exclude;
+  // The repository filter is needed only when the store holds several.
+  auto repos = prepare("SELECT count(*) FROM repos");
+  if (!repos) return std::unexpected(repos.error());
+  if (auto row = repos->step(); !row) return db_error(row.error());
+  const std::string filter =
+      repos->i64(0) > 1 ? " AND +rowid IN (SELECT id FROM changes WHERE repo_id = ?2)" : "";
+  // bm25 ranks every match, which costs ~1 µs per matching document; a term
+  // found in thousands of documents (a common word) says little about
+  // relevance, so such queries list the newest matches first instead.
+  auto count =
+      prepare("SELECT count(*) FROM (SELECT 1 FROM search_docs WHERE search_docs MATCH ?1" +
+              filter + " LIMIT " + std::to_string(kRankedMatches) + ")");
+  if (!count) return std::unexpected(count.error());
+  count->bind(1, match).bind(2, repo_id);
+  auto counted = count->step();
+  if (!counted)
+    return fail(ErrorKind::kInvalidInput, "the search could not be run: {}",
+                counted.error().message);
+  const bool by_rank = count->i64(0) < kRankedMatches;
   auto st = prepare(
-      std::string("WITH hits AS (SELECT rowid AS id, rank FROM search_docs WHERE search_docs "
-                  "MATCH ?1) ") +
-      "SELECT " + std::string(kSummaryColumns) +
+      // The best `limit` documents first, then their rows: the guide text is
+      // read for those alone.
+      "WITH hits AS MATERIALIZED (SELECT rowid AS id, rank FROM search_docs WHERE search_docs "
+      "MATCH ?1" +
+      filter + (by_rank ? " ORDER BY rank" : " ORDER BY rowid DESC") + " LIMIT ?4) SELECT " +
+      std::string(kSummaryColumns) +
       ", h.rank, (SELECT g.headline || char(1) || g.text FROM guides g WHERE g.change_id = c.id "
       " ORDER BY g.lang != ?3 LIMIT 1) "
-      "FROM hits h JOIN changes c ON c.id = h.id LEFT JOIN facts f ON f.change_id = c.id "
-      "WHERE c.repo_id = ?2 ORDER BY h.rank, c.merged_at DESC LIMIT ?4");
+      "FROM hits h JOIN changes c ON c.id = h.id LEFT JOIN facts f ON f.change_id = c.id " +
+      (by_rank ? "ORDER BY h.rank, c.merged_at DESC" : "ORDER BY c.merged_at DESC, c.id DESC"));
   if (!st) return std::unexpected(st.error());
   st->bind(1, match).bind(2, repo_id).bind(3, lang).bind(4, static_cast<std::int64_t>(limit));
   std::vector<SearchHit> out;

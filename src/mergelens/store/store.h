@@ -241,7 +241,8 @@ class Store {
   // before the index existed). Returns how many were indexed.
   virtual Result<size_t> refresh_search_index() = 0;
   // Changes of the repository matching every included term and no excluded
-  // one, best first (bm25), at most `limit`. kInvalidInput when no term is
+  // one, best first (bm25), at most `limit`; when 500 or more changes match
+  // (a common word), the newest matches first. kInvalidInput when no term is
   // included or a term has no letter or digit.
   virtual Result<std::vector<SearchHit>> search(std::int64_t repo_id,
                                                 std::span<const SearchTerm> terms,

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 #include <mutex>
+#include <shared_mutex>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -80,13 +81,15 @@ struct Server::Impl {
   std::mutex pool_mu;
   std::vector<std::unique_ptr<Store>> pool;
 
-  // The page cache and the data version it was built from.
-  std::mutex cache_mu;
+  // The page cache and the Last-Modified of the data it was built from.
+  std::shared_mutex cache_mu;
   std::unordered_map<std::string, std::shared_ptr<const Reply>> cache;
-  std::unique_ptr<Store> probe;  // guarded by cache_mu
-  std::int64_t version = -1;
-  std::chrono::steady_clock::time_point checked;
   std::string last_modified;
+  // The probe connection and the data version last seen on it.
+  std::mutex probe_mu;
+  std::unique_ptr<Store> probe;
+  std::int64_t version = -1;
+  std::atomic<std::int64_t> next_check{0};  // steady-clock ns
 
   Result<std::unique_ptr<Store>> borrow() {
     {
@@ -104,19 +107,23 @@ struct Server::Impl {
     pool.push_back(std::move(s));
   }
 
-  // Drops the cache when another connection committed since the last look.
-  std::string refresh() {
-    std::lock_guard lock(cache_mu);
-    const auto now = std::chrono::steady_clock::now();
-    if (version >= 0 && now - checked < std::chrono::milliseconds(200)) return last_modified;
-    checked = now;
+  // Drops the cache when another connection committed since the last look
+  // (one thread looks, at most every 200 ms; the others go on).
+  void refresh() {
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count();
+    if (now < next_check.load(std::memory_order_relaxed)) return;
+    std::unique_lock probe_lock(probe_mu, std::try_to_lock);
+    if (!probe_lock || now < next_check.load()) return;
+    next_check = now + 200'000'000;
     auto v = probe->data_version();
-    if (v && *v != version) {
-      version = *v;
-      cache.clear();
-      last_modified = http_date(std::time(nullptr));
-    }
-    return last_modified;
+    if (!v || *v == version) return;
+    const bool first = version < 0;
+    version = *v;
+    std::unique_lock lock(cache_mu);
+    if (!first) cache.clear();
+    last_modified = http_date(std::time(nullptr));
   }
 
   Reply page_reply(const Site& site, Result<Page> page, std::string_view self,
@@ -228,12 +235,14 @@ struct Server::Impl {
     }
     const std::string lang_param = req.get_param_value("lang");
     const Lang lang = lang_param.empty() ? default_lang : lang_from(lang_param);
-    const std::string modified = refresh();
+    refresh();
     const std::string key = std::string(lang_code(lang)) + "|" + req.target;
     std::shared_ptr<const Reply> reply;
+    std::string modified;
     {
-      std::lock_guard lock(cache_mu);
+      std::shared_lock lock(cache_mu);
       if (auto it = cache.find(key); it != cache.end()) reply = it->second;
+      modified = last_modified;
     }
     if (!reply) {
       auto store = borrow();
@@ -252,7 +261,7 @@ struct Server::Impl {
       r.etag = etag_of(r.status, r.body);
       auto shared = std::make_shared<const Reply>(std::move(r));
       if (shared->cacheable && shared->status != 500) {
-        std::lock_guard lock(cache_mu);
+        std::unique_lock lock(cache_mu);
         if (cache.size() > 4096) cache.clear();
         cache.emplace(key, shared);
       }
@@ -296,6 +305,8 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
   im.default_lang = lang_from(options.lang);
   im.repo = std::move(*repo);
   im.probe = std::move(*probe);
+  im.refresh();
+  im.http.set_tcp_nodelay(true);
   const size_t threads = std::max<size_t>(options.threads, 2);
   im.http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   im.http.set_keep_alive_max_count(100000);

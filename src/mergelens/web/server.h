@@ -25,7 +25,7 @@ struct ServerOptions {
   std::string tz = "UTC";
   std::string lang = "zh";  // default UI and guide language
   std::string repo;         // repository of the store; empty: the only one
-  size_t threads = 64;      // worker threads (one keep-alive connection each)
+  size_t threads = 128;     // worker threads: one per open keep-alive connection
 };
 
 // Content-Security-Policy of every response.
