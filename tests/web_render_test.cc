@@ -77,6 +77,30 @@ TEST(WebRender, PrPageCarriesEveryGuideElementAndALinkToTheLines) {
   EXPECT_EQ(hostile.find("javascript:alert"), hostile.find("javascript:alert(1)) and"));
 }
 
+TEST(WebI18n, EveryUiStringExistsInBothLanguages) {
+  const auto& zh = web::ui_strings(web::Lang::kZh);
+  const auto& en = web::ui_strings(web::Lang::kEn);
+  EXPECT_EQ(zh.size(), en.size());
+  for (const auto& [key, value] : zh.items()) {
+    EXPECT_FALSE(value.get<std::string>().empty()) << key;
+    ASSERT_TRUE(en.contains(key)) << key;
+    EXPECT_FALSE(en[key].get<std::string>().empty()) << key;
+  }
+  // Keys used by the templates.
+  for (const auto* name : {"layout", "day", "pr", "tags", "tag", "search", "message", "_item"}) {
+    const auto* f = web::embedded_file(std::string(name) + ".mustache");
+    ASSERT_NE(f, nullptr) << name;
+    const std::string text(f->data);
+    for (size_t pos = 0; (pos = text.find("{{ui.", pos)) != std::string::npos; pos += 5) {
+      const std::string key = text.substr(pos + 5, text.find("}}", pos) - pos - 5);
+      EXPECT_TRUE(zh.contains(key)) << name << ": " << key;
+    }
+  }
+  EXPECT_EQ(web::verdict_label(web::Lang::kEn, "close_read"), "Close read");
+  EXPECT_EQ(web::day_counts(web::Lang::kZh, 44, 6, 0), "合并 44 个，其中 6 个值得精读");
+  EXPECT_EQ(web::day_counts(web::Lang::kEn, 44, 6, 0), "44 merged, 6 worth a close read");
+}
+
 TEST(WebRender, UrlHelpersRefuseDangerousSchemes) {
   EXPECT_EQ(web::safe_url("javascript:alert(1)"), "");
   EXPECT_EQ(web::safe_url("JaVaScRiPt:alert(1)"), "");

@@ -16,8 +16,8 @@ Lang lang_from(std::string_view code);
 const char* lang_code(Lang l);  // "zh" / "en"
 const char* html_lang(Lang l);  // "zh-CN" / "en"
 
-// The string for `key` in `lang`; the key itself when unknown (a test
-// checks that every key has both languages).
+// The string for `key` in `lang`; "?" when unknown (a test checks that
+// every key the pages use exists in both languages).
 const char* tr(Lang lang, std::string_view key);
 
 // Every UI string of `lang` as one object (templates read {{ui.KEY}}).
