@@ -9,3 +9,7 @@ python3 scripts/make-sample-repo.py build/sample --manifest build/sample.manifes
 ./build/mergelens analyze --db build/demo/mergelens.db
 ./build/mergelens list --db build/demo/mergelens.db
 ./build/mergelens show 1201 --db build/demo/mergelens.db
+./build/mergelens write --lang both --db build/demo/mergelens.db
+./build/mergelens digest --date 2026-09-10 --db build/demo/mergelens.db
+./build/mergelens export --out build/demo/site --db build/demo/mergelens.db
+echo "static site in build/demo/site/index.html; live pages: ./build/mergelens serve --db build/demo/mergelens.db"
