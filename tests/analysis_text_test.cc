@@ -610,14 +610,15 @@ TEST(TextFacts, RandomFragmentsNeverCrashAndStayValidUtf8) {
 
 // ---------------------------------------------------------------- scale
 
-TEST(TextFacts, OneMegabyteBodyIsFast) {
+// Speed is measured in bench/, not here: this checks that a 1 MB body is
+// handled completely (and, under the sanitizers, without errors).
+TEST(TextFacts, OneMegabyteBodyIsHandled) {
   std::string body;
   while (body.size() < (1u << 20))
     body +=
         "The `fused_moe` kernel in python/sglang/srt/layers/moe.py is 1.3x faster at bs=8 (see "
         "#1234, "
         "v0.4.1, abc1234def). 吞吐提升 12%。\n| bs | speedup |\n|--|--|\n| 1 | 1.2x |\n\n";
-  auto t0 = std::chrono::steady_clock::now();
   auto n = extract_numbers(body, "body");
   auto r = extract_references(body, "body", "o/r");
   auto m = extract_mentions(body);
@@ -626,10 +627,6 @@ TEST(TextFacts, OneMegabyteBodyIsFast) {
   c.files.push_back(
       file("python/sglang/srt/layers/moe.py", "@@ -1,0 +1,1 @@\n+def fused_moe(): pass\n"));
   auto mm = body_vs_code(c);
-  auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
-          .count();
-  EXPECT_LT(ms, 3000);
   EXPECT_GT(n.size(), 1000u);
   EXPECT_EQ(r.size(), 3u) << dump(r);
   EXPECT_EQ(m.size(), 2u);

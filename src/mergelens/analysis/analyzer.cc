@@ -5,6 +5,7 @@
 #include "mergelens/analysis/cleanup.h"
 #include "mergelens/analysis/coverage.h"
 #include "mergelens/analysis/focus.h"
+#include "mergelens/analysis/review_facts.h"
 #include "mergelens/analysis/roles.h"
 #include "mergelens/analysis/tags.h"
 #include "mergelens/analysis/text_facts.h"
@@ -138,6 +139,8 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   facts.cleanup = std::move(cleanup.cleanup);
 
   add_text_facts(change, ctx, facts);
+  add_review_facts(change, ctx.repo_name, facts);
+  facts.open = change.open;
   drop_identifiers_found_in_files(change, ctx, facts);
   find_coverage(change, facts);
   const bool benchmark_changed =

@@ -16,7 +16,7 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 1;
+inline constexpr int kAnalyzerVersion = 2;  // 2: review facts, open PRs
 
 enum class Language {
   kUnknown,
@@ -199,6 +199,9 @@ struct Facts {
   std::vector<Backlink> referenced_by;  // as known when the facts were computed
   std::vector<std::string> reviewers;   // logins of people who reviewed or commented
   std::vector<ReviewPoint> review_points;
+  // The PR was still open when analysed: guides address its reviewers (what to
+  // check before merge) rather than readers of merged code.
+  bool open = false;
 };
 
 }  // namespace mergelens

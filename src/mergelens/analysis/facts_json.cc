@@ -120,7 +120,17 @@ json facts_to_json(const Facts& f) {
                          {"relation", b.relation},
                          {"merged_at", b.merged_at},
                          {"change_id", b.change_id}});
+  json points = json::array();
+  for (const auto& p : f.review_points)
+    points.push_back({{"reviewer", p.reviewer},
+                      {"kind", p.kind},
+                      {"path", p.path},
+                      {"line", p.line},
+                      {"excerpt", p.excerpt}});
   return {{"analyzer_version", f.version},
+          {"open", f.open},
+          {"reviewers", f.reviewers},
+          {"review_points", std::move(points)},
           {"referenced_by", std::move(backlinks)},
           {"roles", std::move(roles)},
           {"languages", std::move(languages)},
@@ -227,6 +237,11 @@ Result<Facts> facts_from_json(const json& j) {
       f.referenced_by.push_back({b.value("change_id", std::int64_t{0}), b.value("ref", ""),
                                  b.value("title", ""), b.value("relation", ""),
                                  b.value("merged_at", std::int64_t{0})});
+    f.open = j.value("open", false);
+    f.reviewers = j.value("reviewers", std::vector<std::string>{});
+    for (const auto& p : j.value("review_points", json::array()))
+      f.review_points.push_back({p.value("reviewer", ""), p.value("kind", ""), p.value("path", ""),
+                                 p.value("line", 0), p.value("excerpt", "")});
     return f;
   } catch (const json::exception& e) {
     return fail(ErrorKind::kCorrupt, "stored facts are malformed: {}", e.what());

@@ -14,6 +14,9 @@
 //             little (kRoleWeight).
 // moved     = 0.3 for code that only moved.
 // skim      = 0.15 for files the clean-up detector put on the skim list.
+// reviewed  = +kReviewBonus when reviewers left line comments within
+//             kReviewSlack lines of the segment (GitHub source only): the
+//             places reviewers argued about are the ones a reader should see.
 // data      = 0.3 for repetitive hunks (10+ added lines of at most a fifth as
 //             many distinct shapes: tables, enum lists, generated entries).
 //
@@ -33,6 +36,8 @@ namespace mergelens {
 namespace {
 
 constexpr std::int32_t kMergeGap = 8;
+constexpr double kReviewBonus = 2.0;
+constexpr std::int32_t kReviewSlack = 3;
 constexpr size_t kMaxRegions = 8;
 
 struct Bonus {
@@ -251,6 +256,16 @@ void rank_focus(const Change& change, Facts& facts) {
         }
       }
       bonus = std::min(bonus, 8.0);  // many small signals do not beat one strong place
+      const auto discussed = std::count_if(
+          change.review_comments.begin(), change.review_comments.end(),
+          [&](const ReviewComment& c) {
+            const std::int32_t at = c.line ? c.line : c.original_line;
+            return c.path == f.path && at >= sg.start - kReviewSlack && at <= sg.end + kReviewSlack;
+          });
+      if (discussed > 0) {
+        bonus += kReviewBonus;
+        sg.reasons.push_back(fmt::format("reviewers commented ({})", discussed));
+      }
       double score = (size + bonus) * role_weight(role);
       if (role != FileRole::kCore && role != FileRole::kKernel && role != FileRole::kModel)
         sg.reasons.push_back(fmt::format("{} file", to_string(role)));

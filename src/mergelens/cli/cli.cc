@@ -12,6 +12,15 @@ Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create) {
   return open_sqlite_store(g.db, StoreOptions{.create = create});
 }
 
+Result<void> parse_date_flag(const std::string& text, const char* flag,
+                             std::optional<UnixSeconds>& out) {
+  if (text.empty()) return {};
+  auto t = parse_instant(text);
+  if (!t) return wrap(t.error(), flag);
+  out = *t;
+  return {};
+}
+
 namespace {
 
 struct Command {
@@ -21,13 +30,18 @@ struct Command {
 };
 
 constexpr Command kCommands[] = {
+    {"run", "The main job: ingest a clone, sync from GitHub (with a token), analyse, write guides",
+     setup_run},
     {"ingest", "Read merged pull requests from a local git clone into the store", setup_ingest},
     {"analyze", "Compute facts, focus, tags, scores and verdicts for stored changes",
      setup_analyze},
     {"write", "Write reading guides for analysed changes (offline by default, or with a model)",
      setup_write},
+    {"schema", "Print the JSON schema of a guide (docs/guide.schema.json)", setup_schema},
     {"list", "List stored changes by day, newest first", setup_list},
     {"show", "Show one stored change (REF = PR number, #N or commit sha)", setup_show},
+    {"sync", "Fetch PR descriptions, labels, reviews and open PRs from the GitHub REST API",
+     setup_sync},
     {"serve", "Serve the reading guides as web pages, feeds and JSON (read-only)", setup_serve},
     {"export", "Write the pages as a static site with relative links", setup_export},
     {"digest", "Print one day's digest as Markdown or JSON", setup_digest},

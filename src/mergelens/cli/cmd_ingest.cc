@@ -24,16 +24,8 @@ Runner setup_ingest(CLI::App& sub, const Globals& g) {
   sub.add_option("--batch", a->opt.batch_size, "Changes per database transaction")
       ->capture_default_str();
   return [a, &g]() -> Result<void> {
-    if (!a->since.empty()) {
-      auto t = parse_instant(a->since);
-      if (!t) return wrap(t.error(), "--since");
-      a->opt.since = *t;
-    }
-    if (!a->until.empty()) {
-      auto t = parse_instant(a->until);
-      if (!t) return wrap(t.error(), "--until");
-      a->opt.until = *t;
-    }
+    if (auto r = parse_date_flag(a->since, "--since", a->opt.since); !r) return r;
+    if (auto r = parse_date_flag(a->until, "--until", a->opt.until); !r) return r;
     a->opt.repo_name = g.repo;
     auto store = open_store(g, /*create=*/true);
     if (!store) return std::unexpected(store.error());

@@ -42,6 +42,7 @@ Runner setup_list(CLI::App& sub, const Globals& g) {
             {{"ref", s.number ? fmt::format("#{}", *s.number) : s.sha.substr(0, 12)},
              {"number", s.number ? nlohmann::json(*s.number) : nlohmann::json(nullptr)},
              {"kind", to_string(s.kind)},
+             {"open", s.open},
              {"sha", s.sha},
              {"title", s.title},
              {"author", s.author.login.empty() ? s.author.name : s.author.login},

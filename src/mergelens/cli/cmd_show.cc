@@ -150,6 +150,7 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
         const nlohmann::json fj = facts_to_json(**facts);  // items() needs a live object
         for (const auto& [key, value] : fj.items()) j[key] = value;
       }
+      j["id"] = change->id;
       j["analysed"] = facts->has_value();
       nlohmann::json back = nlohmann::json::array();
       for (const auto& b : *backlinks)

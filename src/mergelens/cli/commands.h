@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -25,12 +26,20 @@ Runner setup_list(CLI::App& sub, const Globals& g);
 Runner setup_show(CLI::App& sub, const Globals& g);
 Runner setup_analyze(CLI::App& sub, const Globals& g);
 Runner setup_write(CLI::App& sub, const Globals& g);
+Runner setup_schema(CLI::App& sub, const Globals& g);
+Runner setup_run(CLI::App& sub, const Globals& g);
 Runner setup_serve(CLI::App& sub, const Globals& g);
 Runner setup_export(CLI::App& sub, const Globals& g);
 Runner setup_digest(CLI::App& sub, const Globals& g);
 
 // "zh", "en" or "both" → the languages; kInvalidInput otherwise.
 Result<std::vector<std::string>> parse_langs(const std::string& lang);
+Runner setup_sync(CLI::App& sub, const Globals& g);
+
+// Parses a date option (`flag` names it in errors) into `out`; empty text
+// leaves `out` unset. Fails with kInvalidInput naming the flag.
+Result<void> parse_date_flag(const std::string& text, const char* flag,
+                             std::optional<UnixSeconds>& out);
 
 // Opens the store named by --db. `create`: make it when missing.
 Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create);

@@ -274,6 +274,48 @@ const json& guide_answer_schema() {
   return schema;
 }
 
+json guide_document_schema() {
+  json s = guide_answer_schema();
+  json str = {{"type", "string"}};
+  json props = s["properties"];
+  props["schema"] = {{"type", "integer"}, {"const", kGuideSchemaVersion}};
+  props["lang"] = {{"type", "string"}, {"enum", {"zh", "en"}}};
+  props["verdict"] = {{"type", "string"},
+                      {"enum", {"close_read", "selective_read", "skim", "skip"}}};
+  props["tags"] = string_array_schema();
+  props["source"] = object_schema({{"repo", str},
+                                   {"number", {{"type", "integer"}}},
+                                   {"sha", str},
+                                   {"url", str},
+                                   {"title", str},
+                                   {"author", str},
+                                   {"merged_at", str},
+                                   {"open", {{"type", "boolean"}}}});
+  props["writer"] =
+      object_schema({{"kind", {{"type", "string"}, {"enum", {"offline", "llm"}}}},
+                     {"model", str},
+                     {"prompt_version", str},
+                     {"fallback_reason", str},
+                     {"removed", string_array_schema()},
+                     {"attempts", {{"type", "integer"}}},
+                     {"cached", {{"type", "boolean"}}}});
+  // Scores of a stored guide may be 0 (not scored).
+  for (const char* k : {"importance", "insight"})
+    props[k]["properties"]["value"] = {{"type", "integer"}, {"minimum", 0}, {"maximum", 10}};
+  json required = json::array();
+  for (const auto& [key, value] : props.items()) required.push_back(key);
+  return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+          {"title", "mergelens reading guide"},
+          {"description",
+           "One reading guide for one change in one language. Written by the offline writer or "
+           "a model (writer.kind); read by every publisher. Empty strings and arrays mean the "
+           "change does not support the element."},
+          {"type", "object"},
+          {"properties", props},
+          {"required", required},
+          {"additionalProperties", false}};
+}
+
 Result<Guide> guide_from_answer(const json& answer) {
   if (!answer.is_object()) return fail(ErrorKind::kInvalidInput, "the answer is not a JSON object");
   Guide g;

@@ -23,6 +23,11 @@ Result<Guide> guide_from_json(const nlohmann::json& j);
 const nlohmann::json& guide_answer_schema();
 Result<Guide> guide_from_answer(const nlohmann::json& answer);
 
+// The JSON schema (draft 2020-12) of a stored guide, as guide_to_json writes
+// it: the answer fields plus lang, verdict, tags, source and writer. The copy
+// in docs/guide.schema.json is generated from it (`mergelens schema`).
+nlohmann::json guide_document_schema();
+
 // All the guide's prose in one string (for search indexes and checks).
 std::string guide_text(const Guide& g);
 

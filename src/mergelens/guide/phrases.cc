@@ -18,6 +18,7 @@ Phrases make_zh() {
   p.close_paren = "）";
   p.headline_number = "{}（PR 称 {}）";
   p.summary_files = "改动 {} 个文件（+{} −{}）";
+  p.summary_file_one = "改动 1 个文件（+{} −{}）";
   p.summary_adds = "新增 {}";
   p.summary_removes = "删除 {}";
   p.summary_changes = "修改 {}";
@@ -123,6 +124,7 @@ Phrases make_en() {
   p.close_paren = ")";
   p.headline_number = "{} ({} per the PR)";
   p.summary_files = "Changes {} files (+{} −{})";
+  p.summary_file_one = "Changes 1 file (+{} −{})";
   p.summary_adds = "adds {}";
   p.summary_removes = "removes {}";
   p.summary_changes = "changes {}";

@@ -19,6 +19,7 @@ struct Phrases {
   // headline / summary
   std::string_view headline_number;  // {title} {number}
   std::string_view summary_files;    // {n files} {+a} {-d}
+  std::string_view summary_file_one; // {+a} {-d}
   std::string_view summary_adds;     // {things}
   std::string_view summary_removes;
   std::string_view summary_changes;

@@ -111,24 +111,40 @@ std::string facts_section(const Change& c, const Facts& f) {
     if (n++ == 0) line("definitions:");
     line(fmt::format("  {} {} {} at {}:{}", d.change, d.kind, d.name, d.at.path, d.at.line));
   }
-  for (const auto& x : f.numbers)
-    line(fmt::format("number claimed: {} ({}) — \"{}\" [{}]", x.text, x.kind,
-                     x.sentence.substr(0, 160), x.source));
-  for (const auto& x : f.number_cautions)
-    line(fmt::format("number caution: {}: {}", x.kind, x.detail));
-  for (const auto& x : f.body_mismatches)
-    line(fmt::format("description vs code: {} {}: {}", x.kind, x.subject, x.detail));
-  for (const auto& x : f.tests)
-    line(fmt::format("test: {}{}", x.path, x.covers.empty() ? "" : " covers " + x.covers));
-  for (const auto& x : f.gaps) line(fmt::format("gap: {} {}: {}", x.kind, x.subject, x.detail));
-  for (const auto& x : f.references)
-    line(fmt::format("reference: {} {} ({}, in {})", x.relation, x.text, x.kind, x.source));
-  for (const auto& x : f.referenced_by)
-    line(fmt::format("later change: {} {} \"{}\"", x.relation, x.ref, x.title));
+  // Each list is capped so the facts stay a small share of any budget.
+  auto capped = [&](const auto& items, auto render) {
+    size_t k = 0;
+    for (const auto& x : items)
+      if (k++ < 20) line(render(x));
+    if (items.size() > 20) line(fmt::format("  … and {} more", items.size() - 20));
+  };
+  capped(f.numbers, [](const NumberFact& x) {
+    return fmt::format("number claimed: {} ({}) — \"{}\" [{}]", x.text, x.kind,
+                       x.sentence.substr(0, 160), x.source);
+  });
+  capped(f.number_cautions, [](const NumberCaution& x) {
+    return fmt::format("number caution: {}: {}", x.kind, x.detail);
+  });
+  capped(f.body_mismatches, [](const BodyMismatch& x) {
+    return fmt::format("description vs code: {} {}: {}", x.kind, x.subject, x.detail);
+  });
+  capped(f.tests, [](const TestFact& x) {
+    return fmt::format("test: {}{}", x.path, x.covers.empty() ? "" : " covers " + x.covers);
+  });
+  capped(f.gaps,
+         [](const Gap& x) { return fmt::format("gap: {} {}: {}", x.kind, x.subject, x.detail); });
+  capped(f.references, [](const Reference& x) {
+    return fmt::format("reference: {} {} ({}, in {})", x.relation, x.text, x.kind, x.source);
+  });
+  capped(f.referenced_by, [](const Backlink& x) {
+    return fmt::format("later change: {} {} \"{}\"", x.relation, x.ref, x.title);
+  });
   if (!f.reviewers.empty()) line(fmt::format("reviewers: {}", fmt::join(f.reviewers, ", ")));
-  for (const auto& x : f.review_points)
-    line(fmt::format("review: {} by {}{}", x.kind, x.reviewer,
-                     x.path.empty() ? "" : fmt::format(" on {}:{}", x.path, x.line)));
+  capped(f.review_points, [](const ReviewPoint& x) {
+    return fmt::format("review: {} by {}{}: {}", x.kind, x.reviewer,
+                       x.path.empty() ? "" : fmt::format(" on {}:{}", x.path, x.line),
+                       x.excerpt.substr(0, 200));
+  });
   return s;
 }
 
@@ -234,18 +250,27 @@ Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size
   Prompt p;
   p.system = replace_all(std::string(prompt_text::kSystem), "{lang_rule}",
                          lang == "zh" ? prompt_text::kLangZh : prompt_text::kLangEn);
-  const std::string facts = facts_section(c, f);
+  std::string facts = facts_section(c, f);
   const std::string fence = c.sha.empty() ? std::string("data") : c.sha.substr(0, 12);
   std::string suffix =
       fmt::format("\n{}\n\nThe verdict in the facts is {}. Write the prose in {}.\n",
                   prompt_text::kAnswerFormat, to_string(f.verdict),
                   lang == "zh" ? "Simplified Chinese" : "English");
-  const size_t fixed =
-      estimate_tokens(p.system) + estimate_tokens(facts) + estimate_tokens(suffix) + 160;
+  // The facts take at most half the budget; the PR text up to 35% with them.
+  const size_t frame = estimate_tokens(p.system) + estimate_tokens(suffix) + 160;
+  if (frame + estimate_tokens(facts) > budget / 2)
+    facts = clip_tokens(facts, budget / 2 > frame ? budget / 2 - frame : 64);
+  const size_t fixed = frame + estimate_tokens(facts);
   const size_t text_cap =
       std::max(budget * 35 / 100 > fixed ? budget * 35 / 100 - fixed : 0, budget * 8 / 100);
   const std::string text = untrusted_section(c, fence, text_cap);
-  long remaining = static_cast<long>(budget) - static_cast<long>(fixed + estimate_tokens(text));
+  // Reserve room for the list of files the excerpt leaves out (at most 80
+  // lines; an upper bound: every changed file).
+  size_t left_reserve = 0, listed = 0;
+  for (const auto& fc : c.files)
+    if (listed++ < 81) left_reserve += estimate_tokens(fc.path) + 12;
+  long remaining =
+      static_cast<long>(budget) - static_cast<long>(fixed + estimate_tokens(text) + left_reserve);
 
   Excerpt ex(c, f);
   std::string diff;

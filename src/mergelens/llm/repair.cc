@@ -1,5 +1,6 @@
 #include "mergelens/llm/repair.h"
 
+#include <algorithm>
 #include <exception>
 #include <optional>
 
@@ -10,6 +11,7 @@ using nlohmann::json;
 
 constexpr int kMaxStarts = 64;  // '{' positions tried as the start of an object
 constexpr int kMaxCuts = 256;   // cut points tried when closing a truncated answer
+constexpr int kMaxDepth = 256;  // deeper answers are refused
 
 std::optional<json> as_object(std::string_view s) {
   json doc = json::parse(s.begin(), s.end(), nullptr, /*allow_exceptions=*/false);
@@ -261,18 +263,34 @@ std::optional<json> close_truncated(std::string_view s) {
   return std::nullopt;
 }
 
+// Deepest nesting of brackets outside strings.
+int max_depth(std::string_view s) {
+  int depth = 0, deepest = 0;
+  StringState str;
+  for (char c : s) {
+    if (!str.structural(c)) continue;
+    if (c == '{' || c == '[') deepest = std::max(deepest, ++depth);
+    if (c == '}' || c == ']') --depth;
+  }
+  return deepest;
+}
+
 Result<json> ladder(std::string_view content, std::vector<std::string>& steps) {
-  if (auto obj = as_object(content)) return *obj;
+  // Copying or printing a deeper document recurses once per level; no answer nests this deep.
+  if (max_depth(content) > kMaxDepth) {
+    return fail(ErrorKind::kCorrupt, "the model's answer nests deeper than {} levels", kMaxDepth);
+  }
+  if (auto obj = as_object(content)) return std::move(*obj);
   std::string text(content);
   if (std::string fixed = fix_utf8(text); fixed != text) {
     steps.push_back(kStepUtf8);
     text = std::move(fixed);
-    if (auto obj = as_object(text)) return *obj;
+    if (auto obj = as_object(text)) return std::move(*obj);
   }
   if (std::string_view body = strip_fence(text); body.size() != text.size()) {
     steps.push_back(kStepFence);
     text = std::string(body);
-    if (auto obj = as_object(text)) return *obj;
+    if (auto obj = as_object(text)) return std::move(*obj);
   }
   std::size_t first = text.find('{');
   if (first == std::string::npos) {
@@ -283,23 +301,23 @@ Result<json> ladder(std::string_view content, std::vector<std::string>& steps) {
   if (last != std::string::npos && last > first) {
     if (auto obj = as_object(std::string_view(text).substr(first, last + 1 - first))) {
       if (first > 0 || last + 1 < text.size()) steps.push_back(kStepProse);
-      return *obj;
+      return std::move(*obj);
     }
   }
   if (auto obj = first_balanced(text)) {
     steps.push_back(kStepBalanced);
-    return *obj;
+    return std::move(*obj);
   }
   std::string fixed = fix_syntax(std::string_view(text).substr(first));
   if (auto obj = first_balanced(fixed)) {
     steps.push_back(kStepSyntax);
-    return *obj;
+    return std::move(*obj);
   }
   // An empty object closed from a lone '{' is no answer.
   if (auto obj = close_truncated(fixed); obj && !obj->empty()) {
     if (fixed != text.substr(first)) steps.push_back(kStepSyntax);
     steps.push_back(kStepClose);
-    return *obj;
+    return std::move(*obj);
   }
   return fail(ErrorKind::kCorrupt, "the model's answer is not a JSON object, even repaired: \"{}\"",
               fix_utf8(text.substr(first, 120)));

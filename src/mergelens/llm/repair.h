@@ -33,7 +33,8 @@ inline constexpr const char* kStepClose = "close truncated answer";
 // Success: the object; the names of the steps that were needed (kStep*) are appended to
 // `steps` when it is not null (nothing is appended when the content parsed as is, nor on
 // failure). `steps` is the caller's; `content` is only read during the call.
-// Failure: kCorrupt, with the first characters of the content, when nothing yields an object.
+// Failure: kCorrupt, with the first characters of the content, when nothing yields an object,
+// or when brackets nest deeper than 256 levels.
 // Never throws; any bytes are accepted.
 Result<nlohmann::json> parse_json_answer(std::string_view content, std::vector<std::string>* steps);
 

@@ -49,8 +49,47 @@ nlohmann::json to_json(const Change& c, bool with_hunks) {
                        {"committed_at", format_utc(cm.committed_at)},
                        {"message", cm.message}});
   }
+  nlohmann::json reviews = nlohmann::json::array();
+  for (const auto& r : c.reviews)
+    reviews.push_back({{"id", r.id},
+                       {"author", r.author},
+                       {"state", r.state},
+                       {"body", r.body},
+                       {"submitted_at", format_utc(r.submitted_at)}});
+  nlohmann::json review_comments = nlohmann::json::array();
+  for (const auto& r : c.review_comments)
+    review_comments.push_back(
+        {{"id", r.id},
+         {"in_reply_to", r.in_reply_to ? nlohmann::json(r.in_reply_to) : nlohmann::json(nullptr)},
+         {"author", r.author},
+         {"path", r.path},
+         {"line", r.line ? nlohmann::json(r.line) : nlohmann::json(nullptr)},
+         {"original_line", r.original_line},
+         {"diff_hunk", r.diff_hunk},
+         {"body", r.body},
+         {"created_at", format_utc(r.created_at)}});
+  nlohmann::json comments = nlohmann::json::array();
+  for (const auto& r : c.comments)
+    comments.push_back({{"id", r.id},
+                        {"author", r.author},
+                        {"body", r.body},
+                        {"created_at", format_utc(r.created_at)}});
+  auto opt_text = [](const std::string& s) {
+    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+  };
   return {
       {"repo", c.repo},
+      {"state", c.open ? "open" : "merged"},
+      {"open", c.open},
+      {"draft", c.draft},
+      {"head_sha", opt_text(c.head_sha)},
+      {"base_ref", opt_text(c.base_ref)},
+      {"merged_by", opt_text(c.merged_by)},
+      {"updated_at",
+       c.updated_at ? nlohmann::json(format_utc(c.updated_at)) : nlohmann::json(nullptr)},
+      {"reviews", std::move(reviews)},
+      {"review_comments", std::move(review_comments)},
+      {"comments", std::move(comments)},
       {"ref", c.ref()},
       {"kind", to_string(c.kind)},
       {"number", c.number ? nlohmann::json(*c.number) : nlohmann::json(nullptr)},
@@ -59,7 +98,7 @@ nlohmann::json to_json(const Change& c, bool with_hunks) {
       {"title", c.title},
       {"body", c.body},
       {"author", person_json(c.author)},
-      {"merged_at", format_utc(c.merged_at)},
+      {"merged_at", c.open ? nlohmann::json(nullptr) : nlohmann::json(format_utc(c.merged_at))},
       {"url", c.url},
       {"labels", c.labels},
       {"additions", c.additions()},

@@ -253,6 +253,16 @@ std::optional<std::string> GitSource::remote_url(const std::string& remote) cons
   return std::string(url);
 }
 
+Result<bool> GitSource::fetch(const std::string& remote) {
+  RemotePtr r;
+  if (git_remote_lookup(r.out(), impl_->repo, remote.c_str()) != 0) return false;
+  git_fetch_options opts;
+  git_fetch_options_init(&opts, GIT_FETCH_OPTIONS_VERSION);
+  if (git_remote_fetch(r.get(), nullptr, &opts, "mergelens fetch") != 0)
+    return fail(ErrorKind::kIo, "cannot fetch {} of {} ({})", remote, path_, last_git_error());
+  return true;
+}
+
 Result<void> GitSource::walk_first_parent(
     const std::string& tip,
     const std::function<bool(const std::string&, UnixSeconds)>& visit) const {

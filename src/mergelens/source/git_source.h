@@ -50,6 +50,11 @@ class GitSource {
   // The URL of a remote, if the repository has it.
   std::optional<std::string> remote_url(const std::string& remote = "origin") const;
 
+  // Fetches `remote` with its configured refspecs (libgit2; no credentials:
+  // public https remotes and local paths). Returns false when the repository
+  // has no such remote; fails with kIo naming the remote when the fetch fails.
+  Result<bool> fetch(const std::string& remote = "origin");
+
   // Walks the first-parent chain from `tip`, newest first, calling
   // visit(sha, committer_time); the walk stops when visit returns false or at
   // the root commit. Fails with kCorrupt if a commit cannot be read.

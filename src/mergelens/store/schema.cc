@@ -140,7 +140,63 @@ CREATE TABLE write_runs (
   removed_citations INTEGER NOT NULL
 );
 )sql",
-    // 4: full-text search, one document per change (rowid = changes.id): title, guide
+    // 4: GitHub source: PR state, conversation (reviews, review comments, issue
+    // comments) and per-repository sync state. Written without reference to
+    // the migrations before it, so it can be renumbered.
+    R"sql(
+ALTER TABLE changes ADD COLUMN open INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE changes ADD COLUMN draft INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE changes ADD COLUMN head_sha TEXT NOT NULL DEFAULT '';
+ALTER TABLE changes ADD COLUMN base_ref TEXT NOT NULL DEFAULT '';
+ALTER TABLE changes ADD COLUMN merged_by TEXT NOT NULL DEFAULT '';
+ALTER TABLE changes ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX changes_open ON changes(repo_id) WHERE open != 0;
+CREATE TABLE change_reviews (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  github_id INTEGER NOT NULL,
+  author TEXT NOT NULL,
+  state TEXT NOT NULL,
+  body TEXT NOT NULL,
+  submitted_at INTEGER NOT NULL,
+  PRIMARY KEY (change_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE change_review_comments (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  github_id INTEGER NOT NULL,
+  in_reply_to INTEGER NOT NULL,
+  author TEXT NOT NULL,
+  path TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  original_line INTEGER NOT NULL,
+  diff_hunk TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (change_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE change_comments (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  github_id INTEGER NOT NULL,
+  author TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (change_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE github_sync (
+  repo_id INTEGER PRIMARY KEY REFERENCES repos(id),
+  closed_since INTEGER NOT NULL DEFAULT 0,
+  open_since INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE github_etags (
+  repo_id INTEGER NOT NULL REFERENCES repos(id),
+  key TEXT NOT NULL,
+  etag TEXT NOT NULL,
+  PRIMARY KEY (repo_id, key)
+) WITHOUT ROWID;
+)sql",
+    // 5: full-text search, one document per change (rowid = changes.id): title, guide
     // headlines, guide text; CJK runs rewritten as bigrams (store/sqlite_search.cc).
     R"sql(
 CREATE VIRTUAL TABLE search_docs USING fts5(title, headline, body, tokenize = 'unicode61',

@@ -95,19 +95,23 @@ Result<std::optional<Facts>> SqliteStore::get_facts(std::int64_t change_id) {
   auto row = st->step();
   if (!row) return db_error(row.error());
   if (!*row) return std::optional<Facts>();
-  auto text = zstd_decompress(st->blob(0));
-  if (!text)
-    return fail(ErrorKind::kCorrupt, "database {}: facts of change {}: {}", path_, change_id,
-                text.error().message);
-  auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded())
-    return fail(ErrorKind::kCorrupt, "database {}: facts of change {} are not JSON", path_,
-                change_id);
-  auto facts = facts_from_json(j);
+  auto j = read_doc(st->blob(0), fmt::format("facts of change {}", change_id));
+  if (!j) return std::unexpected(j.error());
+  auto facts = facts_from_json(*j);
   if (!facts)
     return fail(ErrorKind::kCorrupt, "database {}: change {}: {}", path_, change_id,
                 facts.error().message);
   return std::optional<Facts>(std::move(*facts));
+}
+
+Result<nlohmann::json> SqliteStore::read_doc(std::string_view blob, std::string_view what) const {
+  auto text = zstd_decompress(blob);
+  if (!text)
+    return fail(ErrorKind::kCorrupt, "database {}: {}: {}", path_, what, text.error().message);
+  auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded())
+    return fail(ErrorKind::kCorrupt, "database {}: {} is not JSON", path_, what);
+  return j;
 }
 
 Result<std::vector<Backlink>> SqliteStore::referenced_by(std::int64_t repo_id,

@@ -62,15 +62,9 @@ Result<std::optional<Guide>> SqliteStore::get_guide(std::int64_t change_id, std:
   auto row = st->step();
   if (!row) return db_error(row.error());
   if (!*row) return std::optional<Guide>();
-  auto text = zstd_decompress(st->blob(0));
-  if (!text)
-    return fail(ErrorKind::kCorrupt, "database {}: guide of change {}: {}", path_, change_id,
-                text.error().message);
-  auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded())
-    return fail(ErrorKind::kCorrupt, "database {}: guide of change {} is not JSON", path_,
-                change_id);
-  auto guide = guide_from_json(j);
+  auto j = read_doc(st->blob(0), fmt::format("guide of change {}", change_id));
+  if (!j) return std::unexpected(j.error());
+  auto guide = guide_from_json(*j);
   if (!guide)
     return fail(ErrorKind::kCorrupt, "database {}: change {}: {}", path_, change_id,
                 guide.error().message);

@@ -30,6 +30,7 @@ ChangeSummary read_summary(const sql::Stmt& st) {
   s.verdict = st.text(13);
   s.importance = static_cast<int>(st.i64(14));
   s.insight = static_cast<int>(st.i64(15));
+  s.open = st.i64(16) != 0;
   return s;
 }
 

@@ -229,8 +229,8 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::int64_t repo_id,
     if (!*row) break;
     SearchHit h;
     h.change = read_summary(*st);
-    h.rank = st->f64(16);
-    const std::string g = st->text(17);
+    h.rank = st->f64(17);
+    const std::string g = st->text(18);
     const size_t sep = g.find('\1');
     h.headline = g.substr(0, sep);
     if (sep != std::string::npos) h.text = g.substr(sep + 1);

@@ -99,7 +99,11 @@ Result<void> SqliteStore::insert_change(std::int64_t repo_id, const Change& c, S
   if (auto r = ins_change.run(); !r) return std::unexpected(r.error());
   inserted = sqlite3_changes(db_.get()) > 0;
   if (!inserted) return {};
-  const std::int64_t id = sqlite3_last_insert_rowid(db_.get());
+  return insert_children(sqlite3_last_insert_rowid(db_.get()), c, ins_file, ins_commit, ins_label);
+}
+
+Result<void> SqliteStore::insert_children(std::int64_t id, const Change& c, Stmt& ins_file,
+                                          Stmt& ins_commit, Stmt& ins_label) {
   for (size_t i = 0; i < c.files.size(); ++i) {
     const FileChange& f = c.files[i];
     ins_file.bind(1, id)
@@ -139,6 +143,19 @@ Result<void> SqliteStore::insert_change(std::int64_t repo_id, const Change& c, S
   return {};
 }
 
+Result<SqliteStore::ChildInserts> SqliteStore::prepare_child_inserts() {
+  auto file = prepare(
+      "INSERT INTO change_files(change_id, idx, path, old_path, status, binary, truncated, "
+      "additions, deletions, patch) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
+  auto commit = prepare(
+      "INSERT INTO change_commits(change_id, idx, sha, author_name, author_email, authored_at, "
+      "committed_at, message) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
+  auto label = prepare("INSERT OR IGNORE INTO change_labels(change_id, name) VALUES(?1,?2)");
+  for (auto* s : {&file, &commit, &label})
+    if (!*s) return std::unexpected(s->error());
+  return ChildInserts{std::move(*file), std::move(*commit), std::move(*label)};
+}
+
 Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Change> changes,
                                         const std::optional<std::string>& new_base) {
   return in_transaction<size_t>([&]() -> Result<size_t> {
@@ -147,22 +164,14 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
         "author_name, author_email, author_login, merged_at, url, file_count, additions, "
         "deletions, files_truncated) "
         "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)");
-    auto ins_file = prepare(
-        "INSERT INTO change_files(change_id, idx, path, old_path, status, binary, truncated, "
-        "additions, deletions, patch) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
-    auto ins_commit = prepare(
-        "INSERT INTO change_commits(change_id, idx, sha, author_name, author_email, authored_at, "
-        "committed_at, message) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
-    auto ins_label = prepare("INSERT OR IGNORE INTO change_labels(change_id, name) VALUES(?1,?2)");
     if (!ins_change) return std::unexpected(ins_change.error());
-    if (!ins_file) return std::unexpected(ins_file.error());
-    if (!ins_commit) return std::unexpected(ins_commit.error());
-    if (!ins_label) return std::unexpected(ins_label.error());
+    auto kids = prepare_child_inserts();
+    if (!kids) return std::unexpected(kids.error());
     size_t inserted = 0;
     for (const Change& c : changes) {
       bool added = false;
       if (auto r =
-              insert_change(repo_id, c, *ins_change, *ins_file, *ins_commit, *ins_label, added);
+              insert_change(repo_id, c, *ins_change, kids->file, kids->commit, kids->label, added);
           !r)
         return db_error(r.error());
       inserted += added;
@@ -183,9 +192,8 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
 Result<std::vector<ChangeSummary>> SqliteStore::list_changes(std::int64_t repo_id,
                                                              const ListQuery& q) {
   auto st = prepare(
-      "SELECT c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, "
-      "c.author_login, c.merged_at, c.url, c.file_count, c.additions, c.deletions, "
-      "f.verdict, f.importance, f.insight FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
+      "SELECT " + std::string(kSummaryColumns) +
+      " FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
       "WHERE c.repo_id = ?1 AND (?2 IS NULL OR c.merged_at >= ?2) AND "
       "(?3 IS NULL OR c.merged_at < ?3) ORDER BY c.merged_at DESC, c.id DESC LIMIT ?4");
   if (!st) return std::unexpected(st.error());
@@ -299,6 +307,7 @@ Result<std::optional<Change>> SqliteStore::load_change(std::int64_t repo_id, std
     if (!*r) break;
     c.labels.push_back(labels->text(0));
   }
+  if (auto r = load_pull_state(id, c); !r) return std::unexpected(r.error());
   return std::optional<Change>(std::move(c));
 }
 

@@ -1,10 +1,13 @@
 // SqliteStore: the SQLite implementation of Store. Private to store/: its
 // methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts),
 // sqlite_guides.cc (guides, the answer cache and the write ledger),
-// sqlite_pages.cc (queries behind the web pages) and sqlite_search.cc (FTS5).
+// sqlite_github.cc (PR state, conversation, sync state), sqlite_pages.cc
+// (queries behind the web pages) and sqlite_search.cc (FTS5).
 #pragma once
 
 #include <functional>
+
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "mergelens/store/sqlite_util.h"
@@ -12,12 +15,12 @@
 
 namespace mergelens {
 
-// Reads a ChangeSummary from columns 0-15 of a row selecting
+// Reads a ChangeSummary from columns 0-16 of a row selecting
 // kSummaryColumns (changes c LEFT JOIN facts f).
 inline constexpr std::string_view kSummaryColumns =
     "c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, c.author_login, "
     "c.merged_at, c.url, c.file_count, c.additions, c.deletions, coalesce(f.verdict, ''), "
-    "coalesce(f.importance, 0), coalesce(f.insight, 0)";
+    "coalesce(f.importance, 0), coalesce(f.insight, 0), c.open";
 ChangeSummary read_summary(const sql::Stmt& st);
 
 class SqliteStore final : public Store {
@@ -57,6 +60,13 @@ class SqliteStore final : public Store {
   Result<void> cache_put(std::string_view key, std::string_view json) override;
   Result<void> record_write_run(const WriteRunRecord& run) override;
   Result<std::vector<WriteRunRecord>> write_runs(size_t limit) override;
+  Result<std::vector<PullRow>> pull_rows(std::int64_t repo_id, std::int64_t number) override;
+  Result<std::int64_t> put_pull(std::int64_t repo_id, const Change& change,
+                                std::span<const std::int64_t> absorb,
+                                const std::optional<GithubSyncState>& state) override;
+  Result<void> delete_change(std::int64_t id) override;
+  Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
+  Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
 
   Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
                                                     bool before) override;
@@ -78,6 +88,9 @@ class SqliteStore final : public Store {
   std::unexpected<Error> db_error(const Error& e) const {
     return fail(e.kind, "database {}: {}", path_, e.message);
   }
+  // Decompresses and parses a stored zstd JSON document; kCorrupt naming
+  // `what` (e.g. "facts of change 12") when it cannot be read.
+  Result<nlohmann::json> read_doc(std::string_view blob, std::string_view what) const;
   Result<Stmt> prepare(std::string_view q) const {
     auto s = Stmt::prepare(db_, q);
     if (!s) return db_error(s.error());
@@ -85,6 +98,18 @@ class SqliteStore final : public Store {
   }
   Result<void> insert_change(std::int64_t repo_id, const Change& c, Stmt& ins_change,
                              Stmt& ins_file, Stmt& ins_commit, Stmt& ins_label, bool& inserted);
+  struct ChildInserts {
+    Stmt file, commit, label;
+  };
+  // The INSERT statements insert_children() takes.
+  Result<ChildInserts> prepare_child_inserts();
+  // Files, commits and labels of change `id` (rows must not exist yet).
+  Result<void> insert_children(std::int64_t id, const Change& c, Stmt& ins_file, Stmt& ins_commit,
+                               Stmt& ins_label);
+  // PR state and conversation (sqlite_github.cc).
+  Result<void> load_pull_state(std::int64_t id, Change& c);
+  Result<void> insert_conversation(std::int64_t id, const Change& c);
+  Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
   // (Re)writes the search documents of these changes (sqlite_search.cc).
   Result<void> index_changes(std::span<const std::int64_t> ids);
   // Indexes the changes that have no search document; returns how many.

@@ -49,6 +49,24 @@ struct ChangeSummary {
   // From the stored facts; verdict is empty when the change is not analysed.
   std::string verdict;
   int importance = 0, insight = 0;
+  bool open = false;  // an open pull request (merged_at is 0)
+};
+
+// Where the GitHub sync of a repository stopped (see pipeline/sync.h).
+struct GithubSyncState {
+  UnixSeconds closed_since = 0;              // closed PRs updated before this are all stored
+  UnixSeconds open_since = 0;                // open PRs updated before this are all stored
+  std::map<std::string, std::string> etags;  // list query → ETag of its first page
+};
+
+// A stored row that carries a PR number (cheap lookup for the sync's join).
+struct PullRow {
+  std::int64_t id = 0;
+  std::string sha;
+  bool open = false;
+  std::string head_sha;
+  UnixSeconds updated_at = 0;
+  std::int32_t file_count = 0;
 };
 
 struct ListQuery {
@@ -252,6 +270,33 @@ class Store {
   virtual Result<void> record_write_run(const WriteRunRecord& run) = 0;
   // The most recent runs, newest first.
   virtual Result<std::vector<WriteRunRecord>> write_runs(size_t limit) = 0;
+
+  // --- GitHub source (store/sqlite_github.cc) ---
+
+  // Rows of a repository carrying PR `number` (open ones and merged ones),
+  // newest id first; empty when none.
+  virtual Result<std::vector<PullRow>> pull_rows(std::int64_t repo_id, std::int64_t number) = 0;
+
+  // Stores one pull request with its files, commits, labels, state and
+  // conversation, in one transaction: the row with id `change.id` when
+  // nonzero (kept: same id), else the row with the same sha, else a new row.
+  // Rows listed in `absorb` (say, the git row of a PR first stored open) are
+  // deleted first, so the surviving row may take their sha. The row's facts
+  // are dropped so the next analysis recomputes them. When `state` is given it
+  // is saved in the same transaction (sync progress). Returns the row id. On
+  // failure nothing changes.
+  virtual Result<std::int64_t> put_pull(std::int64_t repo_id, const Change& change,
+                                        std::span<const std::int64_t> absorb,
+                                        const std::optional<GithubSyncState>& state) = 0;
+
+  // Deletes a change with everything it owns (a PR that was stored open and
+  // closed without merging). Deleting an unknown id is not an error.
+  virtual Result<void> delete_change(std::int64_t id) = 0;
+
+  // The sync state of a repository; all zero and no ETags before a first sync.
+  virtual Result<GithubSyncState> get_sync_state(std::int64_t repo_id) = 0;
+  // Replaces the sync state of a repository (its ETags included).
+  virtual Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) = 0;
 };
 
 struct StoreOptions {

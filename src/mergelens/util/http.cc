@@ -143,6 +143,9 @@ Result<Response> perform(const Request& request, Failure* failure) {
 
 std::string link_url(std::string_view link_header, std::string_view rel) {
   // <https://api.github.com/...&page=2>; rel="next", <...>; rel="last"
+  // Each link-value is <URI> followed by ;-separated parameters. The rel
+  // parameter may be quoted and may hold several space-separated relations.
+  const std::string want = lower(rel);
   size_t pos = 0;
   while (pos < link_header.size()) {
     auto open = link_header.find('<', pos);
@@ -152,21 +155,25 @@ std::string link_url(std::string_view link_header, std::string_view rel) {
     auto next = link_header.find('<', close);
     std::string_view params = link_header.substr(
         close + 1, next == std::string_view::npos ? std::string_view::npos : next - close - 1);
-    std::string p = lower(params);
-    std::string want = "rel=\"" + lower(rel) + "\"";
-    std::string want_bare = "rel=" + lower(rel);
-    auto hit = p.find(want);
-    if (hit == std::string::npos) {
-      hit = p.find(want_bare);
-      if (hit != std::string::npos) {
-        size_t end = hit + want_bare.size();
-        if (end < p.size() && p[end] != ';' && p[end] != ',' && !std::isspace(p[end])) {
-          hit = std::string::npos;
-        }
+    while (!params.empty()) {
+      auto semi = params.find(';');
+      std::string_view param = trim(params.substr(0, semi));
+      params = semi == std::string_view::npos ? std::string_view() : params.substr(semi + 1);
+      auto eq = param.find('=');
+      if (eq == std::string_view::npos || lower(trim(param.substr(0, eq))) != "rel") continue;
+      std::string_view value = trim(param.substr(eq + 1));
+      while (!value.empty() && (value.back() == ',' || value.back() == ' ')) value.remove_suffix(1);
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+        value = value.substr(1, value.size() - 2);
+      const std::string v = lower(value);
+      size_t at = 0;
+      while (at < v.size()) {
+        auto sp = v.find(' ', at);
+        if (v.substr(at, sp == std::string::npos ? std::string::npos : sp - at) == want)
+          return std::string(link_header.substr(open + 1, close - open - 1));
+        if (sp == std::string::npos) break;
+        at = sp + 1;
       }
-    }
-    if (hit != std::string::npos) {
-      return std::string(link_header.substr(open + 1, close - open - 1));
     }
     if (next == std::string_view::npos) break;
     pos = next;

@@ -1,0 +1,44 @@
+#include "mergelens/pipeline/run.h"
+
+#include "mergelens/source/git_source.h"
+
+namespace mergelens {
+
+Result<RunReport> run_once(Store& store, const RunOptions& opt, Progress* progress) {
+  RunReport report;
+  if (opt.fetch) {
+    auto src = GitSource::open(opt.ingest.repo_path);
+    if (!src) return std::unexpected(src.error());
+    auto fetched = (*src)->fetch("origin");
+    if (!fetched) return std::unexpected(fetched.error());
+    report.fetched = *fetched;
+  }
+  auto ingested = ingest(store, opt.ingest, progress);
+  if (!ingested) return std::unexpected(ingested.error());
+  report.ingest = *ingested;
+  const RepoRecord& repo = ingested->repo;
+  if (!opt.github_token.empty()) {
+    if (repo.name.find('/') == std::string::npos) {
+      report.sync_skipped = "the repository name is not owner/repo: pass --repo";
+    } else {
+      SyncOptions so;
+      so.repo = repo.name;
+      so.api_url = opt.github_api_url;
+      so.token = opt.github_token;
+      auto synced = sync_github(store, so, progress);
+      if (!synced) return std::unexpected(synced.error());
+      report.sync = *synced;
+    }
+  }
+  auto fresh = resolve_repo(store, repo.name);
+  if (!fresh) return std::unexpected(fresh.error());
+  auto analysed = analyze(store, *fresh, opt.analyze, progress);
+  if (!analysed) return std::unexpected(analysed.error());
+  report.analyze = std::move(*analysed);
+  auto written = write_guides(store, *fresh, opt.write, progress);
+  if (!written) return std::unexpected(written.error());
+  report.write = std::move(*written);
+  return report;
+}
+
+}  // namespace mergelens

@@ -1,0 +1,71 @@
+#include <gtest/gtest.h>
+
+#include "mergelens/util/http.h"
+
+namespace mergelens::http {
+namespace {
+
+TEST(HttpLink, FindsEachRelationOfAGithubLinkHeader) {
+  const std::string h =
+      "<https://api.github.com/repositories/1/pulls?state=closed&page=2>; rel=\"next\", "
+      "<https://api.github.com/repositories/1/pulls?state=closed&page=9>; rel=\"last\"";
+  EXPECT_EQ(link_url(h, "next"), "https://api.github.com/repositories/1/pulls?state=closed&page=2");
+  EXPECT_EQ(link_url(h, "last"), "https://api.github.com/repositories/1/pulls?state=closed&page=9");
+  EXPECT_EQ(link_url(h, "prev"), "");
+}
+
+TEST(HttpLink, LastPageHasNoNext) {
+  const std::string h =
+      "<https://api.github.com/x?page=1>; rel=\"prev\", <https://api.github.com/x?page=1>; "
+      "rel=\"first\"";
+  EXPECT_EQ(link_url(h, "next"), "");
+  EXPECT_EQ(link_url("", "next"), "");
+  EXPECT_EQ(link_url("garbage without brackets", "next"), "");
+}
+
+TEST(HttpLink, UnquotedCaseInsensitiveAndMultipleRelations) {
+  EXPECT_EQ(link_url("<http://h/a>; REL=Next", "next"), "http://h/a");
+  EXPECT_EQ(link_url("<http://h/a>; rel=\"prev next\"", "next"), "http://h/a");
+  // "nextpage" is not "next"; a title mentioning rel is not the rel parameter.
+  EXPECT_EQ(link_url("<http://h/a>; rel=nextpage", "next"), "");
+  EXPECT_EQ(link_url("<http://h/a>; title=\"rel=next\"; rel=last", "next"), "");
+  EXPECT_EQ(link_url("<http://h/a>; rel=last, <http://h/b>; rel=next", "next"), "http://h/b");
+}
+
+TEST(HttpRetryAfter, SecondsAndDates) {
+  EXPECT_EQ(retry_after_seconds("120", 0), 120);
+  EXPECT_EQ(retry_after_seconds(" 7 ", 0), 7);
+  EXPECT_EQ(retry_after_seconds("0", 0), 0);
+  // Wed, 21 Oct 2015 07:28:00 GMT = 1445412480
+  EXPECT_EQ(retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT", 1445412480 - 30), 30);
+  EXPECT_EQ(retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT", 1445412480 + 30), 0);
+  EXPECT_EQ(retry_after_seconds("", 0), -1);
+  EXPECT_EQ(retry_after_seconds("soon", 0), -1);
+  EXPECT_EQ(retry_after_seconds("99999999999999999999", 0), -1);
+}
+
+TEST(HttpRedact, DropsQueryFragmentAndCredentials) {
+  EXPECT_EQ(redact_url("https://api.github.com/repos/o/r/pulls?access_token=SECRET&page=2"),
+            "https://api.github.com/repos/o/r/pulls");
+  EXPECT_EQ(redact_url("https://user:SECRET@ghe.example/api/v3/x#frag"),
+            "https://ghe.example/api/v3/x");
+  EXPECT_EQ(redact_url("https://SECRET@host"), "https://host");
+  EXPECT_EQ(redact_url("http://host/a@b/c"), "http://host/a@b/c");
+  EXPECT_EQ(redact_url("/repos/o/r?x=1"), "/repos/o/r");
+}
+
+TEST(HttpPerform, RefusedConnectionIsAnIoErrorWithoutTheQuery) {
+  Request req;
+  req.url = "http://127.0.0.1:1/x?token=SECRET";
+  req.connect_timeout_ms = 2000;
+  Failure failure = Failure::kNone;
+  auto r = perform(req, &failure);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kIo);
+  EXPECT_EQ(failure, Failure::kConnect);
+  EXPECT_EQ(r.error().message.find("SECRET"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("http://127.0.0.1:1/x"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mergelens::http
