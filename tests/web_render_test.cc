@@ -199,6 +199,36 @@ TEST(WebTime, DayBoundariesFollowTheTimeZone) {
   EXPECT_EQ(day->model["items"][0]["merged"], "2026-09-17 07:30");
 }
 
+TEST(WebRender, OpenPullRequestsAreListedApartOnTheNewestDay) {
+  Pages p;
+  Change c;
+  c.kind = ChangeKind::kSquash;
+  c.number = 3001;
+  c.sha = std::string(40, 'e');
+  c.title = "WIP: open <b>PR</b>";
+  c.open = true;
+  c.updated_at = *parse_instant("2026-09-16T12:00:00Z");
+  c.url = "https://github.com/o/r/pull/3001";
+  ASSERT_TRUE(p.w.store->put_pull(p.w.repo.id, c, {}, std::nullopt));
+  auto s = p.site();
+  auto day = web::day_page(s, "");
+  ASSERT_TRUE(day);
+  EXPECT_EQ(day->model["date"], "2026-09-16");
+  EXPECT_EQ(day->model["items"].size(), 3u);
+  ASSERT_EQ(day->model["open_items"].size(), 1u);
+  EXPECT_EQ(day->model["open_items"][0]["ref"], "#3001");
+  EXPECT_EQ(day->model["counts"], "合并 3 个，其中 1 个值得精读；另有 1 个未合并");
+  const std::string html = p.html(s, web::day_page(s, "2026-09-16"));
+  EXPECT_NE(html.find("尚未合并的 PR"), std::string::npos);
+  expect_inert(html, "day with open PR");
+  auto days = web::all_days(s);
+  ASSERT_TRUE(days);
+  EXPECT_EQ(*days, (std::vector<std::string>{"2026-09-16", "2026-09-14"}));
+  auto older = web::day_page(s, "2026-09-14");
+  EXPECT_TRUE(older->model["prev"].is_null());
+  EXPECT_TRUE(older->model["open_items"].empty());
+}
+
 TEST(WebExport, WritesTheSiteWithRelativeLinksAndTheDigest) {
   Pages p;
   p.w.add_guide(1001, "zh", "修复 KV 缓存驱逐", "统一驱逐策略。");

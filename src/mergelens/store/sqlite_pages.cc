@@ -49,10 +49,11 @@ std::string id_list(std::span<const std::int64_t> ids) {
 
 Result<std::optional<UnixSeconds>> SqliteStore::adjacent_merge(std::int64_t repo_id, UnixSeconds t,
                                                                bool before) {
+  // Open pull requests (merged_at 0) belong to no day.
   auto st = prepare(before ? "SELECT max(merged_at) FROM changes WHERE repo_id = ?1 AND "
-                             "merged_at < ?2"
+                             "merged_at < ?2 AND open = 0"
                            : "SELECT min(merged_at) FROM changes WHERE repo_id = ?1 AND "
-                             "merged_at >= ?2");
+                             "merged_at >= ?2 AND open = 0");
   if (!st) return std::unexpected(st.error());
   st->bind(1, repo_id).bind(2, t);
   auto row = st->step();

@@ -16,7 +16,8 @@ Result<std::vector<std::string>> all_days(const Site& site) {
   auto rows = site.store.list_changes(site.repo.id, ListQuery{});
   if (!rows) return std::unexpected(rows.error());
   std::set<std::string, std::greater<>> days;
-  for (const auto& r : *rows) days.insert(site.tz.day(r.merged_at));
+  for (const auto& r : *rows)
+    if (!r.open) days.insert(site.tz.day(r.merged_at));
   return std::vector<std::string>(days.begin(), days.end());
 }
 
@@ -68,9 +69,24 @@ Result<Page> day_page(const Site& site, std::string_view date_in) {
     close += it["close_read"].get<bool>();
     m["items"].push_back(std::move(it));
   }
+  // Open pull requests (GitHub source) belong to no day: the newest day lists
+  // them apart, under the merged ones.
+  size_t open = 0;
+  if (auto latest = latest_day(site); latest && *latest == date) {
+    ListQuery oq;
+    oq.until = 1;  // merged_at 0
+    auto open_rows = site.store.list_changes(site.repo.id, oq);
+    if (!open_rows) return std::unexpected(open_rows.error());
+    std::erase_if(*open_rows, [](const ChangeSummary& c) { return !c.open; });
+    auto open_items = change_items(site, *open_rows);
+    if (!open_items) return std::unexpected(open_items.error());
+    m["open_items"] = *open_items;
+    open = open_rows->size();
+  }
   m["merged"] = rows->size();
   m["close_reads"] = close;
-  m["counts"] = day_counts(site.lang, rows->size(), close, 0);
+  m["open"] = open;
+  m["counts"] = day_counts(site.lang, rows->size(), close, open);
   m["empty"] = rows->empty();
   auto prev = site.store.adjacent_merge(site.repo.id, bounds->first, /*before=*/true);
   if (!prev) return std::unexpected(prev.error());
