@@ -11,3 +11,6 @@ python3 scripts/make-sample-repo.py build/sample --manifest build/sample.manifes
 ./build/mergelens write --db build/demo/mergelens.db --lang both
 ./build/mergelens list --db build/demo/mergelens.db
 ./build/mergelens show 1213 --db build/demo/mergelens.db
+./build/mergelens digest --date 2026-09-10 --db build/demo/mergelens.db
+./build/mergelens export --out build/demo/site --db build/demo/mergelens.db
+echo "static site in build/demo/site/index.html; live pages: ./build/mergelens serve --db build/demo/mergelens.db"

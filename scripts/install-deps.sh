@@ -10,6 +10,10 @@ PACKAGES=(
   libre2-dev libyaml-cpp-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcurl4-openssl-dev libcpp-httplib-dev
   clang-format clang-16 libclang-rt-16-dev
+  # web/: templates, gzip, Atom checks in tests; the browser test; bench/serve.
+  libkainjow-mustache-dev zlib1g-dev libexpat1-dev
+  chromium chromium-driver fonts-wqy-zenhei
+  wrk nginx
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -42,6 +42,9 @@ constexpr Command kCommands[] = {
     {"show", "Show one stored change (REF = PR number, #N or commit sha)", setup_show},
     {"sync", "Fetch PR descriptions, labels, reviews and open PRs from the GitHub REST API",
      setup_sync},
+    {"serve", "Serve the reading guides as web pages, feeds and JSON (read-only)", setup_serve},
+    {"export", "Write the pages as a static site with relative links", setup_export},
+    {"digest", "Print one day's digest as Markdown or JSON", setup_digest},
 };
 
 int exit_code_for(ErrorKind kind) {

@@ -177,6 +177,9 @@ Result<std::int64_t> SqliteStore::put_pull(std::int64_t repo_id, const Change& c
     if (auto r = insert_conversation(id, c); !r) return std::unexpected(r.error());
     if (state)
       if (auto r = write_sync_state(repo_id, *state); !r) return std::unexpected(r.error());
+    // The search document follows the row (sqlite_search.cc).
+    if (auto r = index_changes(std::span<const std::int64_t>(&id, 1)); !r)
+      return std::unexpected(r.error());
     return id;
   });
 }
@@ -187,7 +190,8 @@ Result<void> SqliteStore::delete_change(std::int64_t id) {
   if (!st) return std::unexpected(st.error());
   st->bind(1, id);
   if (auto r = st->run(); !r) return db_error(r.error());
-  return {};
+  // FTS5 has no foreign keys: drop the search document with the row.
+  return index_changes(std::span<const std::int64_t>(&id, 1));
 }
 
 Result<GithubSyncState> SqliteStore::get_sync_state(std::int64_t repo_id) {

@@ -49,7 +49,9 @@ Result<void> SqliteStore::put_guides(std::span<const std::pair<std::int64_t, Gui
           .bind_blob(7, *doc);
       if (auto r = ins->run(); !r) return db_error(r.error());
     }
-    return {};
+    std::vector<std::int64_t> ids;
+    for (const auto& item : guides) ids.push_back(item.first);
+    return index_changes(ids);
   });
 }
 

@@ -176,6 +176,9 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
         return db_error(r.error());
       inserted += added;
     }
+    if (inserted) {
+      if (auto r = index_missing(); !r) return std::unexpected(r.error());
+    }
     if (new_base) {
       auto up = prepare("UPDATE repos SET base_sha = ?2 WHERE id = ?1");
       if (!up) return std::unexpected(up.error());
@@ -189,10 +192,8 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
 Result<std::vector<ChangeSummary>> SqliteStore::list_changes(std::int64_t repo_id,
                                                              const ListQuery& q) {
   auto st = prepare(
-      "SELECT c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, "
-      "c.author_login, c.merged_at, c.url, c.file_count, c.additions, c.deletions, "
-      "f.verdict, f.importance, f.insight, c.open FROM changes c LEFT JOIN facts f ON f.change_id "
-      "= c.id "
+      "SELECT " + std::string(kSummaryColumns) +
+      " FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
       "WHERE c.repo_id = ?1 AND (?2 IS NULL OR c.merged_at >= ?2) AND "
       "(?3 IS NULL OR c.merged_at < ?3) ORDER BY c.merged_at DESC, c.id DESC LIMIT ?4");
   if (!st) return std::unexpected(st.error());
@@ -203,22 +204,7 @@ Result<std::vector<ChangeSummary>> SqliteStore::list_changes(std::int64_t repo_i
     auto row = st->step();
     if (!row) return db_error(row.error());
     if (!*row) break;
-    ChangeSummary s;
-    s.id = st->i64(0);
-    s.kind = change_kind_from_string(st->text(1)).value_or(ChangeKind::kCommit);
-    s.number = st->opt_i64(2);
-    s.sha = st->text(3);
-    s.title = st->text(4);
-    s.author = Person{st->text(5), st->text(6), st->text(7)};
-    s.merged_at = st->i64(8);
-    s.url = st->text(9);
-    s.file_count = static_cast<std::int32_t>(st->i64(10));
-    s.additions = st->i64(11);
-    s.deletions = st->i64(12);
-    s.verdict = st->text(13);
-    s.importance = static_cast<int>(st->i64(14));
-    s.insight = static_cast<int>(st->i64(15));
-    s.open = st->i64(16) != 0;
+    ChangeSummary s = read_summary(*st);
     out.push_back(std::move(s));
   }
   return out;

@@ -1,7 +1,8 @@
 // SqliteStore: the SQLite implementation of Store. Private to store/: its
 // methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts),
-// sqlite_guides.cc (guides, the answer cache and the write ledger) and
-// sqlite_github.cc (PR state, conversation, sync state).
+// sqlite_guides.cc (guides, the answer cache and the write ledger),
+// sqlite_github.cc (PR state, conversation, sync state), sqlite_pages.cc
+// (queries behind the web pages) and sqlite_search.cc (FTS5).
 #pragma once
 
 #include <functional>
@@ -13,6 +14,14 @@
 #include "mergelens/store/store.h"
 
 namespace mergelens {
+
+// Reads a ChangeSummary from columns 0-16 of a row selecting
+// kSummaryColumns (changes c LEFT JOIN facts f).
+inline constexpr std::string_view kSummaryColumns =
+    "c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, c.author_login, "
+    "c.merged_at, c.url, c.file_count, c.additions, c.deletions, coalesce(f.verdict, ''), "
+    "coalesce(f.importance, 0), coalesce(f.insight, 0), c.open";
+ChangeSummary read_summary(const sql::Stmt& st);
 
 class SqliteStore final : public Store {
   using Db = sql::Db;
@@ -59,6 +68,19 @@ class SqliteStore final : public Store {
   Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
   Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
 
+  Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
+                                                    bool before) override;
+  Result<std::map<std::int64_t, std::vector<std::string>>> tags_of(
+      std::span<const std::int64_t> ids) override;
+  Result<std::map<std::int64_t, std::vector<GuideLine>>> guide_lines(
+      std::span<const std::int64_t> ids) override;
+  Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) override;
+  Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) override;
+  Result<std::int64_t> data_version() override;
+  Result<size_t> refresh_search_index() override;
+  Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
+                                        std::string_view lang, size_t limit) override;
+
  private:
   // Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back on failure.
   template <class T>
@@ -88,6 +110,10 @@ class SqliteStore final : public Store {
   Result<void> load_pull_state(std::int64_t id, Change& c);
   Result<void> insert_conversation(std::int64_t id, const Change& c);
   Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
+  // (Re)writes the search documents of these changes (sqlite_search.cc).
+  Result<void> index_changes(std::span<const std::int64_t> ids);
+  // Indexes the changes that have no search document; returns how many.
+  Result<size_t> index_missing();
   // repo_id 0 matches any repository.
   Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
                                             const std::function<void(Stmt&)>& bind);

@@ -87,6 +87,68 @@ struct WriteRunRecord {
   std::int64_t removed_citations = 0;
 };
 
+// --- pages and search (web/) ---
+
+// Monday 00:00 UTC of the week holding `t` (weeks are UTC weeks).
+UnixSeconds week_start(UnixSeconds t);
+
+// One week of an aggregate: how many changes and their mean scores.
+struct WeekStat {
+  UnixSeconds week = 0;  // week_start() of the week
+  std::int64_t count = 0;
+  double importance = 0, insight = 0;  // means over the analysed changes of the week
+};
+
+// A tag with how many changes carry it, and its weekly counts.
+struct TagStat {
+  std::string name;
+  std::int64_t count = 0;
+  std::int64_t close_reads = 0;
+  std::vector<std::int64_t> weekly;  // counts of the last `weeks` weeks, oldest first
+};
+
+struct AggregateQuery {
+  std::vector<std::string> tags;     // the changes carry every one of them (empty: all changes)
+  std::optional<UnixSeconds> since;  // merged_at >= since
+  std::optional<UnixSeconds> until;  // merged_at < until
+  std::string verdict;               // "close_read", ...; empty: any
+  int min_score = 0;                 // importance >= min_score (0: unscored changes too)
+  size_t limit = 200;                // rows of `changes`
+  size_t top = 10;                   // rows of `top`
+};
+
+struct Aggregate {
+  std::int64_t count = 0;                        // every matching change (not capped by limit)
+  std::int64_t close_reads = 0;                  // of them, verdict close_read
+  double mean_importance = 0, mean_insight = 0;  // over the analysed ones
+  std::vector<WeekStat> weeks;                   // weeks with at least one change, oldest first
+  std::vector<ChangeSummary> changes;            // newest first, at most `limit`
+  std::vector<ChangeSummary> top;                // by importance + insight, then newest
+};
+
+// One term of a parsed search query (web/search.h parses user input). The
+// store quotes every term itself: no user text reaches FTS5 syntax.
+struct SearchTerm {
+  std::string text;      // one word or a phrase ("cuda graph", "缓存命中")
+  bool prefix = false;   // the last word is a prefix ("quant*")
+  bool exclude = false;  // -term: changes containing it are dropped
+};
+
+struct SearchHit {
+  ChangeSummary change;
+  std::string headline;  // of the guide in the asked language, else any guide; may be empty
+  std::string text;      // that guide's prose (guide_text), may be empty
+  double rank = 0;       // bm25, lower is better
+};
+
+// The guide headline of a change in one language (from the guides table,
+// without reading the guide document).
+struct GuideLine {
+  std::string lang;
+  std::string headline;
+  std::string writer;
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -161,6 +223,48 @@ class Store {
   // key). nullopt on a miss.
   virtual Result<std::optional<std::string>> cache_get(std::string_view key) = 0;
   virtual Result<void> cache_put(std::string_view key, std::string_view json) = 0;
+
+  // --- pages (store/sqlite_pages.cc) ---
+
+  // The merge time of the newest change merged before `t` (`before`), or of
+  // the oldest change merged at or after `t` (!`before`); nullopt when none.
+  virtual Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
+                                                            bool before) = 0;
+  // Tag names of each change (sorted), for the given ids; ids without tags
+  // are absent from the map.
+  virtual Result<std::map<std::int64_t, std::vector<std::string>>> tags_of(
+      std::span<const std::int64_t> ids) = 0;
+  // Stored guide headlines of each change (any language) for the given ids.
+  virtual Result<std::map<std::int64_t, std::vector<GuideLine>>> guide_lines(
+      std::span<const std::int64_t> ids) = 0;
+  // Every tag of the repository with its count and its counts over the
+  // `weeks` weeks ending with the week of the newest change, most used first.
+  virtual Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) = 0;
+  // The changes matching `query` with their figures (see Aggregate).
+  // kInvalidInput when more than 8 tags are given.
+  virtual Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) = 0;
+  // A number that changes whenever another connection commits to the store
+  // (PRAGMA data_version): publishers use it to drop cached pages.
+  virtual Result<std::int64_t> data_version() = 0;
+
+  // --- search (store/sqlite_search.cc) ---
+  //
+  // One full-text document per change: its title, its guide headlines and
+  // its guide text in every language. put_changes and put_guides keep it
+  // current in their own transaction. CJK text is indexed as overlapping
+  // bigrams plus the last character of each run (see ARCHITECTURE.md), so a
+  // query of any length, one character included, matches as a substring.
+
+  // Indexes every change that has no search document yet (a store created
+  // before the index existed). Returns how many were indexed.
+  virtual Result<size_t> refresh_search_index() = 0;
+  // Changes of the repository matching every included term and no excluded
+  // one, best first (bm25), at most `limit`; when 500 or more changes match
+  // (a common word), the newest matches first. kInvalidInput when no term is
+  // included or a term has no letter or digit.
+  virtual Result<std::vector<SearchHit>> search(std::int64_t repo_id,
+                                                std::span<const SearchTerm> terms,
+                                                std::string_view lang, size_t limit) = 0;
 
   // Appends one row to the ledger of write runs.
   virtual Result<void> record_write_run(const WriteRunRecord& run) = 0;

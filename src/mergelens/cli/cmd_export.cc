@@ -1,0 +1,37 @@
+#include <fmt/format.h>
+
+#include "mergelens/cli/commands.h"
+#include "mergelens/web/export.h"
+
+namespace mergelens::cli {
+
+Runner setup_export(CLI::App& sub, const Globals& g) {
+  struct Args {
+    web::ExportOptions options;
+    std::string lang = "both";
+  };
+  auto a = std::make_shared<Args>();
+  sub.add_option("--out", a->options.out, "Folder to write the site into")->required();
+  sub.add_option("--tz", a->options.tz, "Time zone of day boundaries")->capture_default_str();
+  sub.add_option("--lang", a->lang, "zh, en or both")->capture_default_str();
+  sub.add_option("--since", a->options.since, "Only days on or after this date (YYYY-MM-DD)");
+  return [a, &g]() -> Result<void> {
+    if (a->lang == "both")
+      a->options.langs = {"zh", "en"};
+    else if (a->lang == "zh" || a->lang == "en")
+      a->options.langs = {a->lang};
+    else
+      return fail(ErrorKind::kInvalidInput, "--lang must be zh, en or both");
+    auto store = open_store(g, /*create=*/false);
+    if (!store) return std::unexpected(store.error());
+    auto repo = resolve_repo(**store, g.repo);
+    if (!repo) return std::unexpected(repo.error());
+    auto stats = web::export_site(**store, *repo, a->options);
+    if (!stats) return std::unexpected(stats.error());
+    fmt::print("exported {} pages and {} feeds to {}\n", stats->pages, stats->feeds,
+               a->options.out);
+    return {};
+  };
+}
+
+}  // namespace mergelens::cli

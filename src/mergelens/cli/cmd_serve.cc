@@ -1,0 +1,52 @@
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "mergelens/cli/commands.h"
+#include "mergelens/web/server.h"
+
+namespace mergelens::cli {
+
+Runner setup_serve(CLI::App& sub, const Globals& g) {
+  auto o = std::make_shared<web::ServerOptions>();
+  sub.add_option("--host", o->host, "Address to listen on")->capture_default_str();
+  sub.add_option("--port", o->port, "Port (0: any free port)")->capture_default_str();
+  sub.add_option("--tz", o->tz, "Time zone of day boundaries (tz database name)")
+      ->capture_default_str();
+  sub.add_option("--lang", o->lang, "Default language: zh or en")->capture_default_str();
+  sub.add_option("--threads", o->threads, "Worker threads")->capture_default_str();
+  return [o, &g]() -> Result<void> {
+    o->repo = g.repo;
+    const std::string db = g.db;
+    // SIGINT/SIGTERM are waited for by one thread, which stops the server.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    auto server = web::Server::create(
+        [db] { return open_sqlite_store(db, StoreOptions{.create = false}); }, *o);
+    if (!server) return std::unexpected(server.error());
+    auto port = (*server)->bind();
+    if (!port) return std::unexpected(port.error());
+    const bool v6 = o->host.find(':') != std::string::npos;
+    fmt::print("mergelens: serving {} at http://{}{}{}:{}/\n", db, v6 ? "[" : "", o->host,
+               v6 ? "]" : "", *port);
+    std::fflush(stdout);
+    web::Server* s = server->get();
+    std::thread waiter([s, set] {
+      int sig = 0;
+      sigwait(&set, &sig);
+      s->stop();
+    });
+    s->run();
+    // run() also returns when listening fails; wake the waiter either way.
+    pthread_kill(waiter.native_handle(), SIGTERM);
+    waiter.join();
+    return {};
+  };
+}
+
+}  // namespace mergelens::cli

@@ -1,0 +1,202 @@
+#include "mergelens/web/export.h"
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "mergelens/web/pages.h"
+#include "mergelens/web/render.h"
+
+namespace mergelens::web {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+Result<void> write_file(const fs::path& path, std::string_view data) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec)
+    return fail(ErrorKind::kIo, "cannot create {}: {}", path.parent_path().string(), ec.message());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+  out.close();
+  if (!out) return fail(ErrorKind::kIo, "cannot write {}", path.string());
+  return {};
+}
+
+struct Exporter {
+  Store& store;
+  const RepoRecord& repo;
+  const TimeZone& tz;
+  fs::path root;  // the language root
+  Lang lang;
+  ExportStats stats;
+
+  Site site(int depth) const { return Site{store, repo, tz, lang, Links::exported(lang, depth)}; }
+
+  Result<void> page(int depth, const std::string& rel, Result<Page> p) {
+    if (!p) return std::unexpected(p.error());
+    const Site s = site(depth);
+    auto html = render_page(s, *p, rel);
+    if (!html) return std::unexpected(html.error());
+    ++stats.pages;
+    return write_file(root / rel, *html);
+  }
+
+  Result<void> feed(int depth, const std::string& rel, FeedKind kind, const std::string& tag) {
+    const Site s = site(depth);
+    auto xml = atom_feed(s, kind, tag, fs::path(rel).filename().string());
+    if (!xml) return std::unexpected(xml.error());
+    ++stats.feeds;
+    return write_file(root / rel, *xml);
+  }
+};
+
+}  // namespace
+
+Result<ExportStats> export_site(Store& store, const RepoRecord& repo, const ExportOptions& o) {
+  if (o.out.empty()) return fail(ErrorKind::kInvalidInput, "--out is required");
+  auto tz = TimeZone::named(o.tz);
+  if (!tz) return std::unexpected(tz.error());
+  if (!o.since.empty()) {
+    if (auto b = tz->day_bounds(o.since); !b) return wrap(b.error(), "--since");
+  }
+  if (auto r = store.refresh_search_index(); !r) return std::unexpected(r.error());
+  ExportStats total;
+  const EmbeddedFile* css = embedded_file("style.css");
+  if (auto r = write_file(fs::path(o.out) / "static" / "style.css", css ? css->data : ""); !r)
+    return std::unexpected(r.error());
+  for (const auto& code : o.langs) {
+    if (code != "zh" && code != "en")
+      return fail(ErrorKind::kInvalidInput, "language must be zh or en, not \"{}\"", code);
+    const Lang lang = lang_from(code);
+    Exporter ex{store, repo, *tz, lang == Lang::kEn ? fs::path(o.out) / "en" : fs::path(o.out),
+                lang,  {}};
+    const Site s0 = ex.site(0);
+    auto days = all_days(s0);
+    if (!days) return std::unexpected(days.error());
+    if (auto r = ex.page(0, "index.html", day_page(s0, "")); !r) return std::unexpected(r.error());
+    UnixSeconds since = INT64_MIN;
+    if (!o.since.empty()) since = tz->day_bounds(o.since)->first;
+    for (const auto& d : *days) {
+      if (!o.since.empty() && d < o.since) continue;
+      const Site s1 = ex.site(1);
+      if (auto r = ex.page(1, fmt::format("day/{}.html", d), day_page(s1, d)); !r)
+        return std::unexpected(r.error());
+    }
+    ListQuery q;
+    if (since != INT64_MIN) q.since = since;
+    auto rows = store.list_changes(repo.id, q);
+    if (!rows) return std::unexpected(rows.error());
+    for (const auto& c : *rows) {
+      const Site s1 = ex.site(1);
+      const std::string link = s1.links.pr(url_ref(c));  // "../pr/REF.html"
+      if (auto r = ex.page(1, link.substr(3), pr_page(s1, url_ref(c))); !r)
+        return std::unexpected(r.error());
+    }
+    if (auto r = ex.page(1, "tags/index.html", tags_page(ex.site(1), "")); !r)
+      return std::unexpected(r.error());
+    auto stats = store.tag_stats(repo.id, 1);
+    if (!stats) return std::unexpected(stats.error());
+    if (auto r = ex.feed(0, "feed.xml", FeedKind::kAll, ""); !r) return std::unexpected(r.error());
+    if (auto r = ex.feed(1, "feed/close.xml", FeedKind::kCloseReads, ""); !r)
+      return std::unexpected(r.error());
+    for (const auto& t : *stats) {
+      const Site s1 = ex.site(1);
+      const std::string link = s1.links.tag(t.name).substr(3);  // "tags/NAME.html"
+      if (auto r = ex.page(1, link, tag_page(s1, AggregateParams{t.name, "", "", "", ""})); !r)
+        return std::unexpected(r.error());
+      const std::string feed = ex.site(2).links.feed_tag(t.name).substr(6);  // "feed/tags/..."
+      if (auto r = ex.feed(2, feed, FeedKind::kTag, t.name); !r) return std::unexpected(r.error());
+    }
+    total.pages += ex.stats.pages;
+    total.feeds += ex.stats.feeds;
+  }
+  return total;
+}
+
+namespace {
+
+// Markdown text with raw HTML and link syntax neutralised.
+std::string md(std::string_view s) {
+  std::string out;
+  for (char c : clean_text(s)) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '[':
+      case ']':
+      case '*':
+      case '_':
+      case '`':
+      case '\\':
+      case '|':
+        out += '\\';
+        out += c;
+        break;
+      case '\n':
+        out += ' ';
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_view tz_name,
+                           std::string_view lang_code_in, std::string_view date,
+                           std::string_view format) {
+  if (format != "md" && format != "json")
+    return fail(ErrorKind::kInvalidInput, "--format must be md or json, not \"{}\"", format);
+  if (lang_code_in != "zh" && lang_code_in != "en")
+    return fail(ErrorKind::kInvalidInput, "--lang must be zh or en");
+  auto tz = TimeZone::named(tz_name);
+  if (!tz) return std::unexpected(tz.error());
+  const Lang lang = lang_from(lang_code_in);
+  const Site site{store, repo, *tz, lang, Links::server(lang)};
+  if (date.empty()) return fail(ErrorKind::kInvalidInput, "--date is required");
+  auto page = day_page(site, date);
+  if (!page) return std::unexpected(page.error());
+  if (format == "json") return page->model.dump(2) + "\n";
+  const auto& m = page->model;
+  std::string out = fmt::format("# {} · {}\n\n{}\n", md(repo.name), m["date"].get<std::string>(),
+                                md(m["counts"].get<std::string>()));
+  int n = 0;
+  for (const auto& it : m["items"]) {
+    out += fmt::format("\n## {}. {}\n\n", ++n, md(it["headline"].get<std::string>()));
+    std::string line = fmt::format("**{}**", md(it["verdict_label"].get<std::string>()));
+    if (it["scored"].get<bool>())
+      line += fmt::format(" · {} {} · {} {}", tr(lang, "importance"), it["importance"].get<int>(),
+                          tr(lang, "insight"), it["insight"].get<int>());
+    if (!it["tags"].empty()) {
+      line += fmt::format(" · {}:", tr(lang, "tags"));
+      for (const auto& t : it["tags"]) line += " " + md(t["name"].get<std::string>());
+    }
+    out += line + "\n\n";
+    auto g = store.get_guide(it["id"].get<std::int64_t>(), lang_code(lang));
+    if (g && *g && !(*g)->verdict_text.empty()) out += md((*g)->verdict_text) + "\n\n";
+    const std::string url = it["url"].get<std::string>();
+    const std::string ref = md(it["ref"].get<std::string>());
+    out += url.empty() ? fmt::format("{} {}", tr(lang, "original_pr"), ref)
+                       : fmt::format("[{} {}](<{}>)", tr(lang, "original_pr"), ref, url);
+    out +=
+        fmt::format(" · {} {} · {} {}\n", tr(lang, "author"), md(it["author"].get<std::string>()),
+                    tr(lang, "merged_at"), it["merged"].get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace mergelens::web

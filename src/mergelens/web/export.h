@@ -1,0 +1,39 @@
+// Static export: the server's pages as files with relative links, so a
+// digest can be published on any static host (no search page: it needs the
+// server). Chinese pages at the root, English ones under en/.
+//
+//   index.html            the newest day      day/YYYY-MM-DD.html
+//   pr/REF.html           REF = number or sha tags/index.html, tags/TAG.html
+//   feed.xml, feed/close.xml, feed/tags/TAG.xml   static/style.css
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mergelens/store/store.h"
+#include "mergelens/util/error.h"
+
+namespace mergelens::web {
+
+struct ExportOptions {
+  std::string out;  // folder, created when missing
+  std::string tz = "UTC";
+  std::vector<std::string> langs = {"zh", "en"};
+  std::string since;  // only days (and their PRs) on or after this date, empty: all
+};
+
+struct ExportStats {
+  size_t pages = 0;  // HTML files
+  size_t feeds = 0;
+};
+
+// Writes the site of `repo`. kInvalidInput for a bad option, kIo when a
+// file cannot be written.
+Result<ExportStats> export_site(Store& store, const RepoRecord& repo, const ExportOptions& options);
+
+// One day's digest for posting elsewhere: "md" (Markdown, raw HTML in
+// titles neutralised) or "json" (the day page's view model).
+Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_view tz,
+                           std::string_view lang, std::string_view date, std::string_view format);
+
+}  // namespace mergelens::web

@@ -1,0 +1,115 @@
+// Atom 1.0 feeds (RFC 4287): every PR, close reads only, and per tag.
+#include <fmt/format.h>
+
+#include "mergelens/web/pages.h"
+
+namespace mergelens::web {
+
+namespace {
+
+constexpr size_t kFeedEntries = 50;
+
+std::string xml(std::string_view s) {
+  const std::string t = clean_text(s);
+  std::string out;
+  out.reserve(t.size());
+  for (char c : t) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view tag,
+                              std::string_view self) {
+  std::vector<ChangeSummary> rows;
+  std::string title = site.repo.name, id_part = "all";
+  if (kind == FeedKind::kAll) {
+    ListQuery q;
+    q.limit = kFeedEntries;
+    auto r = site.store.list_changes(site.repo.id, q);
+    if (!r) return std::unexpected(r.error());
+    rows = std::move(*r);
+    title += " · " + std::string(tr(site.lang, "feed_all"));
+  } else {
+    AggregateQuery q;
+    q.limit = kFeedEntries;
+    q.top = 0;
+    if (kind == FeedKind::kCloseReads) {
+      q.verdict = "close_read";
+      title += " · " + std::string(tr(site.lang, "feed_close"));
+      id_part = "close";
+    } else {
+      if (tag.empty()) return fail(ErrorKind::kInvalidInput, "no tag given");
+      q.tags = {std::string(tag)};
+      title += " · " + std::string(tag);
+      id_part = "tag:" + url_encode(tag);
+    }
+    auto r = site.store.aggregate(site.repo.id, q);
+    if (!r) return std::unexpected(r.error());
+    rows = std::move(r->changes);
+  }
+  auto items = change_items(site, rows);
+  if (!items) return std::unexpected(items.error());
+  const std::string repo_id = url_encode(site.repo.name);
+  std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
+  out += fmt::format("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"{}\">\n",
+                     html_lang(site.lang));
+  out += fmt::format("  <id>urn:mergelens:{}:{}:{}</id>\n", repo_id, id_part, lang_code(site.lang));
+  out += fmt::format("  <title>{}</title>\n", xml(title));
+  out += fmt::format("  <updated>{}</updated>\n",
+                     rows.empty() ? format_utc(0) : format_utc(rows.front().merged_at));
+  out += fmt::format("  <link rel=\"self\" href=\"{}\"/>\n", xml(self));
+  out += fmt::format("  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
+                     xml(site.links.home()));
+  out += "  <author><name>mergelens</name></author>\n";
+  out += "  <generator>mergelens</generator>\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& s = rows[i];
+    const auto& it = (*items)[i];
+    out += "  <entry>\n";
+    out += fmt::format("    <id>urn:mergelens:{}:change:{}</id>\n", repo_id, s.sha);
+    out += fmt::format("    <title>{}</title>\n", xml(it["headline"].get<std::string>()));
+    out += fmt::format("    <updated>{}</updated>\n", format_utc(s.merged_at));
+    out += fmt::format("    <published>{}</published>\n", format_utc(s.merged_at));
+    out += fmt::format("    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
+                       xml(it["href"].get<std::string>()));
+    if (const std::string url = safe_url(s.url); !url.empty())
+      out += fmt::format("    <link rel=\"via\" href=\"{}\"/>\n", xml(url));
+    out += fmt::format("    <author><name>{}</name></author>\n",
+                       xml(author_of(s.author).empty() ? "unknown" : author_of(s.author)));
+    for (const auto& t : it["tags"]) {
+      out += fmt::format("    <category term=\"{}\"/>\n", xml(t["name"].get<std::string>()));
+    }
+    std::string summary = fmt::format("{} {} · {}", verdict_label(site.lang, s.verdict),
+                                      display_ref(s), clean_text(s.title));
+    if (!s.verdict.empty())
+      summary += fmt::format(" · {} {} · {} {}", tr(site.lang, "importance"), s.importance,
+                             tr(site.lang, "insight"), s.insight);
+    out += fmt::format("    <summary>{}</summary>\n", xml(summary));
+    out += "  </entry>\n";
+  }
+  out += "</feed>\n";
+  return out;
+}
+
+}  // namespace mergelens::web

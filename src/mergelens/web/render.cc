@@ -1,0 +1,108 @@
+#include "mergelens/web/render.h"
+
+#include <kainjow/mustache.hpp>
+
+namespace mergelens::web {
+
+extern const EmbeddedFile kEmbeddedFiles[];
+extern const size_t kEmbeddedCount;
+
+namespace mstch = kainjow::mustache;
+
+namespace {
+
+mstch::data to_data(const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::object: {
+      mstch::data d{mstch::data::type::object};
+      for (const auto& [k, v] : j.items()) {
+        d.set(k, to_data(v));
+        // {{#has_X}} guards a list X (mustache cannot test a list's length).
+        if (v.is_array()) d.set("has_" + k, mstch::data{!v.empty()});
+      }
+      return d;
+    }
+    case nlohmann::json::value_t::array: {
+      mstch::data l{mstch::data::type::list};
+      for (const auto& v : j) l.push_back(to_data(v));
+      return l;
+    }
+    case nlohmann::json::value_t::string:
+      // An empty string is false, so {{#x}} skips it and a lookup of x
+      // stops here instead of reaching a parent context.
+      if (j.get_ref<const std::string&>().empty()) return mstch::data{false};
+      return mstch::data{j.get_ref<const std::string&>()};
+    case nlohmann::json::value_t::boolean:
+      return mstch::data{j.get<bool>()};
+    case nlohmann::json::value_t::number_integer:
+    case nlohmann::json::value_t::number_unsigned:
+    case nlohmann::json::value_t::number_float:
+      return mstch::data{j.dump()};
+    default:
+      return mstch::data{false};
+  }
+}
+
+// Partials: every embedded "_NAME.mustache" is {{> NAME}}.
+void add_partials(mstch::data& d) {
+  for (size_t i = 0; i < kEmbeddedCount; ++i) {
+    const std::string_view n = kEmbeddedFiles[i].name;
+    if (!n.starts_with("_") || !n.ends_with(".mustache")) continue;
+    const std::string body(kEmbeddedFiles[i].data);
+    d.set(std::string(n.substr(1, n.size() - 10)), mstch::partial([body] { return body; }));
+  }
+}
+
+}  // namespace
+
+const EmbeddedFile* embedded_file(std::string_view name) {
+  for (size_t i = 0; i < kEmbeddedCount; ++i)
+    if (name == kEmbeddedFiles[i].name) return &kEmbeddedFiles[i];
+  return nullptr;
+}
+
+Result<std::string> render_template(std::string_view name, const nlohmann::json& model) {
+  const EmbeddedFile* f = embedded_file(std::string(name) + ".mustache");
+  if (!f) return fail(ErrorKind::kInternal, "no template named {}", name);
+  try {
+    mstch::mustache tmpl{std::string(f->data)};
+    if (!tmpl.is_valid())
+      return fail(ErrorKind::kInternal, "template {}: {}", name, tmpl.error_message());
+    mstch::data d = to_data(model);
+    add_partials(d);
+    std::string out = tmpl.render(d);
+    if (!tmpl.is_valid())
+      return fail(ErrorKind::kInternal, "template {}: {}", name, tmpl.error_message());
+    return out;
+  } catch (const std::exception& e) {
+    return fail(ErrorKind::kInternal, "template {}: {}", name, e.what());
+  }
+}
+
+Result<std::string> render_page(const Site& site, const Page& page, std::string_view self,
+                                std::string_view query) {
+  nlohmann::json model = page.model;
+  model["ui"] = ui_strings(site.lang);
+  model["static"] = site.links.is_static();
+  auto content = render_template(page.template_name, model);
+  if (!content) return content;
+  const nlohmann::json layout = {
+      {"ui", ui_strings(site.lang)},
+      {"lang", html_lang(site.lang)},
+      {"en", site.lang == Lang::kEn},
+      {"title", page.title},
+      {"repo", site.repo.name},
+      {"css", site.links.css()},
+      {"home", site.links.home()},
+      {"tags", site.links.tags()},
+      {"search", site.links.is_static() ? "" : "/search"},
+      {"feed", site.links.feed_all()},
+      {"feed_close", site.links.feed_close()},
+      {"switch", site.links.other_lang(self, query)},
+      {"static", site.links.is_static()},
+      {"content", *content},
+  };
+  return render_template("layout", layout);
+}
+
+}  // namespace mergelens::web

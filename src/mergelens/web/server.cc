@@ -1,0 +1,366 @@
+#include "mergelens/web/server.h"
+
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "mergelens/web/pages.h"
+#include "mergelens/web/render.h"
+
+namespace mergelens::web {
+
+namespace {
+
+struct Reply {
+  int status = 200;
+  std::string type;
+  std::string body;
+  std::string etag;
+  bool cacheable = true;  // kept in the page cache
+};
+
+std::string http_date(std::time_t t) {
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  return buf;
+}
+
+std::string etag_of(int status, std::string_view body) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : body) h = (h ^ c) * 1099511628211ull;
+  return fmt::format("W/\"{:x}-{:016x}\"", status, h);
+}
+
+// Refuses paths that try to leave their folder, however encoded: ".."
+// segments, backslashes, NUL, and percent-encoded dots or slashes left after
+// httplib's one decoding pass (double encoding).
+bool suspicious(std::string_view path, std::string_view target) {
+  auto has_dotdot = [](std::string_view p) {
+    size_t pos = 0;
+    while ((pos = p.find("..", pos)) != std::string_view::npos) {
+      const bool start = pos == 0 || p[pos - 1] == '/' || p[pos - 1] == '\\';
+      const bool end = pos + 2 == p.size() || p[pos + 2] == '/' || p[pos + 2] == '\\';
+      if (start && end) return true;
+      pos += 2;
+    }
+    return false;
+  };
+  if (has_dotdot(path) || path.find('\\') != std::string_view::npos ||
+      path.find('\0') != std::string_view::npos)
+    return true;
+  std::string low(target.substr(0, target.find('?')));
+  for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* bad : {"%2e", "%2f", "%5c", "%00", "%25"})
+    if (low.find(bad) != std::string::npos && low.find("/static/") == 0) return true;
+  return has_dotdot(low) || low.find("%2e%2e") != std::string::npos ||
+         low.find("%252e") != std::string::npos || low.find("%5c") != std::string::npos ||
+         low.find("%00") != std::string::npos;
+}
+
+}  // namespace
+
+struct Server::Impl {
+  StoreFactory open;
+  ServerOptions options;
+  TimeZone tz;
+  Lang default_lang = Lang::kZh;
+  RepoRecord repo;
+  httplib::Server http;
+  int port = 0;
+
+  // Store connections lent to worker threads.
+  std::mutex pool_mu;
+  std::vector<std::unique_ptr<Store>> pool;
+
+  // The page cache and the Last-Modified of the data it was built from.
+  std::shared_mutex cache_mu;
+  std::unordered_map<std::string, std::shared_ptr<const Reply>> cache;
+  std::string last_modified;
+  // The probe connection and the data version last seen on it.
+  std::mutex probe_mu;
+  std::unique_ptr<Store> probe;
+  std::int64_t version = -1;
+  std::atomic<std::int64_t> next_check{0};  // steady-clock ns
+
+  Result<std::unique_ptr<Store>> borrow() {
+    {
+      std::lock_guard lock(pool_mu);
+      if (!pool.empty()) {
+        auto s = std::move(pool.back());
+        pool.pop_back();
+        return s;
+      }
+    }
+    return open();
+  }
+  void give_back(std::unique_ptr<Store> s) {
+    std::lock_guard lock(pool_mu);
+    pool.push_back(std::move(s));
+  }
+
+  // Drops the cache when another connection committed since the last look
+  // (one thread looks, at most every 200 ms; the others go on).
+  void refresh() {
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count();
+    if (now < next_check.load(std::memory_order_relaxed)) return;
+    std::unique_lock probe_lock(probe_mu, std::try_to_lock);
+    if (!probe_lock || now < next_check.load()) return;
+    next_check = now + 200'000'000;
+    auto v = probe->data_version();
+    if (!v || *v == version) return;
+    const bool first = version < 0;
+    version = *v;
+    std::unique_lock lock(cache_mu);
+    if (!first) cache.clear();
+    last_modified = http_date(std::time(nullptr));
+  }
+
+  Reply page_reply(const Site& site, Result<Page> page, std::string_view self,
+                   std::string_view query, bool api) {
+    Reply r;
+    if (!page) {
+      const ErrorKind k = page.error().kind;
+      r.status = k == ErrorKind::kInvalidInput ? 400 : k == ErrorKind::kNotFound ? 404 : 500;
+      const char* key = r.status == 400   ? (self == "/search" ? "bad_query" : "bad_request")
+                        : r.status == 404 ? "not_found"
+                                          : "server_error";
+      if (api) {
+        r.type = "application/json; charset=utf-8";
+        r.body = nlohmann::json{{"error",
+                                 {{"status", r.status},
+                                  {"title", tr(site.lang, key)},
+                                  {"message", clean_text(page.error().message)}}}}
+                     .dump();
+        return r;
+      }
+      page = message_page(site, key, page.error().message);
+    }
+    if (api) {
+      r.type = "application/json; charset=utf-8";
+      r.body = page->model.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      return r;
+    }
+    auto html = render_page(site, *page, self, query);
+    if (!html) {
+      r.status = 500;
+      r.type = "text/plain; charset=utf-8";
+      r.body = "internal error while rendering the page\n";
+      return r;
+    }
+    r.type = "text/html; charset=utf-8";
+    r.body = std::move(*html);
+    return r;
+  }
+
+  Reply route(Store& store, const httplib::Request& req, Lang lang) {
+    Site site{store, repo, tz, lang, Links::server(lang, default_lang)};
+    std::string path = req.path;
+    const bool api = path.starts_with("/api/");
+    if (api) path = path.substr(4);
+    // The query without lang, for the language switch.
+    std::string query;
+    for (const auto& [k, v] : req.params) {
+      if (k == "lang") continue;
+      query += fmt::format("{}{}={}", query.empty() ? "" : "&", url_encode(k), url_encode(v));
+    }
+    const std::string self = url_encode(path, true);
+    auto param = [&](const char* name) { return req.get_param_value(name); };
+    if (path == "/" || path == "/day" || path == "/day/")
+      return page_reply(site, day_page(site, ""), "/", query, api);
+    if (path.starts_with("/day/"))
+      return page_reply(site, day_page(site, path.substr(5)), self, query, api);
+    if (path.starts_with("/pr/") && path.size() > 4)
+      return page_reply(site, pr_page(site, path.substr(4)), self, query, api);
+    if (path == "/tags" || path == "/tags/")
+      return page_reply(site, tags_page(site, param("sort")), "/tags", query, api);
+    if (path.starts_with("/tags/")) {
+      AggregateParams p{path.substr(6), param("from"), param("to"), param("verdict"), param("min")};
+      return page_reply(site, tag_page(site, p), self, query, api);
+    }
+    if (path == "/search")
+      return page_reply(site, search_page(site, param("q")), "/search", query, api);
+    if (!api && (path == "/feed.xml" || path == "/feed/close.xml" ||
+                 (path.starts_with("/feed/tags/") && path.ends_with(".xml")))) {
+      const FeedKind kind = path == "/feed.xml"         ? FeedKind::kAll
+                            : path == "/feed/close.xml" ? FeedKind::kCloseReads
+                                                        : FeedKind::kTag;
+      const std::string tag = kind == FeedKind::kTag ? path.substr(11, path.size() - 15) : "";
+      auto feed = atom_feed(site, kind, tag, req.target);
+      if (!feed) return page_reply(site, std::unexpected(feed.error()), self, query, false);
+      return Reply{200, "application/atom+xml; charset=utf-8", std::move(*feed), "", true};
+    }
+    return page_reply(site, fail(ErrorKind::kNotFound, "no page at {}", clean_text(req.path)), self,
+                      query, api);
+  }
+
+  void handle(const httplib::Request& req, httplib::Response& res) {
+    res.set_header("Content-Security-Policy", kContentSecurityPolicy);
+    res.set_header("X-Content-Type-Options", "nosniff");
+    res.set_header("X-Frame-Options", "DENY");
+    res.set_header("Referrer-Policy", "no-referrer");
+    res.set_header("Vary", "Accept-Encoding");
+    if (suspicious(req.path, req.target)) {
+      res.status = 400;
+      res.set_content("bad request: path not allowed\n", "text/plain; charset=utf-8");
+      return;
+    }
+    if (req.path.starts_with("/static/")) {
+      const std::string name = req.path.substr(8);
+      const EmbeddedFile* f = name.ends_with(".css") ? embedded_file(name) : nullptr;
+      if (!f) {
+        res.status = 404;
+        res.set_content("not found\n", "text/plain; charset=utf-8");
+        return;
+      }
+      res.set_header("Cache-Control", "public, max-age=3600");
+      const std::string etag = etag_of(200, f->data);
+      res.set_header("ETag", etag);
+      if (req.get_header_value("If-None-Match") == etag) {
+        res.status = 304;
+        return;
+      }
+      res.set_content(std::string(f->data), "text/css; charset=utf-8");
+      return;
+    }
+    const std::string lang_param = req.get_param_value("lang");
+    const Lang lang = lang_param.empty() ? default_lang : lang_from(lang_param);
+    refresh();
+    const std::string key = std::string(lang_code(lang)) + "|" + req.target;
+    std::shared_ptr<const Reply> reply;
+    std::string modified;
+    {
+      std::shared_lock lock(cache_mu);
+      if (auto it = cache.find(key); it != cache.end()) reply = it->second;
+      modified = last_modified;
+    }
+    if (!reply) {
+      auto store = borrow();
+      if (!store) {
+        res.status = 503;
+        res.set_content("the store cannot be opened\n", "text/plain; charset=utf-8");
+        return;
+      }
+      Reply r;
+      try {
+        r = route(**store, req, lang);
+      } catch (const std::exception& e) {
+        r = Reply{500, "text/plain; charset=utf-8", "internal error\n", "", false};
+      }
+      give_back(std::move(*store));
+      r.etag = etag_of(r.status, r.body);
+      auto shared = std::make_shared<const Reply>(std::move(r));
+      if (shared->cacheable && shared->status != 500) {
+        std::unique_lock lock(cache_mu);
+        if (cache.size() > 4096) cache.clear();
+        cache.emplace(key, shared);
+      }
+      reply = std::move(shared);
+    }
+    res.set_header("Cache-Control", "no-cache");
+    res.set_header("ETag", reply->etag);
+    res.set_header("Last-Modified", modified);
+    const std::string inm = req.get_header_value("If-None-Match");
+    const bool not_modified =
+        reply->status == 200 &&
+        (!inm.empty() ? inm == reply->etag || inm == "*"
+                      : req.get_header_value("If-Modified-Since") == modified);
+    if (not_modified) {
+      res.status = 304;
+      return;
+    }
+    res.status = reply->status;
+    res.set_content(reply->body, reply->type);
+  }
+};
+
+Server::Server() : impl_(std::make_unique<Impl>()) {}
+Server::~Server() = default;
+
+Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOptions& options) {
+  if (options.lang != "zh" && options.lang != "en")
+    return fail(ErrorKind::kInvalidInput, "--lang must be zh or en, not \"{}\"", options.lang);
+  auto tz = TimeZone::named(options.tz);
+  if (!tz) return std::unexpected(tz.error());
+  auto probe = open();
+  if (!probe) return std::unexpected(probe.error());
+  auto repo = resolve_repo(**probe, options.repo);
+  if (!repo) return std::unexpected(repo.error());
+  if (auto r = (*probe)->refresh_search_index(); !r) return std::unexpected(r.error());
+  std::unique_ptr<Server> s(new Server());
+  Impl& im = *s->impl_;
+  im.open = std::move(open);
+  im.options = options;
+  im.tz = std::move(*tz);
+  im.default_lang = lang_from(options.lang);
+  im.repo = std::move(*repo);
+  im.probe = std::move(*probe);
+  im.refresh();
+  im.http.set_tcp_nodelay(true);
+  const size_t threads = std::max<size_t>(options.threads, 2);
+  im.http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  im.http.set_keep_alive_max_count(100000);
+  im.http.set_payload_max_length(64 * 1024);
+  auto handler = [&im](const httplib::Request& req, httplib::Response& res) {
+    im.handle(req, res);
+  };
+  im.http.Get(".*", handler);
+  auto refuse = [](const httplib::Request&, httplib::Response& res) {
+    res.status = 405;
+    res.set_header("Allow", "GET, HEAD");
+    res.set_header("Content-Security-Policy", kContentSecurityPolicy);
+    res.set_content("this server is read-only\n", "text/plain; charset=utf-8");
+  };
+  im.http.Post(".*", refuse);
+  im.http.Put(".*", refuse);
+  im.http.Delete(".*", refuse);
+  im.http.Patch(".*", refuse);
+  im.http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    res.set_header("Content-Security-Policy", kContentSecurityPolicy);
+    res.set_header("X-Content-Type-Options", "nosniff");
+    if (res.body.empty())
+      res.set_content(fmt::format("error {}\n", res.status), "text/plain; charset=utf-8");
+  });
+  im.http.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        res.status = 500;
+        res.set_header("Content-Security-Policy", kContentSecurityPolicy);
+        res.set_content("internal error\n", "text/plain; charset=utf-8");
+      });
+  return s;
+}
+
+Result<int> Server::bind() {
+  Impl& im = *impl_;
+  int port = im.options.port;
+  if (port == 0) {
+    port = im.http.bind_to_any_port(im.options.host);
+  } else if (!im.http.bind_to_port(im.options.host, port)) {
+    port = -1;
+  }
+  if (port < 0)
+    return fail(ErrorKind::kIo, "cannot listen on {}:{} (in use, or not an address of this host)",
+                im.options.host, im.options.port);
+  im.port = port;
+  return port;
+}
+
+void Server::run() {
+  impl_->http.listen_after_bind();
+}
+
+void Server::stop() {
+  impl_->http.stop();
+}
+
+}  // namespace mergelens::web

@@ -1,0 +1,58 @@
+// The web server: read-only pages and their JSON mirror under /api/, Atom
+// feeds and the stylesheet, over cpp-httplib.
+//
+// Every response carries a Content-Security-Policy that forbids scripts,
+// X-Content-Type-Options: nosniff, a weak ETag (304 on If-None-Match) and a
+// Last-Modified; pages are gzip- (or brotli-) compressed by httplib when the
+// client accepts it. Rendered responses are cached in memory until another
+// process commits to the store (PRAGMA data_version, checked at most every
+// 200 ms), so an `ingest` or `write` running beside the server shows up
+// without a restart. Each worker thread borrows its own store connection.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "mergelens/store/store.h"
+#include "mergelens/util/error.h"
+
+namespace mergelens::web {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0: any free port
+  std::string tz = "UTC";
+  std::string lang = "zh";  // default UI and guide language
+  std::string repo;         // repository of the store; empty: the only one
+  size_t threads = 128;     // worker threads: one per open keep-alive connection
+};
+
+// Content-Security-Policy of every response.
+inline constexpr const char* kContentSecurityPolicy =
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
+    "base-uri 'none'; frame-ancestors 'none'";
+
+class Server {
+ public:
+  using StoreFactory = std::function<Result<std::unique_ptr<Store>>()>;
+
+  // Opens one store to check the repository and bring the search index up
+  // to date. kInvalidInput for a bad time zone or language, the store's
+  // errors otherwise.
+  static Result<std::unique_ptr<Server>> create(StoreFactory open, const ServerOptions& options);
+  ~Server();
+
+  // Binds the listening socket; returns the port. kIo when it cannot bind.
+  Result<int> bind();
+  // Serves until stop() (from another thread or a signal handler thread).
+  void run();
+  void stop();
+
+ private:
+  Server();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mergelens::web

@@ -1,0 +1,234 @@
+// Links and the helpers shared by the page families.
+#include <fmt/format.h>
+
+#include "mergelens/web/pages.h"
+
+namespace mergelens::web {
+
+namespace {
+
+// File-name form of a path element in the static export: [A-Za-z0-9._-]
+// kept, every other byte as _XX, so no name needs escaping in a link.
+std::string slug(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (std::isalnum(c) || c == '-' || (c == '.' && i > 0))
+      out += static_cast<char>(c);
+    else
+      out += fmt::format("_{:02x}", c);
+  }
+  return out;
+}
+
+std::string repeat_up(int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += "../";
+  return s;
+}
+
+}  // namespace
+
+Links Links::server(Lang lang, Lang default_lang) {
+  Links l;
+  l.lang_ = lang;
+  l.default_ = default_lang;
+  return l;
+}
+
+Links Links::exported(Lang lang, int depth) {
+  Links l;
+  l.lang_ = lang;
+  l.static_ = true;
+  l.depth_ = depth;
+  return l;
+}
+
+std::string Links::page(std::string_view path_server, std::string_view path_static) const {
+  if (static_) return repeat_up(depth_) + std::string(path_static);
+  std::string out(path_server);
+  if (lang_ != default_)
+    out +=
+        fmt::format("{}lang={}", out.find('?') == std::string::npos ? '?' : '&', lang_code(lang_));
+  return out;
+}
+
+std::string Links::home() const {
+  return page("/", "index.html");
+}
+std::string Links::day(std::string_view date) const {
+  return page(fmt::format("/day/{}", url_encode(date)), fmt::format("day/{}.html", slug(date)));
+}
+std::string Links::pr(std::string_view ref) const {
+  return page(fmt::format("/pr/{}", url_encode(ref)), fmt::format("pr/{}.html", slug(ref)));
+}
+std::string Links::tags(std::string_view sort) const {
+  return page(sort.empty() ? std::string("/tags") : fmt::format("/tags?sort={}", url_encode(sort)),
+              "tags/index.html");
+}
+std::string Links::tag(std::string_view names) const {
+  return page(fmt::format("/tags/{}", url_encode(names)), fmt::format("tags/{}.html", slug(names)));
+}
+std::string Links::search(std::string_view q) const {
+  if (static_) return "";
+  return page(q.empty() ? std::string("/search") : fmt::format("/search?q={}", url_encode(q)), "");
+}
+std::string Links::css() const {
+  if (static_) return repeat_up(depth_ + (lang_ == Lang::kEn ? 1 : 0)) + "static/style.css";
+  return "/static/style.css";
+}
+std::string Links::feed_all() const {
+  return page("/feed.xml", "feed.xml");
+}
+std::string Links::feed_close() const {
+  return page("/feed/close.xml", "feed/close.xml");
+}
+std::string Links::feed_tag(std::string_view tag) const {
+  return page(fmt::format("/feed/tags/{}.xml", url_encode(tag)),
+              fmt::format("feed/tags/{}.xml", slug(tag)));
+}
+std::string Links::other_lang(std::string_view self, std::string_view query) const {
+  if (static_) return repeat_up(depth_) + (lang_ == Lang::kEn ? "../" : "en/") + std::string(self);
+  const Lang other = lang_ == Lang::kZh ? Lang::kEn : Lang::kZh;
+  std::string out(self);
+  if (!query.empty()) out += "?" + std::string(query);
+  if (other != default_)
+    out += fmt::format("{}lang={}", query.empty() ? '?' : '&', lang_code(other));
+  return out;
+}
+
+std::string safe_url(std::string_view url) {
+  const bool http = url.starts_with("https://") || url.starts_with("http://");
+  if (!http) return "";
+  for (unsigned char c : url)
+    if (c < 0x21 || c == 0x7f || c == '"' || c == '<' || c == '>' || c == '`' || c == '\\')
+      return "";
+  return std::string(url);
+}
+
+std::string url_encode(std::string_view s, bool path) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || (path && c == '/'))
+      out += static_cast<char>(c);
+    else
+      out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
+std::string clean_text(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      if (b >= 0x20 || b == '\n' || b == '\t') out += static_cast<char>(b);
+      ++i;
+      continue;
+    }
+    const size_t len = (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+    bool ok = len && i + len <= s.size();
+    for (size_t k = 1; ok && k < len; ++k)
+      ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (ok) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+nlohmann::json rich(std::string_view text) {
+  nlohmann::json out = nlohmann::json::array();
+  const std::string t = clean_text(text);
+  size_t pos = 0;
+  while (pos < t.size()) {
+    const size_t open = t.find('`', pos);
+    const size_t close = open == std::string::npos ? open : t.find('`', open + 1);
+    if (close == std::string::npos) {
+      out.push_back({{"t", t.substr(pos)}, {"code", false}});
+      break;
+    }
+    if (open > pos) out.push_back({{"t", t.substr(pos, open - pos)}, {"code", false}});
+    out.push_back({{"t", t.substr(open + 1, close - open - 1)}, {"code", true}});
+    pos = close + 1;
+  }
+  return out;
+}
+
+std::string display_ref(const ChangeSummary& s) {
+  return s.number ? fmt::format("#{}", *s.number) : s.sha.substr(0, 12);
+}
+std::string url_ref(const ChangeSummary& s) {
+  return s.number ? std::to_string(*s.number) : s.sha.substr(0, 12);
+}
+std::string author_of(const Person& p) {
+  return clean_text(p.login.empty() ? p.name : p.login);
+}
+
+nlohmann::json change_item(const Site& site, const ChangeSummary& s,
+                           const std::vector<std::string>& tags, const std::string& headline) {
+  nlohmann::json tag_list = nlohmann::json::array();
+  for (const auto& t : tags) tag_list.push_back({{"name", t}, {"href", site.links.tag(t)}});
+  const std::string title = clean_text(s.title);
+  return {
+      {"id", s.id},
+      {"ref", display_ref(s)},
+      {"href", site.links.pr(url_ref(s))},
+      {"title", title},
+      {"headline", headline.empty() ? title : clean_text(headline)},
+      {"has_guide", !headline.empty()},
+      {"verdict", s.verdict},
+      {"verdict_label", verdict_label(site.lang, s.verdict)},
+      {"verdict_class", s.verdict.empty() ? "none" : s.verdict},
+      {"close_read", s.verdict == "close_read"},
+      {"open", s.open},
+      {"importance", s.importance},
+      {"insight", s.insight},
+      {"scored", !s.verdict.empty()},
+      {"tags", tag_list},
+      {"author", author_of(s.author)},
+      {"merged", site.tz.minute(s.merged_at)},
+      {"merged_utc", format_utc(s.merged_at)},
+      {"url", safe_url(s.url)},
+      {"additions", s.additions},
+      {"deletions", s.deletions},
+      {"files", s.file_count},
+  };
+}
+
+Result<nlohmann::json> change_items(const Site& site, const std::vector<ChangeSummary>& rows) {
+  std::vector<std::int64_t> ids;
+  for (const auto& r : rows) ids.push_back(r.id);
+  auto tags = site.store.tags_of(ids);
+  if (!tags) return std::unexpected(tags.error());
+  auto lines = site.store.guide_lines(ids);
+  if (!lines) return std::unexpected(lines.error());
+  static const std::vector<std::string> kNone;
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : rows) {
+    std::string headline;
+    if (auto it = lines->find(r.id); it != lines->end()) {
+      for (const auto& g : it->second)
+        if (g.lang == lang_code(site.lang) || headline.empty()) headline = g.headline;
+    }
+    auto t = tags->find(r.id);
+    out.push_back(change_item(site, r, t == tags->end() ? kNone : t->second, headline));
+  }
+  return out;
+}
+
+Page message_page(const Site& site, std::string_view title_key, std::string_view detail) {
+  Page p;
+  p.template_name = "message";
+  p.title = tr(site.lang, title_key);
+  p.model = {{"heading", p.title}, {"detail", clean_text(detail)}};
+  return p;
+}
+
+}  // namespace mergelens::web

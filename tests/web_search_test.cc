@@ -1,0 +1,115 @@
+// Search: the query parser (malformed input is refused with a message) and
+// FTS5 with CJK bigrams (1-, 2- and 4-character Chinese queries, English
+// prefixes, phrases and exclusions), plus highlighted snippets.
+#include <gtest/gtest.h>
+
+#include "mergelens/web/search.h"
+#include "web_fixture.h"
+
+namespace mergelens {
+namespace {
+
+using testing::WebStore;
+
+std::vector<std::int64_t> numbers(Store& store, const RepoRecord& repo, std::string_view q) {
+  auto terms = web::parse_query(q);
+  EXPECT_TRUE(terms) << q << ": " << terms.error().message;
+  if (!terms) return {};
+  auto hits = store.search(repo.id, *terms, "zh", 50);
+  EXPECT_TRUE(hits) << q << ": " << hits.error().message;
+  std::vector<std::int64_t> out;
+  if (hits)
+    for (const auto& h : *hits) out.push_back(h.change.number.value_or(0));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(WebSearchParse, ParsesWordsPhrasesPrefixesAndExclusions) {
+  auto t = web::parse_query(R"(cache "kv cache" quant* -docs 缓存)");
+  ASSERT_TRUE(t) << t.error().message;
+  ASSERT_EQ(t->size(), 5u);
+  EXPECT_EQ((*t)[0].text, "cache");
+  EXPECT_EQ((*t)[1].text, "kv cache");
+  EXPECT_TRUE((*t)[2].prefix);
+  EXPECT_EQ((*t)[2].text, "quant");
+  EXPECT_TRUE((*t)[3].exclude);
+  EXPECT_EQ((*t)[4].text, "缓存");
+}
+
+TEST(WebSearchParse, RefusesMalformedQueriesWithAMessage) {
+  for (const char* q :
+       {"\"unclosed", "a*b", "-", "- x", "***", "-docs", "\"\"", "  ", "a\"b", "\"x\"y"}) {
+    auto t = web::parse_query(q);
+    EXPECT_FALSE(t) << q;
+    if (!t) {
+      EXPECT_EQ(t.error().kind, ErrorKind::kInvalidInput) << q;
+      EXPECT_FALSE(t.error().message.empty());
+    }
+  }
+  EXPECT_FALSE(web::parse_query(std::string(300, 'a')));
+  // FTS5 operators and punctuation are plain words once quoted.
+  EXPECT_TRUE(web::parse_query("AND OR NOT title:x ^y (z)"));
+}
+
+TEST(WebSearch, MatchesChineseOfOneTwoAndFourCharacters) {
+  WebStore w;
+  w.add_guide(1001, "zh", "修复 KV 缓存命中率下降", "在调度器中统一缓存驱逐策略，避免命中率回退。");
+  w.add_guide(1004, "zh", "MXFP4 量化补齐", "补齐中间维度，量化权重按块对齐。");
+  EXPECT_EQ(numbers(*w.store, w.repo, "缓存"), (std::vector<std::int64_t>{1001}));
+  EXPECT_EQ(numbers(*w.store, w.repo, "缓存命中"), (std::vector<std::int64_t>{1001}));
+  EXPECT_EQ(numbers(*w.store, w.repo, "存"), (std::vector<std::int64_t>{1001}));
+  EXPECT_EQ(numbers(*w.store, w.repo, "量化"), (std::vector<std::int64_t>{1004}));
+  EXPECT_EQ(numbers(*w.store, w.repo, "补"), (std::vector<std::int64_t>{1004}));
+  // The last character of a run and a run next to Latin text.
+  EXPECT_EQ(numbers(*w.store, w.repo, "降"), (std::vector<std::int64_t>{1001}));
+  EXPECT_EQ(numbers(*w.store, w.repo, "MXFP4量化"), (std::vector<std::int64_t>{1004}));
+  // Characters that are not adjacent in the text do not match as a phrase.
+  EXPECT_TRUE(numbers(*w.store, w.repo, "缓率").empty());
+  EXPECT_TRUE(numbers(*w.store, w.repo, "回退缓存命中率").empty());
+}
+
+TEST(WebSearch, MatchesEnglishPrefixesPhrasesAndExclusions) {
+  WebStore w;
+  EXPECT_EQ(numbers(*w.store, w.repo, "quant*"), (std::vector<std::int64_t>{1004}));
+  EXPECT_EQ(numbers(*w.store, w.repo, "QUANTIZATION"), (std::vector<std::int64_t>{1004}));
+  EXPECT_EQ(numbers(*w.store, w.repo, "\"kv cache\""), (std::vector<std::int64_t>{1001}));
+  EXPECT_TRUE(numbers(*w.store, w.repo, "\"cache kv\"").empty());
+  EXPECT_EQ(numbers(*w.store, w.repo, "fix"), (std::vector<std::int64_t>{1001, 1005}));
+  EXPECT_EQ(numbers(*w.store, w.repo, "fix -moe"), (std::vector<std::int64_t>{1001}));
+  // Hostile text is searchable as text.
+  EXPECT_EQ(numbers(*w.store, w.repo, "script"), (std::vector<std::int64_t>{1003}));
+}
+
+TEST(WebSearch, NewGuidesAreIndexedInTheSameTransaction) {
+  WebStore w;
+  EXPECT_TRUE(numbers(*w.store, w.repo, "调度器").empty());
+  w.add_guide(1002, "en", "Scheduler", "调度器 rewrite");
+  EXPECT_EQ(numbers(*w.store, w.repo, "调度器"), (std::vector<std::int64_t>{1002}));
+  // Replacing the guide replaces its document.
+  w.add_guide(1002, "en", "Scheduler", "something else");
+  EXPECT_TRUE(numbers(*w.store, w.repo, "调度器").empty());
+}
+
+TEST(WebSearch, StoreRefusesTermsWithoutWords) {
+  WebStore w;
+  std::vector<SearchTerm> only_excluded{{"x", false, true}};
+  EXPECT_FALSE(w.store->search(w.repo.id, only_excluded, "zh", 10));
+  std::vector<SearchTerm> punct{{"\"*\"", false, false}};
+  EXPECT_FALSE(w.store->search(w.repo.id, punct, "zh", 10));
+}
+
+TEST(WebSearch, SnippetsHighlightEveryMatch) {
+  auto terms = web::parse_query("缓存 kv");
+  ASSERT_TRUE(terms);
+  auto s = web::snippet({"", "修复 KV 缓存命中率，缓存更稳"}, *terms);
+  std::string hits, all;
+  for (const auto& seg : s) {
+    all += seg["t"].get<std::string>();
+    if (seg["hit"].get<bool>()) hits += seg["t"].get<std::string>() + "|";
+  }
+  EXPECT_EQ(all, "修复 KV 缓存命中率，缓存更稳");
+  EXPECT_EQ(hits, "KV|缓存|缓存|");
+}
+
+}  // namespace
+}  // namespace mergelens
