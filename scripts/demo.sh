@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# The main job on the bundled sample: generate the sample repository, ingest it
-# into an embedded SQLite store, analyse it, write the reading guides (offline,
-# Chinese and English), and print the list and one guide.
+# The main job on the bundled sample: generate the sample repository, run the
+# main job over it (ingest into an embedded SQLite store, analyse, write the
+# reading guides offline in Chinese and English), print the list, one guide and
+# one day's digest, and export the static site.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/mergelens ] || scripts/build.sh release
 python3 scripts/make-sample-repo.py build/sample --manifest build/sample.manifest.json
-./build/mergelens ingest build/sample --db build/demo/mergelens.db
-./build/mergelens analyze --db build/demo/mergelens.db
-./build/mergelens write --db build/demo/mergelens.db --lang both
+# The main job: ingest → (GitHub sync when a token is set) → analyse → write guides.
+./build/mergelens run build/sample --db build/demo/mergelens.db --lang both
 ./build/mergelens list --db build/demo/mergelens.db
 ./build/mergelens show 1213 --db build/demo/mergelens.db
 ./build/mergelens digest --date 2026-09-10 --db build/demo/mergelens.db
