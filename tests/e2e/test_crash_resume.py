@@ -5,6 +5,7 @@ one from an uninterrupted run: the same changes, facts and guides, no
 duplicates, no partial rows, an intact database."""
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -50,6 +51,7 @@ for i in range(20):
                 kills += 1
                 break
             p.wait()
+            shutil.rmtree(os.path.dirname(db), ignore_errors=True)  # finished: start afresh
             delay /= 2
     run(db)
     killed_dbs.append(db)
