@@ -9,24 +9,14 @@
 #include "mergelens/analysis/focus.h"
 #include "mergelens/analysis/scores.h"
 #include "mergelens/model/diff.h"
+#include "test_helpers.h"
 
 namespace mergelens {
 namespace {
 
 FileChange file(const std::string& path, const std::string& patch,
                 FileStatus status = FileStatus::kModified) {
-  FileChange f;
-  f.path = path;
-  f.status = status;
-  auto p = parse_patch(patch);
-  EXPECT_TRUE(p) << patch;
-  f.hunks = p->hunks;
-  for (const auto& h : f.hunks)
-    for (const auto& l : h.lines) {
-      f.additions += l.origin == '+';
-      f.deletions += l.origin == '-';
-    }
-  return f;
+  return testing::file_from_patch(path, patch, status);
 }
 
 // One HunkFacts per hunk, spanning its changed lines.

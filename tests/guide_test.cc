@@ -12,24 +12,14 @@
 #include "mergelens/guide/offline.h"
 #include "mergelens/guide/prompt.h"
 #include "mergelens/model/diff.h"
+#include "test_helpers.h"
 
 namespace mergelens {
 namespace {
 
 FileChange make_file(const std::string& path, const std::string& patch,
                      FileStatus status = FileStatus::kModified) {
-  FileChange f;
-  f.path = path;
-  f.status = status;
-  auto p = parse_patch(patch);
-  EXPECT_TRUE(p) << patch;
-  f.hunks = p->hunks;
-  for (const auto& h : f.hunks)
-    for (const auto& l : h.lines) {
-      f.additions += l.origin == '+';
-      f.deletions += l.origin == '-';
-    }
-  return f;
+  return testing::file_from_patch(path, patch, status);
 }
 
 // A bug fix with a guard and fallback, a new env var, a test, and a body that

@@ -10,7 +10,26 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "mergelens/model/diff.h"
+
 namespace mergelens::testing {
+
+// A FileChange from unified-hunk text, with its additions and deletions counted.
+inline FileChange file_from_patch(const std::string& path, const std::string& patch,
+                                  FileStatus status = FileStatus::kModified) {
+  FileChange f;
+  f.path = path;
+  f.status = status;
+  auto p = parse_patch(patch);
+  EXPECT_TRUE(p) << patch;
+  if (p) f.hunks = p->hunks;
+  for (const auto& hk : f.hunks)
+    for (const auto& l : hk.lines) {
+      f.additions += l.origin == '+';
+      f.deletions += l.origin == '-';
+    }
+  return f;
+}
 
 // A fresh folder under the system temp dir, removed with its contents.
 class TempDir {

@@ -16,14 +16,7 @@ Result<std::vector<std::int64_t>> SqliteStore::changes_needing_analysis(std::int
       "ORDER BY c.merged_at, c.id");
   if (!st) return std::unexpected(st.error());
   st->bind(1, repo_id).bind(2, std::int64_t{version});
-  std::vector<std::int64_t> out;
-  for (;;) {
-    auto row = st->step();
-    if (!row) return db_error(row.error());
-    if (!*row) break;
-    out.push_back(st->i64(0));
-  }
-  return out;
+  return column_ids(*st);
 }
 
 Result<size_t> SqliteStore::put_facts(std::span<const std::pair<std::int64_t, Facts>> items) {
@@ -102,6 +95,17 @@ Result<std::optional<Facts>> SqliteStore::get_facts(std::int64_t change_id) {
     return fail(ErrorKind::kCorrupt, "database {}: change {}: {}", path_, change_id,
                 facts.error().message);
   return std::optional<Facts>(std::move(*facts));
+}
+
+Result<std::vector<std::int64_t>> SqliteStore::column_ids(Stmt& st) const {
+  std::vector<std::int64_t> out;
+  for (;;) {
+    auto row = st.step();
+    if (!row) return db_error(row.error());
+    if (!*row) break;
+    out.push_back(st.i64(0));
+  }
+  return out;
 }
 
 Result<nlohmann::json> SqliteStore::read_doc(std::string_view blob, std::string_view what) const {

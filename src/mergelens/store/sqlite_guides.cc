@@ -20,14 +20,7 @@ Result<std::vector<std::int64_t>> SqliteStore::changes_needing_guide(std::int64_
       "'llm')) ORDER BY c.merged_at, c.id");
   if (!st) return std::unexpected(st.error());
   st->bind(1, repo_id).bind(2, lang).bind(3, std::int64_t{want_llm}).bind(4, std::int64_t{force});
-  std::vector<std::int64_t> out;
-  for (;;) {
-    auto row = st->step();
-    if (!row) return db_error(row.error());
-    if (!*row) break;
-    out.push_back(st->i64(0));
-  }
-  return out;
+  return column_ids(*st);
 }
 
 Result<void> SqliteStore::put_guides(std::span<const std::pair<std::int64_t, Guide>> guides) {

@@ -91,6 +91,8 @@ class SqliteStore final : public Store {
   // Decompresses and parses a stored zstd JSON document; kCorrupt naming
   // `what` (e.g. "facts of change 12") when it cannot be read.
   Result<nlohmann::json> read_doc(std::string_view blob, std::string_view what) const;
+  // Steps `st` to completion and returns the first column of every row.
+  Result<std::vector<std::int64_t>> column_ids(Stmt& st) const;
   Result<Stmt> prepare(std::string_view q) const {
     auto s = Stmt::prepare(db_, q);
     if (!s) return db_error(s.error());
