@@ -215,6 +215,21 @@ Result<Aggregate> SqliteStore::aggregate(std::int64_t repo_id, const AggregateQu
   return out;
 }
 
+Result<void> SqliteStore::read_snapshot(const std::function<void()>& body) {
+  if (auto r = db_.exec("BEGIN"); !r) return db_error(r.error());
+  try {
+    body();
+  } catch (...) {
+    (void)db_.exec("ROLLBACK");
+    throw;
+  }
+  if (auto r = db_.exec("COMMIT"); !r) {
+    (void)db_.exec("ROLLBACK");
+    return db_error(r.error());
+  }
+  return {};
+}
+
 Result<std::int64_t> SqliteStore::data_version() {
   auto st = prepare("PRAGMA data_version");
   if (!st) return std::unexpected(st.error());

@@ -77,6 +77,7 @@ class SqliteStore final : public Store {
   Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) override;
   Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) override;
   Result<std::int64_t> data_version() override;
+  Result<void> read_snapshot(const std::function<void()>& body) override;
   Result<size_t> refresh_search_index() override;
   Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
                                         std::string_view lang, size_t limit) override;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -246,6 +247,12 @@ class Store {
   // A number that changes whenever another connection commits to the store
   // (PRAGMA data_version): publishers use it to drop cached pages.
   virtual Result<std::int64_t> data_version() = 0;
+  // Runs `body` inside one read transaction, so every query it makes sees
+  // the same committed state: a writer committing meanwhile is not seen
+  // half-way (its whole change shows on the next call). `body` must not
+  // write. Returns BEGIN/COMMIT failures; an exception from `body` ends the
+  // transaction and is rethrown to the caller.
+  virtual Result<void> read_snapshot(const std::function<void()>& body) = 0;
 
   // --- search (store/sqlite_search.cc) ---
   //

@@ -2,9 +2,12 @@
 
 #include <httplib.h>
 
+#include <sys/socket.h>
+
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <future>
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
@@ -24,7 +27,13 @@ struct Reply {
   std::string body;
   std::string etag;
   bool cacheable = true;  // kept in the page cache
+  std::string modified;   // Last-Modified: when the data it was built from changed
 };
+
+// An uncached plain-text reply (errors).
+Reply text_reply(int status, std::string body) {
+  return Reply{status, "text/plain; charset=utf-8", std::move(body), "", false, ""};
+}
 
 std::string http_date(std::time_t t) {
   std::tm tm{};
@@ -76,15 +85,27 @@ struct Server::Impl {
   RepoRecord repo;
   httplib::Server http;
   int port = 0;
+  int listen_fd = -1;
 
   // Store connections lent to worker threads.
   std::mutex pool_mu;
   std::vector<std::unique_ptr<Store>> pool;
 
-  // The page cache and the Last-Modified of the data it was built from.
+  // The page cache. `generation` is bumped when another connection commits;
+  // an entry built in an older generation is stale. A stale page is still
+  // whole (built in one read transaction), so while one request rebuilds it
+  // the others get the stale copy instead of piling onto the store, and no
+  // page is ever built twice at once (`building`).
+  struct Entry {
+    std::shared_ptr<const Reply> reply;
+    std::uint64_t generation = 0;
+  };
+  using Pending = std::shared_future<std::shared_ptr<const Reply>>;
   std::shared_mutex cache_mu;
-  std::unordered_map<std::string, std::shared_ptr<const Reply>> cache;
+  std::unordered_map<std::string, Entry> cache;
+  std::unordered_map<std::string, Pending> building;
   std::string last_modified;
+  std::atomic<std::uint64_t> generation{0};
   // The probe connection and the data version last seen on it.
   std::mutex probe_mu;
   std::unique_ptr<Store> probe;
@@ -122,7 +143,7 @@ struct Server::Impl {
     const bool first = version < 0;
     version = *v;
     std::unique_lock lock(cache_mu);
-    if (!first) cache.clear();
+    if (!first) ++generation;
     last_modified = http_date(std::time(nullptr));
   }
 
@@ -198,10 +219,71 @@ struct Server::Impl {
       const std::string tag = kind == FeedKind::kTag ? path.substr(11, path.size() - 15) : "";
       auto feed = atom_feed(site, kind, tag, req.target);
       if (!feed) return page_reply(site, std::unexpected(feed.error()), self, query, false);
-      return Reply{200, "application/atom+xml; charset=utf-8", std::move(*feed), "", true};
+      return Reply{200, "application/atom+xml; charset=utf-8", std::move(*feed), "", true, ""};
     }
     return page_reply(site, fail(ErrorKind::kNotFound, "no page at {}", clean_text(req.path)), self,
                       query, api);
+  }
+
+  // A page missing from the cache or stale: builds it, or, when another
+  // request is building it already, returns the stale copy (or waits).
+  std::shared_ptr<const Reply> build_or_wait(const std::string& key, const httplib::Request& req,
+                                             Lang lang) {
+    std::promise<std::shared_ptr<const Reply>> promise;
+    std::uint64_t gen = 0;
+    std::string modified;
+    Pending pending;
+    {
+      std::unique_lock lock(cache_mu);
+      gen = generation;
+      modified = last_modified;
+      std::shared_ptr<const Reply> stale;
+      if (auto it = cache.find(key); it != cache.end()) {
+        if (it->second.generation == gen) return it->second.reply;
+        stale = it->second.reply;
+      }
+      if (auto it = building.find(key); it != building.end()) {
+        if (stale) return stale;
+        pending = it->second;
+      } else {
+        building.emplace(key, promise.get_future().share());
+      }
+    }
+    if (pending.valid()) return pending.get();
+    auto reply = build(req, lang, std::move(modified));
+    {
+      std::unique_lock lock(cache_mu);
+      building.erase(key);
+      // Cached only when no commit came while it was built.
+      if (reply->cacheable && reply->status < 500 && generation == gen) {
+        if (cache.size() > 4096) cache.clear();
+        cache[key] = Entry{reply, gen};
+      }
+    }
+    promise.set_value(reply);
+    return reply;
+  }
+
+  // Renders one page on a borrowed store connection, in one read
+  // transaction: a writer committing meanwhile shows whole on a later
+  // request, never half-way through this one.
+  std::shared_ptr<const Reply> build(const httplib::Request& req, Lang lang, std::string modified) {
+    Reply r = text_reply(503, "the store cannot be opened\n");
+    if (auto store = borrow(); store) {
+      r = text_reply(500, "internal error\n");
+      auto read = (*store)->read_snapshot([&] {
+        try {
+          r = route(**store, req, lang);
+        } catch (const std::exception& e) {
+          r = text_reply(500, "internal error\n");
+        }
+      });
+      if (!read) r = text_reply(503, "the store is busy\n");
+      give_back(std::move(*store));
+    }
+    r.etag = etag_of(r.status, r.body);
+    r.modified = std::move(modified);
+    return std::make_shared<const Reply>(std::move(r));
   }
 
   void handle(const httplib::Request& req, httplib::Response& res) {
@@ -238,35 +320,13 @@ struct Server::Impl {
     refresh();
     const std::string key = std::string(lang_code(lang)) + "|" + req.target;
     std::shared_ptr<const Reply> reply;
-    std::string modified;
     {
       std::shared_lock lock(cache_mu);
-      if (auto it = cache.find(key); it != cache.end()) reply = it->second;
-      modified = last_modified;
+      if (auto it = cache.find(key); it != cache.end() && it->second.generation == generation)
+        reply = it->second.reply;
     }
-    if (!reply) {
-      auto store = borrow();
-      if (!store) {
-        res.status = 503;
-        res.set_content("the store cannot be opened\n", "text/plain; charset=utf-8");
-        return;
-      }
-      Reply r;
-      try {
-        r = route(**store, req, lang);
-      } catch (const std::exception& e) {
-        r = Reply{500, "text/plain; charset=utf-8", "internal error\n", "", false};
-      }
-      give_back(std::move(*store));
-      r.etag = etag_of(r.status, r.body);
-      auto shared = std::make_shared<const Reply>(std::move(r));
-      if (shared->cacheable && shared->status != 500) {
-        std::unique_lock lock(cache_mu);
-        if (cache.size() > 4096) cache.clear();
-        cache.emplace(key, shared);
-      }
-      reply = std::move(shared);
-    }
+    if (!reply) reply = build_or_wait(key, req, lang);
+    const std::string& modified = reply->modified;
     res.set_header("Cache-Control", "no-cache");
     res.set_header("ETag", reply->etag);
     res.set_header("Last-Modified", modified);
@@ -325,6 +385,14 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
   im.http.Put(".*", refuse);
   im.http.Delete(".*", refuse);
   im.http.Patch(".*", refuse);
+  // SO_REUSEADDR only (httplib's default SO_REUSEPORT would let a second
+  // server bind the same port silently), and the listening socket is kept
+  // so bind() can lengthen its accept queue.
+  im.http.set_socket_options([&im](int sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    im.listen_fd = sock;
+  });
   im.http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     res.set_header("Content-Security-Policy", kContentSecurityPolicy);
     res.set_header("X-Content-Type-Options", "nosniff");
@@ -352,6 +420,10 @@ Result<int> Server::bind() {
     return fail(ErrorKind::kIo, "cannot listen on {}:{} (in use, or not an address of this host)",
                 im.options.host, im.options.port);
   im.port = port;
+  // httplib listens with a backlog of 5: hundreds of clients connecting at
+  // once would wait for SYN retries (1 s, 3 s, ...). Listening again on the
+  // same socket only raises the limit.
+  if (im.listen_fd >= 0) ::listen(im.listen_fd, SOMAXCONN);
   return port;
 }
 

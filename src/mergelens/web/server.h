@@ -25,7 +25,9 @@ struct ServerOptions {
   std::string tz = "UTC";
   std::string lang = "zh";  // default UI and guide language
   std::string repo;         // repository of the store; empty: the only one
-  size_t threads = 128;     // worker threads: one per open keep-alive connection
+  // Worker threads: httplib gives each open keep-alive connection one, and
+  // connections beyond it wait for a free thread.
+  size_t threads = 512;
 };
 
 // Content-Security-Policy of every response.
