@@ -1,7 +1,14 @@
-// `mergelens run PATH`: the main job (ingest → sync → analyse → write), once or
-// every --watch seconds.
+// `mergelens run PATH`: the main job (ingest → sync → analyse → write, then
+// the static export and/or the served pages), once or every --watch seconds.
+#include <pthread.h>
+#include <unistd.h>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <csignal>
 #include <cstdlib>
+#include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -9,6 +16,9 @@
 #include "mergelens/cli/commands.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/pipeline/run.h"
+#include "mergelens/web/export.h"
+#include "mergelens/web/server.h"
+#include "mergelens/web/tz.h"
 
 namespace mergelens::cli {
 namespace {
@@ -28,10 +38,69 @@ void print_report(const std::string& repo, const RunReport& r) {
   fmt::print(", {} analysed, {} guide{} written ({} offline, {} by a model, {} cached)\n",
              r.analyze.analyzed, r.write.written, r.write.written == 1 ? "" : "s", r.write.offline,
              r.write.llm, r.write.cached);
+  if (!r.fetch_failed.empty()) fmt::print("  not fetched: {}\n", r.fetch_failed);
   if (!r.sync_skipped.empty()) fmt::print("  no GitHub sync: {}\n", r.sync_skipped);
   for (const auto& [reason, n] : r.write.fallback_reasons)
     fmt::print("  offline fallback ×{}: {}\n", n, reason);
 }
+
+// Stops a long-running job on SIGINT/SIGTERM. While a pass is running the
+// process exits at once (every step commits in small transactions, so the
+// next run resumes); between passes the watch loop and the server stop
+// cleanly. Construct before starting any thread: the signals are blocked in
+// every thread and taken by one waiter.
+class Stopper {
+ public:
+  Stopper() {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+    waiter_ = std::thread([this] {
+      int sig = 0;
+      sigwait(&set_, &sig);
+      if (in_pass_.load()) {
+        std::fflush(stdout);
+        _exit(128 + sig);
+      }
+      std::lock_guard lock(mu_);
+      stopped_ = true;
+      if (server_) server_->stop();
+      cv_.notify_all();
+    });
+  }
+  ~Stopper() {
+    {
+      std::lock_guard lock(mu_);
+      if (!stopped_) pthread_kill(waiter_.native_handle(), SIGTERM);
+    }
+    waiter_.join();
+  }
+  void in_pass(bool v) { in_pass_ = v; }
+  void watch_server(web::Server* s) {
+    std::lock_guard lock(mu_);
+    server_ = s;
+    if (stopped_) s->stop();
+  }
+  // Waits `seconds` (forever when negative); false once a signal came.
+  bool wait(double seconds) {
+    std::unique_lock lock(mu_);
+    if (seconds < 0)
+      cv_.wait(lock, [this] { return stopped_; });
+    else
+      cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return stopped_; });
+    return !stopped_;
+  }
+
+ private:
+  sigset_t set_;
+  std::atomic<bool> in_pass_{false};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopped_ = false;
+  web::Server* server_ = nullptr;
+  std::thread waiter_;
+};
 
 }  // namespace
 
@@ -44,6 +113,9 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
     llm::Settings llm;
     double watch = 0;
     size_t batch = 0;
+    std::string export_dir;
+    bool serve = false;
+    web::ServerOptions server;
   };
   auto a = std::make_shared<Args>();
   sub.add_option("path", a->opt.ingest.repo_path, "Local clone (work tree or bare)")->required();
@@ -65,6 +137,14 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
                  "step's own)");
   sub.add_option("--watch", a->watch,
                  "Keep the repository current: fetch origin and run again every N seconds");
+  sub.add_option("--export", a->export_dir, "After each pass, write the static site into DIR");
+  sub.add_flag("--serve", a->serve, "After the first pass, serve the pages until Ctrl-C");
+  sub.add_option("--host", a->server.host, "Address to serve on (with --serve)")
+      ->capture_default_str();
+  sub.add_option("--port", a->server.port, "Port to serve on (0: any free port)")
+      ->capture_default_str();
+  sub.add_option("--tz", a->server.tz, "Time zone of day boundaries (served and exported)")
+      ->capture_default_str();
   return [a, &g]() -> Result<void> {
     auto langs = parse_langs(a->lang);
     if (!langs) return std::unexpected(langs.error());
@@ -80,16 +160,77 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
       client = std::make_unique<llm::Client>(*settings);
       a->opt.write.client = client.get();
     }
+    // Options the export and the server would reject fail before any work.
+    if (!a->export_dir.empty() || a->serve)
+      if (auto tz = web::TimeZone::named(a->server.tz); !tz) return std::unexpected(tz.error());
     auto store = open_store(g, /*create=*/true);
     if (!store) return std::unexpected(store.error());
+    std::optional<Stopper> stopper;
+    if (a->serve || a->watch > 0) stopper.emplace();
+    std::unique_ptr<web::Server> server;
+    std::thread serving;
+    auto finish = [&]() -> Result<void> {
+      if (server) {
+        server->stop();
+        serving.join();
+      }
+      return {};
+    };
     Progress progress("run", 0);
-    for (;;) {
+    for (bool first = true;; first = false) {
+      if (stopper) stopper->in_pass(true);
       auto report = run_once(**store, a->opt, &progress);
-      if (!report) return std::unexpected(report.error());
+      if (stopper) stopper->in_pass(false);
+      if (!report && !first && a->watch > 0) {
+        // A later pass that fails (the remote unreachable, the disk full) is
+        // reported and tried again; what earlier passes stored stays served.
+        fmt::print(stderr, "mergelens: this pass failed, trying again in {} s: {}\n", a->watch,
+                   report.error().message);
+        if (!stopper->wait(a->watch)) return finish();
+        continue;
+      }
+      if (!report) {
+        (void)finish();
+        return std::unexpected(report.error());
+      }
       print_report(report->ingest.repo.name, *report);
-      if (a->watch <= 0) return {};
+      if (!a->export_dir.empty()) {
+        web::ExportOptions eo;
+        eo.out = a->export_dir;
+        eo.tz = a->server.tz;
+        eo.langs = *langs;
+        auto repo = resolve_repo(**store, report->ingest.repo.name);
+        auto stats = repo ? web::export_site(**store, *repo, eo)
+                          : Result<web::ExportStats>(std::unexpected(repo.error()));
+        if (!stats) {
+          (void)finish();
+          return std::unexpected(stats.error());
+        }
+        fmt::print("exported {} pages and {} feeds to {}\n", stats->pages, stats->feeds,
+                   a->export_dir);
+      }
+      if (first && a->serve) {
+        a->server.repo = report->ingest.repo.name;
+        a->server.lang = (*langs)[0];
+        const std::string db = g.db;
+        auto created = web::Server::create(
+            [db] { return open_sqlite_store(db, StoreOptions{.create = false}); }, a->server);
+        if (!created) return std::unexpected(created.error());
+        server = std::move(*created);
+        auto port = server->bind();
+        if (!port) return std::unexpected(port.error());
+        const bool v6 = a->server.host.find(':') != std::string::npos;
+        fmt::print("mergelens: serving the digest at http://{}{}{}:{}/ (Ctrl-C stops)\n",
+                   v6 ? "[" : "", a->server.host, v6 ? "]" : "", *port);
+        serving = std::thread([s = server.get()] { s->run(); });
+        stopper->watch_server(server.get());
+      }
       std::fflush(stdout);
-      std::this_thread::sleep_for(std::chrono::duration<double>(a->watch));
+      if (a->watch <= 0) {
+        if (server) stopper->wait(-1);
+        return finish();
+      }
+      if (!stopper->wait(a->watch)) return finish();
       a->opt.fetch = true;
     }
   };

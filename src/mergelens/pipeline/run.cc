@@ -9,9 +9,12 @@ Result<RunReport> run_once(Store& store, const RunOptions& opt, Progress* progre
   if (opt.fetch) {
     auto src = GitSource::open(opt.ingest.repo_path);
     if (!src) return std::unexpected(src.error());
-    auto fetched = (*src)->fetch("origin");
-    if (!fetched) return std::unexpected(fetched.error());
-    report.fetched = *fetched;
+    // An unreachable remote is not fatal: what the clone holds (commits
+    // made in it, or fetched by someone else) is still ingested.
+    if (auto fetched = (*src)->fetch("origin"); fetched)
+      report.fetched = *fetched;
+    else
+      report.fetch_failed = fetched.error().message;
   }
   auto ingested = ingest(store, opt.ingest, progress);
   if (!ingested) return std::unexpected(ingested.error());

@@ -25,6 +25,7 @@ struct RunOptions {
 
 struct RunReport {
   bool fetched = false;
+  std::string fetch_failed;  // why fetching origin failed; the clone was ingested as it is
   IngestReport ingest;
   std::optional<SyncReport> sync;  // set when a sync ran
   std::string sync_skipped;        // why no sync ran, when a token was given
