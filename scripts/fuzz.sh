@@ -13,7 +13,7 @@ cxx="${MERGELENS_FUZZ_CXX:-clang++-16}"
 cc="${MERGELENS_FUZZ_CC:-clang-16}"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMERGELENS_FUZZ=ON \
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" >/dev/null
-targets=(diff subject github_json llm_answer config)
+targets=(diff subject github_json llm_answer config search_query)
 cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
 mkdir -p build-fuzz/crashes
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
