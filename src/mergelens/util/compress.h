@@ -1,4 +1,4 @@
-// zstd compression of stored blobs (patches).
+// zstd compression of stored blobs (patches); gzip for HTTP responses.
 #pragma once
 
 #include <string>
@@ -15,5 +15,9 @@ Result<std::string> zstd_compress(std::string_view data, int level = 3);
 // Decompresses one zstd frame. Returns kCorrupt when `frame` is not a complete
 // zstd frame or would expand beyond `max_size` bytes.
 Result<std::string> zstd_decompress(std::string_view frame, size_t max_size = 1u << 30);
+
+// Compresses `data` into one gzip member (RFC 1952, zlib level `level`), as
+// served with Content-Encoding: gzip. kInternal if zlib reports an error.
+Result<std::string> gzip_compress(std::string_view data, int level = 6);
 
 }  // namespace mergelens

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/util/compress.h"
 #include "mergelens/web/pages.h"
 #include "mergelens/web/render.h"
 
@@ -28,11 +29,49 @@ struct Reply {
   std::string etag;
   bool cacheable = true;  // kept in the page cache
   std::string modified;   // Last-Modified: when the data it was built from changed
+  std::string gzip;       // the body gzip-compressed once, empty when not worth it
 };
+
+// True when an Accept-Encoding value accepts gzip ("gzip", "gzip;q=0.5" or
+// "*", but not "gzip;q=0").
+bool accepts_gzip(std::string_view header) {
+  while (!header.empty()) {
+    const size_t comma = header.find(',');
+    std::string_view item = header.substr(0, comma);
+    header = comma == std::string_view::npos ? "" : header.substr(comma + 1);
+    const size_t semi = item.find(';');
+    std::string_view name = item.substr(0, semi), params;
+    if (semi != std::string_view::npos) params = item.substr(semi + 1);
+    auto trim = [](std::string_view v) {
+      while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+      while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+      return v;
+    };
+    name = trim(name);
+    params = trim(params);
+    if (name != "gzip" && name != "*") continue;
+    const bool refused =
+        params.starts_with("q=0") && params.find_first_not_of("0.", 2) == std::string_view::npos;
+    return !refused;
+  }
+  return false;
+}
+
+// Sends `body` (owned by `keep`) with a fixed length: httplib compresses
+// only bodies set with set_content, so a cached gzip copy goes out as it is
+// and the cached bytes are not copied per request.
+void send_shared(httplib::Response& res, std::shared_ptr<const void> keep, std::string_view body,
+                 const std::string& type) {
+  res.set_content_provider(
+      body.size(), type.c_str(),
+      [keep = std::move(keep), body](size_t offset, size_t length, httplib::DataSink& sink) {
+        return sink.write(body.data() + offset, length);
+      });
+}
 
 // An uncached plain-text reply (errors).
 Reply text_reply(int status, std::string body) {
-  return Reply{status, "text/plain; charset=utf-8", std::move(body), "", false, ""};
+  return Reply{status, "text/plain; charset=utf-8", std::move(body), "", false, "", ""};
 }
 
 std::string http_date(std::time_t t) {
@@ -219,7 +258,7 @@ struct Server::Impl {
       const std::string tag = kind == FeedKind::kTag ? path.substr(11, path.size() - 15) : "";
       auto feed = atom_feed(site, kind, tag, req.target);
       if (!feed) return page_reply(site, std::unexpected(feed.error()), self, query, false);
-      return Reply{200, "application/atom+xml; charset=utf-8", std::move(*feed), "", true, ""};
+      return Reply{200, "application/atom+xml; charset=utf-8", std::move(*feed), "", true, "", ""};
     }
     return page_reply(site, fail(ErrorKind::kNotFound, "no page at {}", clean_text(req.path)), self,
                       query, api);
@@ -283,6 +322,9 @@ struct Server::Impl {
     }
     r.etag = etag_of(r.status, r.body);
     r.modified = std::move(modified);
+    if (r.body.size() >= 1024)
+      if (auto gz = gzip_compress(r.body); gz && gz->size() < r.body.size())
+        r.gzip = std::move(*gz);
     return std::make_shared<const Reply>(std::move(r));
   }
 
@@ -312,7 +354,7 @@ struct Server::Impl {
         res.status = 304;
         return;
       }
-      res.set_content(std::string(f->data), "text/css; charset=utf-8");
+      send_shared(res, nullptr, f->data, "text/css; charset=utf-8");
       return;
     }
     const std::string lang_param = req.get_param_value("lang");
@@ -340,7 +382,10 @@ struct Server::Impl {
       return;
     }
     res.status = reply->status;
-    res.set_content(reply->body, reply->type);
+    const bool gz = !reply->gzip.empty() && accepts_gzip(req.get_header_value("Accept-Encoding"));
+    if (gz) res.set_header("Content-Encoding", "gzip");
+    const std::string& body = gz ? reply->gzip : reply->body;
+    send_shared(res, reply, body, reply->type);
   }
 };
 
@@ -396,7 +441,9 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
   im.http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     res.set_header("Content-Security-Policy", kContentSecurityPolicy);
     res.set_header("X-Content-Type-Options", "nosniff");
-    if (res.body.empty())
+    // Pages of ours come with a body or a content provider; httplib's own
+    // errors (a malformed request line) come with neither.
+    if (res.body.empty() && !res.content_provider_)
       res.set_content(fmt::format("error {}\n", res.status), "text/plain; charset=utf-8");
   });
   im.http.set_exception_handler(
