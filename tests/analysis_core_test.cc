@@ -8,6 +8,7 @@
 #include "mergelens/analysis/facts_json.h"
 #include "mergelens/analysis/focus.h"
 #include "mergelens/analysis/scores.h"
+#include "mergelens/analysis/text_facts.h"
 #include "mergelens/model/diff.h"
 #include "test_helpers.h"
 
@@ -199,6 +200,57 @@ TEST(Coverage, TestsCoverCodeByStemAndGapsAreNamed) {
   EXPECT_EQ(f.gaps[0].subject, "pkg/io/reader.py");
   EXPECT_EQ(f.gaps[1].kind, "benchmark");
   EXPECT_EQ(f.gaps[1].subject, "2.3x");
+}
+
+TEST(Coverage, ATestCoversWhatItImportsOrCallsAndTheClaimIsTheGapsSubject) {
+  Change c;
+  const std::string twelve = "@@ -1,0 +1,12 @@\n+a\n+b\n+c\n+d\n+e\n+f\n+g\n+h\n+i\n+j\n+k\n+l\n";
+  c.files.push_back(file("pkg/sched/policy.py", twelve));
+  c.files.push_back(file("pkg/io/reader.py", twelve));
+  c.files.push_back(file("pkg/mem/pool.py", twelve));
+  c.files.push_back(file("pkg/net/wire.py", twelve));
+  // One test, named after none of them, imports reader and calls a function
+  // the change adds to pool.py; wire.py stays uncovered.
+  c.files.push_back(file("test/test_end_to_end.py",
+                         "@@ -1,0 +1,4 @@\n+from pkg.io import reader\n"
+                         "+from pkg.mem.pool import reserve_blocks\n"
+                         "+def test_flow():\n+    reserve_blocks(reader.load())\n"));
+  Facts f;
+  f.roles = roles(c);
+  f.roles["test/test_end_to_end.py"] = FileRole::kTest;
+  f.definitions.push_back({"reserve_blocks", "function", "added", {"pkg/mem/pool.py", 3, ""}});
+  f.definitions.push_back({"policy_name", "function", "added", {"pkg/sched/policy.py", 2, ""}});
+  f.numbers.push_back({"31%", "percent", 31, "baseline 31% of peak", "body"});
+  f.numbers.push_back({"1.8x", "speedup", 1.8, "prefill 1.8x faster", "body"});
+  find_coverage(c, f);
+  ASSERT_EQ(f.tests.size(), 1u);
+  EXPECT_EQ(f.tests[0].covers, "pkg/io/reader.py");
+  std::vector<std::string> gaps;
+  for (const auto& g : f.gaps) gaps.push_back(g.kind + ":" + g.subject);
+  EXPECT_EQ(gaps, (std::vector<std::string>{"test:pkg/sched/policy.py", "test:pkg/net/wire.py",
+                                            "benchmark:1.8x"}));
+}
+
+TEST(KeyFigure, PairsBeforeAfterColumnsWithinARowAndBaselineRowsWithinAColumn) {
+  // Rows are configurations, columns before/after: never pair two rows.
+  std::vector<NumberFact> transposed = {
+      {"68%", "percent", 68, "E=256 时整体提升 68%。", "body"},
+      {"21.4", "latency", 21.4, "E=128; 修改前 (us): 21.4", "body"},
+      {"12.7", "latency", 12.7, "E=128; 修改后 (us): 12.7", "body"},
+      {"58.9", "latency", 58.9, "E=256; 修改前 (us): 58.9", "body"},
+      {"35.1", "latency", 35.1, "E=256; 修改后 (us): 35.1", "body"}};
+  EXPECT_EQ(key_figure(transposed), "E=128: 修改前 (us) 21.4 → 修改后 (us) 12.7");
+  // Rows are the baseline and the change.
+  std::vector<NumberFact> rows = {
+      {"31%", "percent", 31, "round_robin; hit rate: 31%", "body"},
+      {"412 ms", "latency", 412, "round_robin; mean TTFT: 412 ms", "body"},
+      {"74%", "percent", 74, "cache_aware; hit rate: 74%", "body"},
+      {"187 ms", "latency", 187, "cache_aware; mean TTFT: 187 ms", "body"}};
+  EXPECT_EQ(key_figure(rows), "mean TTFT 412 ms → 187 ms");
+  rows.push_back({"2.2x", "speedup", 2.2, "TTFT is 2.2x lower overall.", "body"});
+  EXPECT_EQ(key_figure(rows), "2.2x");
+  EXPECT_EQ(key_figure({{"40%", "percent", 40, "40% fewer copies", "body"}}), "");
+  EXPECT_EQ(key_figure({{"2x", "speedup", 2, "2x faster", "commit"}}), "");
 }
 
 TEST(Scores, CleanupIsSkippedAndCoreGuardsRankHigher) {

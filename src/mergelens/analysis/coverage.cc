@@ -1,9 +1,12 @@
 #include "mergelens/analysis/coverage.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
+
+#include "mergelens/analysis/text_facts.h"
 
 namespace mergelens {
 namespace {
@@ -31,6 +34,44 @@ std::vector<std::string_view> components(std::string_view path) {
   return out;
 }
 
+// Identifier-like words of a file's added lines.
+std::set<std::string, std::less<>> added_words(const FileChange& f) {
+  std::set<std::string, std::less<>> words;
+  for (const auto& h : f.hunks)
+    for (const auto& l : h.lines) {
+      if (l.origin != '+') continue;
+      const std::string& t = l.text;
+      for (size_t i = 0; i < t.size();) {
+        auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+        if (!ident(t[i])) {
+          ++i;
+          continue;
+        }
+        size_t j = i;
+        while (j < t.size() && ident(t[j])) ++j;
+        if (j - i >= 4 && !std::isdigit(static_cast<unsigned char>(t[i])))
+          words.insert(t.substr(i, j - i));
+        i = j;
+      }
+    }
+  return words;
+}
+
+// Names too common to say which file a test exercises.
+bool generic_name(std::string_view n) {
+  static const std::set<std::string_view> kGeneric = {
+      "__init__", "utils", "util",  "common", "base",  "main", "config", "types", "constants",
+      "helpers",  "setup", "index", "test",   "tests", "init", "core",   "model", "models",
+      "server",   "api",   "args",  "data",   "self",  "none", "true",   "false"};
+  return n.size() < 4 || kGeneric.count(n) > 0;
+}
+
+// The last component of a qualified name ("Foo::bar", "Foo.bar" -> "bar").
+std::string_view last_name(std::string_view n) {
+  const size_t cut = n.find_last_of(":.");
+  return cut == std::string_view::npos ? n : n.substr(cut + 1);
+}
+
 bool is_code(FileRole r) {
   return r == FileRole::kCore || r == FileRole::kKernel || r == FileRole::kModel;
 }
@@ -54,9 +95,29 @@ void find_coverage(const Change& change, Facts& facts) {
     if (is_code(r) && !skimmed.count(f.path)) code.push_back(&f);
   }
 
+  // A test covers a code file whose name it shares, whose module it names
+  // (an import, an include) or whose added or changed definitions it calls;
+  // failing those, the code file it shares most folders with.
   std::set<std::string> covered;
   for (const FileChange* t : tests) {
     const std::string stem = stem_of(t->path);
+    const auto words = added_words(*t);
+    const FileChange* named = nullptr;
+    for (const FileChange* c : code) {
+      bool mentioned = false;
+      if (const std::string cs = stem_of(c->path); !generic_name(cs) && words.count(cs))
+        mentioned = true;
+      for (const auto& d : facts.definitions) {
+        if (mentioned) break;
+        if (d.at.path != c->path || d.change == "removed") continue;
+        const std::string_view n = last_name(d.name);
+        mentioned = !generic_name(n) && words.count(n) > 0;
+      }
+      if (mentioned) {
+        covered.insert(c->path);
+        if (!named) named = c;
+      }
+    }
     const FileChange* best = nullptr;
     size_t best_shared = 0;
     for (const FileChange* c : code) {
@@ -73,6 +134,7 @@ void find_coverage(const Change& change, Facts& facts) {
         best = c;
       }
     }
+    if (named && (!best || stem_of(best->path) != stem)) best = named;
     facts.tests.push_back({t->path, best ? best->path : ""});
     if (best) covered.insert(best->path);
   }
@@ -113,10 +175,23 @@ void find_coverage(const Change& change, Facts& facts) {
                n.kind == "memory" || n.kind == "percent";
       });
   if (perf_claim && !benchmark_changed) {
-    const auto& n = *std::find_if(facts.numbers.begin(), facts.numbers.end(),
-                                  [](const auto& x) { return x.kind != "count"; });
-    facts.gaps.push_back({"benchmark", n.text,
-                          fmt::format("the text claims {} but no benchmark file changed", n.text)});
+    // The claim itself (the change's key figure), else its strongest
+    // performance figure, a bare percentage last.
+    std::string claim = key_figure(facts.numbers);
+    if (claim.empty()) {
+      auto rank = [](const NumberFact& x) {
+        return x.kind == "speedup"                                                   ? 0
+               : x.kind == "throughput" || x.kind == "latency" || x.kind == "memory" ? 1
+               : x.kind == "percent"                                                 ? 2
+                                                                                     : 3;
+      };
+      claim = std::min_element(
+                  facts.numbers.begin(), facts.numbers.end(),
+                  [&](const NumberFact& a, const NumberFact& b) { return rank(a) < rank(b); })
+                  ->text;
+    }
+    facts.gaps.push_back({"benchmark", claim,
+                          fmt::format("the text claims {} but no benchmark file changed", claim)});
   }
 }
 

@@ -16,7 +16,8 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 2;  // 2: review facts, open PRs
+inline constexpr int kAnalyzerVersion = 3;  // 2: review facts, open PRs; 3: tests cover
+                                             // what they import or call
 
 enum class Language {
   kUnknown,

@@ -6,6 +6,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -424,6 +425,87 @@ std::vector<Mention> extract_mentions(std::string_view text) {
 
 std::vector<BodyMismatch> body_vs_code(const Change& change) {
   return text_detail::body_vs_code_impl(change);
+}
+
+namespace {
+
+// "修改前 (us)" and "修改后 (us)", "before" and "after", ...: the two columns
+// of one measurement taken before and after the change.
+bool before_after(std::string_view a, std::string_view b) {
+  static const std::pair<std::string_view, std::string_view> kPairs[] = {
+      {"before", "after"},  {"修改前", "修改后"}, {"优化前", "优化后"}, {"baseline", "pr"},
+      {"baseline", "this"}, {"baseline", "new"},  {"baseline", "ours"}, {"old", "new"},
+      {"main", "pr"},       {"main", "this"},     {"w/o", "w/"},        {"without", "with"}};
+  auto lower = [](std::string_view v) {
+    std::string s(v);
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  };
+  const std::string x = lower(a), y = lower(b);
+  for (const auto& [p, q] : kPairs)
+    if (x.find(p) != std::string::npos && y.find(q) != std::string::npos &&
+        y.find(p) == std::string::npos)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+std::string key_figure(const std::vector<NumberFact>& numbers) {
+  // Table cells come as "ROW; COLUMN: VALUE" sentences (see extract_numbers).
+  static const RE2 kTable(R"((.*?); (.+): .*)");
+  struct Cell {
+    std::string row, column;
+    const NumberFact* n;
+  };
+  std::vector<Cell> cells;
+  std::vector<std::string> columns;  // in order of appearance
+  for (const auto& n : numbers) {
+    if (n.source != "title" && n.source != "body") continue;
+    std::string row, column;
+    if (n.kind != "count" && RE2::FullMatch(n.sentence, kTable, &row, &column)) {
+      if (std::find(columns.begin(), columns.end(), column) == columns.end())
+        columns.push_back(column);
+      cells.push_back({std::move(row), std::move(column), &n});
+    }
+  }
+  // A speedup the text states in prose is the PR's own summary of itself.
+  for (const auto& n : numbers)
+    if (n.kind == "speedup" && (n.source == "title" || n.source == "body") &&
+        !RE2::FullMatch(n.sentence, kTable))
+      return n.text;
+  auto cell = [&](std::string_view row, std::string_view column) -> const NumberFact* {
+    for (const auto& c : cells)
+      if (c.row == row && c.column == column) return c.n;
+    return nullptr;
+  };
+  for (size_t i = 0; i < columns.size(); ++i)
+    for (size_t j = i + 1; j < columns.size(); ++j) {
+      if (!before_after(columns[i], columns[j])) continue;
+      for (const auto& c : cells) {
+        if (c.column != columns[i]) continue;
+        const NumberFact* after = cell(c.row, columns[j]);
+        if (after && after->kind == c.n->kind && after->text != c.n->text)
+          return fmt::format("{}: {} {} → {} {}", c.row, columns[i], c.n->text, columns[j],
+                             after->text);
+      }
+    }
+  static constexpr std::string_view kRank[] = {"speedup", "throughput", "latency", "memory",
+                                               "percent"};
+  for (auto kind : kRank)
+    for (const auto& col : columns) {
+      std::vector<const NumberFact*> v;
+      for (const auto& c : cells)
+        if (c.column == col) v.push_back(c.n);
+      if (v.size() == 2 && v[0]->kind == kind && v[1]->kind == kind && v[0]->text != v[1]->text)
+        return fmt::format("{} {} → {}", col, v[0]->text, v[1]->text);
+    }
+  for (auto kind : kRank) {
+    if (kind == "percent") break;
+    for (const auto& n : numbers)
+      if (n.kind == kind && (n.source == "title" || n.source == "body")) return n.text;
+  }
+  return {};
 }
 
 }  // namespace mergelens

@@ -44,6 +44,19 @@ namespace mergelens {
 // (128x128), numbers in URLs and inline code, bare numbers without a unit.
 std::vector<NumberFact> extract_numbers(std::string_view text, std::string_view source);
 
+// The one figure that sums up a change's claim, from its title and body
+// numbers, or empty:
+//   - a speedup stated in prose ("2.3x faster"), the PR's own summary;
+//   - a table whose columns are a before/after pair ("before"/"after",
+//     "修改前"/"修改后", "baseline"/..., "old"/"new", "main"/"PR"): its first
+//     row, "ROW: BEFORE a → AFTER b";
+//   - a table of two rows (a baseline and the change): "COLUMN a → b", for
+//     the first column of the strongest kind;
+//   - else the first speedup, throughput, latency or memory figure of the
+//     text (a bare percentage says too little out of context).
+// Kinds rank speedup, throughput, latency, memory, percent.
+std::string key_figure(const std::vector<NumberFact>& numbers);
+
 // Cautions on the numbers of one change:
 //   "spread"        speedups (or same-signed performance percentages) that vary widely
 //                   (max/min >= 1.3 for speedups; >= 2.5x and >= 10 points for percents);

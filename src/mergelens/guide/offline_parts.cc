@@ -8,6 +8,8 @@
 
 #include "mergelens/guide/offline_parts.h"
 
+#include "mergelens/analysis/text_facts.h"
+
 namespace mergelens::guide_detail {
 namespace {
 
@@ -82,36 +84,6 @@ std::string def_label(const Ctx&, const Definition& d) {
   return code(d.name);
 }
 
-// "mean TTFT 412 ms → 187 ms" from two rows of one table column, else a
-// single speed figure, else empty.
-std::string key_number(const Ctx& c) {
-  static const RE2 kTable(R"((.*?); (.+): .*)");
-  std::map<std::string, std::vector<const NumberFact*>> columns;
-  std::vector<std::string> order;
-  for (const auto& n : c.facts.numbers) {
-    if (n.source != "title" && n.source != "body") continue;
-    std::string row, column;
-    if (RE2::FullMatch(n.sentence, kTable, &row, &column) && n.kind != "count") {
-      if (!columns.count(column)) order.push_back(column);
-      columns[column].push_back(&n);
-    }
-  }
-  static constexpr std::string_view kRank[] = {"speedup", "throughput", "latency", "memory",
-                                               "percent"};
-  for (auto kind : kRank)
-    for (const auto& col : order) {
-      const auto& v = columns[col];
-      if (v.size() == 2 && v[0]->kind == kind && v[1]->kind == kind && v[0]->text != v[1]->text)
-        return fmt::format("{} {} → {}", col, v[0]->text, v[1]->text);
-    }
-  for (auto kind : kRank) {
-    if (kind == "percent") break;  // a bare percentage says too little out of context
-    for (const auto& n : c.facts.numbers)
-      if (n.kind == kind && (n.source == "title" || n.source == "body")) return n.text;
-  }
-  return {};
-}
-
 }  // namespace
 
 std::string code(std::string_view text, size_t max) {
@@ -151,7 +123,7 @@ std::string clean_title(std::string_view title) {
 
 std::string headline(const Ctx& c) {
   std::string title = clean_title(c.change.title);
-  std::string number = key_number(c);
+  std::string number = key_figure(c.facts.numbers);
   if (number.empty() || title.find(number) != std::string::npos) return title;
   return fmt_rt(c.p.headline_number, title, number);
 }
