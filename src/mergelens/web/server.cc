@@ -15,22 +15,13 @@
 #include <fmt/format.h>
 
 #include "mergelens/util/compress.h"
+#include "mergelens/web/page_cache.h"
 #include "mergelens/web/pages.h"
 #include "mergelens/web/render.h"
 
 namespace mergelens::web {
 
 namespace {
-
-struct Reply {
-  int status = 200;
-  std::string type;
-  std::string body;
-  std::string etag;
-  bool cacheable = true;  // kept in the page cache
-  std::string modified;   // Last-Modified: when the data it was built from changed
-  std::string gzip;       // the body gzip-compressed once, empty when not worth it
-};
 
 // True when an Accept-Encoding value accepts gzip ("gzip", "gzip;q=0.5" or
 // "*", but not "gzip;q=0").
@@ -130,21 +121,7 @@ struct Server::Impl {
   std::mutex pool_mu;
   std::vector<std::unique_ptr<Store>> pool;
 
-  // The page cache. `generation` is bumped when another connection commits;
-  // an entry built in an older generation is stale. A stale page is still
-  // whole (built in one read transaction), so while one request rebuilds it
-  // the others get the stale copy instead of piling onto the store, and no
-  // page is ever built twice at once (`building`).
-  struct Entry {
-    std::shared_ptr<const Reply> reply;
-    std::uint64_t generation = 0;
-  };
-  using Pending = std::shared_future<std::shared_ptr<const Reply>>;
-  std::shared_mutex cache_mu;
-  std::unordered_map<std::string, Entry> cache;
-  std::unordered_map<std::string, Pending> building;
-  std::string last_modified;
-  std::atomic<std::uint64_t> generation{0};
+  std::unique_ptr<PageCache> cache;
   // The probe connection and the data version last seen on it.
   std::mutex probe_mu;
   std::unique_ptr<Store> probe;
@@ -181,9 +158,10 @@ struct Server::Impl {
     if (!v || *v == version) return;
     const bool first = version < 0;
     version = *v;
-    std::unique_lock lock(cache_mu);
-    if (!first) ++generation;
-    last_modified = http_date(std::time(nullptr));
+    if (first)
+      cache->set_modified(http_date(std::time(nullptr)));
+    else
+      cache->invalidate(http_date(std::time(nullptr)));
   }
 
   Reply page_reply(const Site& site, Result<Page> page, std::string_view self,
@@ -264,45 +242,6 @@ struct Server::Impl {
                       query, api);
   }
 
-  // A page missing from the cache or stale: builds it, or, when another
-  // request is building it already, returns the stale copy (or waits).
-  std::shared_ptr<const Reply> build_or_wait(const std::string& key, const httplib::Request& req,
-                                             Lang lang) {
-    std::promise<std::shared_ptr<const Reply>> promise;
-    std::uint64_t gen = 0;
-    std::string modified;
-    Pending pending;
-    {
-      std::unique_lock lock(cache_mu);
-      gen = generation;
-      modified = last_modified;
-      std::shared_ptr<const Reply> stale;
-      if (auto it = cache.find(key); it != cache.end()) {
-        if (it->second.generation == gen) return it->second.reply;
-        stale = it->second.reply;
-      }
-      if (auto it = building.find(key); it != building.end()) {
-        if (stale) return stale;
-        pending = it->second;
-      } else {
-        building.emplace(key, promise.get_future().share());
-      }
-    }
-    if (pending.valid()) return pending.get();
-    auto reply = build(req, lang, std::move(modified));
-    {
-      std::unique_lock lock(cache_mu);
-      building.erase(key);
-      // Cached only when no commit came while it was built.
-      if (reply->cacheable && reply->status < 500 && generation == gen) {
-        if (cache.size() > 4096) cache.clear();
-        cache[key] = Entry{reply, gen};
-      }
-    }
-    promise.set_value(reply);
-    return reply;
-  }
-
   // Renders one page on a borrowed store connection, in one read
   // transaction: a writer committing meanwhile shows whole on a later
   // request, never half-way through this one.
@@ -361,13 +300,11 @@ struct Server::Impl {
     const Lang lang = lang_param.empty() ? default_lang : lang_from(lang_param);
     refresh();
     const std::string key = std::string(lang_code(lang)) + "|" + req.target;
-    std::shared_ptr<const Reply> reply;
-    {
-      std::shared_lock lock(cache_mu);
-      if (auto it = cache.find(key); it != cache.end() && it->second.generation == generation)
-        reply = it->second.reply;
-    }
-    if (!reply) reply = build_or_wait(key, req, lang);
+    std::shared_ptr<const Reply> reply = cache->fresh(key);
+    if (!reply)
+      reply = cache->get(key, [this, r = req, lang](std::string modified) {
+        return build(r, lang, std::move(modified));
+      });
     const std::string& modified = reply->modified;
     res.set_header("Cache-Control", "no-cache");
     res.set_header("ETag", reply->etag);
@@ -410,6 +347,9 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
   im.default_lang = lang_from(options.lang);
   im.repo = std::move(*repo);
   im.probe = std::move(*probe);
+  im.cache = std::make_unique<PageCache>(options.cache_mb << 20,
+                                         std::chrono::seconds(options.max_stale_seconds),
+                                         /*workers=*/2);
   im.refresh();
   im.http.set_tcp_nodelay(true);
   const size_t threads = std::max<size_t>(options.threads, 2);

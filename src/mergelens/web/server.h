@@ -3,11 +3,14 @@
 //
 // Every response carries a Content-Security-Policy that forbids scripts,
 // X-Content-Type-Options: nosniff, a weak ETag (304 on If-None-Match) and a
-// Last-Modified; pages are gzip- (or brotli-) compressed by httplib when the
-// client accepts it. Rendered responses are cached in memory until another
+// Last-Modified; pages are gzip-compressed once when the client accepts it.
+// Every page is built in one read transaction, so a reader never sees a
+// change half-written. Rendered responses are cached in memory until another
 // process commits to the store (PRAGMA data_version, checked at most every
 // 200 ms), so an `ingest` or `write` running beside the server shows up
-// without a restart. Each worker thread borrows its own store connection.
+// without a restart; while it runs, recent pages are served stale and rebuilt
+// in the background (web/page_cache.h). Each worker thread borrows its own
+// store connection.
 #pragma once
 
 #include <functional>
@@ -28,6 +31,9 @@ struct ServerOptions {
   // Worker threads: httplib gives each open keep-alive connection one, and
   // connections beyond it wait for a free thread.
   size_t threads = 512;
+  size_t cache_mb = 256;       // rendered pages kept in memory
+  int max_stale_seconds = 30;  // while a job commits, pages this young are served stale
+                               // and rebuilt in the background (see page_cache.h)
 };
 
 // Content-Security-Policy of every response.

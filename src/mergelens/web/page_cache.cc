@@ -1,0 +1,126 @@
+#include "mergelens/web/page_cache.h"
+
+namespace mergelens::web {
+namespace {
+
+// Queued rebuilds beyond this are not queued: the stale copy is served and a
+// later request queues the page again.
+constexpr size_t kMaxQueued = 4096;
+// Requests building pages themselves at once beyond which the server counts
+// as busy (two per core of a small machine): then stale copies are served.
+constexpr int kBusyBuilds = 4;
+
+size_t size_of(const Reply& r) {
+  return r.body.size() + r.gzip.size() + r.type.size() + r.etag.size() + 128;
+}
+
+}  // namespace
+
+PageCache::PageCache(size_t max_bytes, std::chrono::milliseconds max_stale, size_t workers)
+    : max_bytes_(max_bytes), max_stale_(max_stale) {
+  for (size_t i = 0; i < workers; ++i) workers_.emplace_back([this] { work(); });
+}
+
+PageCache::~PageCache() {
+  {
+    std::lock_guard lock(queue_mu_);
+    stopping_ = true;
+  }
+  queue_cv_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+PageCache::Ptr PageCache::fresh(const std::string& key) {
+  std::shared_lock lock(mu_);
+  auto it = entries_.find(key);
+  return it != entries_.end() && it->second.generation == generation_ ? it->second.reply : nullptr;
+}
+
+PageCache::Ptr PageCache::get(const std::string& key, Builder build) {
+  std::promise<Ptr> promise;
+  std::shared_future<Ptr> pending;
+  std::uint64_t generation = 0;
+  std::string modified;
+  {
+    std::unique_lock lock(mu_);
+    generation = generation_;
+    modified = modified_;
+    Ptr stale;
+    bool young = false;
+    if (auto it = entries_.find(key); it != entries_.end()) {
+      if (it->second.generation == generation) return it->second.reply;
+      stale = it->second.reply;
+      young = std::chrono::steady_clock::now() - it->second.built < max_stale_;
+    }
+    if (auto it = building_.find(key); it != building_.end()) {
+      if (stale) return stale;
+      pending = it->second;
+    } else if (stale && young && !workers_.empty() && building_now_ >= kBusyBuilds) {
+      std::lock_guard qlock(queue_mu_);
+      if (queue_.size() < kMaxQueued) {
+        Job job{key, std::move(build), generation, std::move(modified), {}};
+        building_.emplace(key, job.done.get_future().share());
+        queue_.push_back(std::move(job));
+        queue_cv_.notify_one();
+      }
+      return stale;
+    } else {
+      building_.emplace(key, promise.get_future().share());
+    }
+  }
+  if (pending.valid()) return pending.get();
+  ++building_now_;
+  Ptr reply = build(std::move(modified));
+  --building_now_;
+  finish(key, reply, generation);
+  promise.set_value(reply);
+  return reply;
+}
+
+void PageCache::finish(const std::string& key, const Ptr& reply, std::uint64_t generation) {
+  std::unique_lock lock(mu_);
+  building_.erase(key);
+  if (!reply->cacheable || reply->status >= 500 || generation != generation_) return;
+  if (auto it = entries_.find(key); it != entries_.end()) {
+    bytes_ -= size_of(*it->second.reply);
+    entries_.erase(it);
+  }
+  const size_t size = size_of(*reply);
+  if (bytes_ + size > max_bytes_) {
+    for (auto it = entries_.begin(); it != entries_.end() && bytes_ + size > max_bytes_ / 10 * 9;) {
+      bytes_ -= size_of(*it->second.reply);
+      it = entries_.erase(it);
+    }
+  }
+  entries_.emplace(key, Entry{reply, generation, std::chrono::steady_clock::now()});
+  bytes_ += size;
+}
+
+void PageCache::invalidate(std::string modified) {
+  std::unique_lock lock(mu_);
+  ++generation_;
+  modified_ = std::move(modified);
+}
+
+void PageCache::set_modified(std::string modified) {
+  std::unique_lock lock(mu_);
+  modified_ = std::move(modified);
+}
+
+void PageCache::work() {
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock lock(queue_mu_);
+      queue_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and every queued rebuild done
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    Ptr reply = job.build(std::move(job.modified));
+    finish(job.key, reply, job.generation);
+    job.done.set_value(std::move(reply));
+  }
+}
+
+}  // namespace mergelens::web

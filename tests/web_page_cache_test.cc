@@ -1,0 +1,126 @@
+// The server's page cache: fresh and stale entries, one build per page at a
+// time, stale copies while the server is busy, and its memory bound.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include "mergelens/web/page_cache.h"
+
+namespace mergelens::web {
+namespace {
+
+using namespace std::chrono_literals;
+
+PageCache::Ptr page(std::string body, std::string modified = "") {
+  Reply r;
+  r.body = std::move(body);
+  r.modified = std::move(modified);
+  return std::make_shared<const Reply>(std::move(r));
+}
+
+TEST(PageCache, AStalePageIsRebuiltByTheNextRequestWhenTheServerIsIdle) {
+  PageCache cache(1 << 20, 30s, 2);
+  cache.set_modified("t0");
+  auto first = cache.get("k", [](std::string m) { return page("v1", m); });
+  EXPECT_EQ(first->body, "v1");
+  EXPECT_EQ(first->modified, "t0");
+  EXPECT_EQ(cache.fresh("k"), first);
+  cache.invalidate("t1");
+  EXPECT_EQ(cache.fresh("k"), nullptr);
+  auto second = cache.get("k", [](std::string m) { return page("v2", m); });
+  EXPECT_EQ(second->body, "v2");
+  EXPECT_EQ(second->modified, "t1");
+  EXPECT_EQ(cache.fresh("k"), second);
+}
+
+TEST(PageCache, APageIsBuiltOnceHoweverManyAskAtOnce) {
+  PageCache cache(1 << 20, 30s, 2);
+  std::atomic<int> builds{0};
+  std::promise<void> release;
+  std::shared_future<void> go = release.get_future().share();
+  auto slow = [&](std::string) {
+    ++builds;
+    go.wait();
+    return page("built");
+  };
+  std::vector<std::future<PageCache::Ptr>> askers;
+  for (int i = 0; i < 8; ++i)
+    askers.push_back(std::async(std::launch::async, [&] { return cache.get("k", slow); }));
+  std::this_thread::sleep_for(100ms);
+  release.set_value();
+  for (auto& a : askers) EXPECT_EQ(a.get()->body, "built");
+  EXPECT_EQ(builds.load(), 1);
+}
+
+TEST(PageCache, WhenBusyAStaleCopyIsServedAndRebuiltInTheBackground) {
+  PageCache cache(1 << 20, 30s, 2);
+  cache.get("hot", [](std::string) { return page("old"); });
+  cache.invalidate("t1");
+  // Four requests building other pages keep the server busy.
+  std::promise<void> release;
+  std::shared_future<void> go = release.get_future().share();
+  std::vector<std::future<PageCache::Ptr>> busy;
+  for (int i = 0; i < 4; ++i)
+    busy.push_back(std::async(std::launch::async, [&, i] {
+      return cache.get("other" + std::to_string(i), [&](std::string) {
+        go.wait();
+        return page("x");
+      });
+    }));
+  std::this_thread::sleep_for(100ms);
+  std::atomic<bool> rebuilt{false};
+  auto served = cache.get("hot", [&](std::string) {
+    rebuilt = true;
+    return page("new");
+  });
+  EXPECT_EQ(served->body, "old");
+  for (int i = 0; i < 100 && !cache.fresh("hot"); ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_NE(cache.fresh("hot"), nullptr);
+  EXPECT_EQ(cache.fresh("hot")->body, "new");
+  EXPECT_TRUE(rebuilt.load());
+  release.set_value();
+  for (auto& b : busy) b.get();
+}
+
+TEST(PageCache, AStaleCopyOlderThanTheLimitIsNeverServed) {
+  PageCache cache(1 << 20, 0s, 2);
+  cache.get("k", [](std::string) { return page("old"); });
+  cache.invalidate("t1");
+  std::promise<void> release;
+  std::shared_future<void> go = release.get_future().share();
+  std::vector<std::future<PageCache::Ptr>> busy;
+  for (int i = 0; i < 4; ++i)
+    busy.push_back(std::async(std::launch::async, [&, i] {
+      return cache.get("b" + std::to_string(i), [&](std::string) {
+        go.wait();
+        return page("x");
+      });
+    }));
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(cache.get("k", [](std::string) { return page("new"); })->body, "new");
+  release.set_value();
+  for (auto& b : busy) b.get();
+}
+
+TEST(PageCache, MemoryStaysUnderItsBoundAndErrorsAreNotKept) {
+  PageCache cache(64 * 1024, 30s, 0);
+  for (int i = 0; i < 100; ++i)
+    cache.get("k" + std::to_string(i), [](std::string) { return page(std::string(4000, 'x')); });
+  int kept = 0;
+  for (int i = 0; i < 100; ++i) kept += cache.fresh("k" + std::to_string(i)) != nullptr;
+  EXPECT_GT(kept, 0);
+  EXPECT_LE(kept, 16);                     // 64 KiB of ~4 KiB pages
+  EXPECT_NE(cache.fresh("k99"), nullptr);  // the newest is always kept
+  cache.get("err", [](std::string) {
+    Reply r;
+    r.status = 500;
+    return std::make_shared<const Reply>(r);
+  });
+  EXPECT_EQ(cache.fresh("err"), nullptr);
+}
+
+}  // namespace
+}  // namespace mergelens::web
