@@ -72,6 +72,8 @@ http {
   sendfile on;
   tcp_nopush on;
   keepalive_requests 100000;
+  gzip on;
+  gzip_types text/html application/atom+xml;
   types { text/html html; text/css css; application/atom+xml xml; }
   client_body_temp_path $tmp/nginx; proxy_temp_path $tmp/nginx; fastcgi_temp_path $tmp/nginx;
   uwsgi_temp_path $tmp/nginx; scgi_temp_path $tmp/nginx;
@@ -85,8 +87,8 @@ for _ in $(seq 50); do
   sleep 0.2
 done
 
-run_wrk() {  # URL -> "req/s p50 p99 errors"
-  wrk -t2 -c64 -d"$dur" --latency "$1" | python3 -c '
+run_wrk() {  # URL [wrk args] -> "req/s p50 p99 errors"
+  wrk -t2 -c64 -d"$dur" --latency "${@:2}" "$1" | python3 -c '
 import re, sys
 t = sys.stdin.read()
 rps = float(re.search(r"Requests/sec:\s+([\d.]+)", t).group(1))
@@ -120,6 +122,14 @@ for page in digest pr; do
   ratios+="mergelens/httplib-alone = $(echo "scale=2; $mr / $fr" | bc -l)x, "
   ratios+="httplib-alone/nginx = $(echo "scale=2; $fr / $nr" | bc -l)x; "
 done
+# What browsers send: both compress (mergelens once per cached page, nginx
+# per request at its default gzip level 1).
+br=(-H "Accept-Encoding: gzip, deflate, br")
+read -r mr mp50 mp99 merr <<<"$(run_wrk "http://127.0.0.1:$sport/pr/$pr" "${br[@]}")"
+read -r nr np50 np99 nerr <<<"$(run_wrk "http://127.0.0.1:$nport/pr/$pr.html" "${br[@]}")"
+printf '| pr, browser headers (gzip) | mergelens | %s | %s | %s | %s |\n' "$mr" "$mp50" "$mp99" "$merr"
+printf '| pr, browser headers (gzip) | nginx (export, gzip on) | %s | %s | %s | %s |\n' "$nr" "$np50" "$np99" "$nerr"
+ratios+="pr with gzip: mergelens/nginx = $(echo "scale=2; $mr / $nr" | bc -l)x"
 echo
 echo "$ratios"
 
