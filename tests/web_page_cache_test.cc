@@ -100,8 +100,13 @@ TEST(PageCache, AStaleCopyOlderThanTheLimitIsNeverServed) {
       });
     }));
   std::this_thread::sleep_for(100ms);
+  // Every build slot is taken: this request waits for one, then builds.
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(200ms);
+    release.set_value();
+  });
   EXPECT_EQ(cache.get("k", [](std::string) { return page("new"); })->body, "new");
-  release.set_value();
+  releaser.join();
   for (auto& b : busy) b.get();
 }
 

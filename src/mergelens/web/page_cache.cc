@@ -9,6 +9,8 @@ constexpr size_t kMaxQueued = 4096;
 // Requests building pages themselves at once beyond which the server counts
 // as busy (two per core of a small machine): then stale copies are served.
 constexpr int kBusyBuilds = 4;
+// Builds running at once (see PageCache::slots_mu_).
+constexpr int kBuildSlots = 4;
 
 size_t size_of(const Reply& r) {
   return r.body.size() + r.gzip.size() + r.type.size() + r.etag.size() + 128;
@@ -70,7 +72,20 @@ PageCache::Ptr PageCache::get(const std::string& key, Builder build) {
   }
   if (pending.valid()) return pending.get();
   ++building_now_;
+  {
+    std::unique_lock lock(slots_mu_);
+    const std::uint64_t ticket = next_ticket_++;
+    slots_cv_.wait(lock, [&] { return ticket == serving_ && in_use_ < kBuildSlots; });
+    ++serving_;
+    ++in_use_;
+  }
+  slots_cv_.notify_all();  // the next ticket may take a free slot too
   Ptr reply = build(std::move(modified));
+  {
+    std::lock_guard lock(slots_mu_);
+    --in_use_;
+  }
+  slots_cv_.notify_all();
   --building_now_;
   finish(key, reply, generation);
   promise.set_value(reply);

@@ -91,7 +91,14 @@ class PageCache {
   std::unordered_map<std::string, Entry> entries_;
   std::unordered_map<std::string, std::shared_future<Ptr>> building_;
   size_t bytes_ = 0;
-  std::atomic<int> building_now_{0};  // requests building a page themselves
+  std::atomic<int> building_now_{0};  // requests building a page themselves (or waiting to)
+  // Builds run at most kBuildSlots at once, in the order requests came (a
+  // ticket lock): more builds than cores only add contention, and a FIFO
+  // queue keeps the slowest reader's wait near the average one's.
+  std::mutex slots_mu_;
+  std::condition_variable slots_cv_;
+  std::uint64_t next_ticket_ = 0, serving_ = 0;
+  int in_use_ = 0;
   std::uint64_t generation_ = 0;
   std::string modified_;
   // Background rebuilds.
