@@ -16,9 +16,12 @@ Each merge touches 1-5 files among Python modules, C++ sources and headers,
 CUDA kernels (.cu/.cuh), Markdown docs, JSON configs and tests/**/test_*.py,
 with small edits (a guard, a log line, an environment variable, a changed
 constant, a new function or test, a removed line), and now and then a new
-file, a deletion or a rename. Authors are drawn from ~400 identities (a few
-prolific, many occasional; most with noreply addresses); commit (merge) times
-strictly increase, about 13 minutes apart on average, from 2023-01-02.
+file, a deletion or a rename. Bodies follow a PR template; a quarter say
+"Fixes #N" for a recent issue, about 1.5 % name a recent merged PR as a
+follow-up or as the source of a regression, some quote benchmark figures.
+Authors are drawn from ~400 identities (a few prolific, many occasional; most
+with noreply addresses); commit (merge) times strictly increase, about 13
+minutes apart on average, from 2023-01-02.
 
 The whole history is written as one `git fast-import` stream by this process
 (no git command per commit), so 100,000 commits take a few minutes. Output is
@@ -28,6 +31,7 @@ Only the Python 3.11 standard library and the git CLI are used.
 """
 
 import argparse
+import collections
 import json
 import os
 import random
@@ -73,6 +77,8 @@ class Gen:
         self.index = {}   # path -> position in self.paths
         self.serial = 0
         self.authors = self.make_authors(400)
+        self.issues = collections.deque(maxlen=1000)  # recent numbers that are not merged PRs
+        self.merged = collections.deque(maxlen=1000)  # recent merged PR numbers
 
     # -- names -------------------------------------------------------------
     def ident(self):
@@ -282,9 +288,12 @@ def fast_import_stream(g, commits, out):
             data = f'__version__ = "{v}"\n'.encode()
             w(b"data %d\n%sM 100644 inline %s\ndata %d\n%s\n\n" % (len(msg), msg, p.encode(), len(data), data))
             continue
-        number += 1 + (int(r.expovariate(0.8)) if r.random() < 0.6 else 0)
+        gap = int(r.expovariate(0.8)) if r.random() < 0.6 else 0
+        g.issues.extend(range(number + 1, number + 1 + gap))  # numbers of issues / closed PRs
+        number += 1 + gap
         ops, subject = pick_change(g)
         body = make_body(g, subject)
+        g.merged.append(number)
         msg = f"{subject} (#{number})\n\n{body}".encode()
         authored = t - r.randint(600, 14 * 86400)
         w(b"commit refs/heads/main\n")
@@ -382,8 +391,14 @@ def pick_change_fallback(g, anchor, tag, sym):
 def make_body(g, subject):
     r = g.r
     lines = ["## Motivation", "", f"{subject.split('] ')[-1]}."]
-    if r.random() < 0.3:
-        lines += ["", f"Fixes #{r.randint(100, 9000)}"]
+    # Most references name a recent issue; about 1.5 % name a recent merged PR (a
+    # follow-up, or a fix of a regression), as in real histories.
+    x = r.random()
+    if x < 0.25 and g.issues:
+        lines += ["", f"Fixes #{g.issues[-r.randint(1, len(g.issues))]}"]
+    elif x < 0.265 and g.merged:
+        pr = g.merged[-r.randint(1, len(g.merged))]
+        lines += ["", r.choice([f"Follow-up to #{pr}.", f"Fixes a regression from #{pr}."])]
     if r.random() < 0.25:
         lines += ["", "## Benchmark", "",
                   f"Throughput {r.randint(900, 5000)} -> {r.randint(900, 5000)} tok/s "
