@@ -1,0 +1,137 @@
+"""Crash-resume trials and store comparison, shared by the e2e test
+(tests/e2e/test_crash_resume.py, the sample repository) and the benchmark
+(bench/crash_resume.sh, a window of a large real history).
+
+kill_trials() kills `mergelens run` with SIGKILL at random points and runs it
+to completion afterwards; the check_* functions and compare() then hold each
+resulting store against one from an uninterrupted run: the same changes,
+files, facts, tags and guides, no duplicates, no partial rows, an intact
+database. Each check raises AssertionError naming the store and the rows."""
+import itertools
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import time
+
+
+def run_to_end(binary, run_args, db):
+    p = subprocess.run([binary, *run_args, "--db", db], capture_output=True)
+    assert p.returncode == 0, p.stderr.decode(errors="replace")
+
+
+def attempts(trials):
+    """How many runs kill_trials() kills: every second trial is killed twice."""
+    return sum(1 + i % 2 for i in range(trials))
+
+
+def kill_trials(binary, run_args, work_dir, full, trials, rng, prepare=None):
+    """Runs `trials` trials; returns (kills, stores, kill points in seconds).
+
+    Each trial starts from a fresh store (empty, or what prepare(db) puts at
+    db), is killed at a random point of a run lasting `full` seconds, then
+    restarted to completion; every second trial is killed twice."""
+    kills = 0
+    dbs = []
+    points = []
+    for i in range(trials):
+        db = os.path.join(work_dir, f"killed-{i}", "mergelens.db")
+        if prepare:
+            prepare(db)
+        for _ in range(1 + i % 2):
+            # A random point of the run; when the run ends first (the machine got
+            # faster), try again earlier, so every trial really kills a running job.
+            delay = rng.uniform(0.0, full)
+            for _attempt in range(8):
+                p = subprocess.Popen([binary, *run_args, "--db", db], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+                time.sleep(delay)
+                if p.poll() is None:
+                    p.send_signal(signal.SIGKILL)
+                    p.wait()
+                    kills += 1
+                    points.append(delay)
+                    break
+                p.wait()
+                shutil.rmtree(os.path.dirname(db), ignore_errors=True)  # finished: start afresh
+                if prepare:
+                    prepare(db)
+                delay /= 2
+        run_to_end(binary, run_args, db)
+        dbs.append(db)
+    return kills, dbs, points
+
+
+def rows(path, sql):
+    con = sqlite3.connect(path)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def check_intact(db):
+    assert rows(db, "PRAGMA integrity_check") == [("ok",)], db
+    assert rows(db, "PRAGMA foreign_key_check") == [], db
+
+
+CHANGES = "SELECT sha, number, title, file_count, additions, deletions FROM changes ORDER BY sha"
+
+
+def check_same_changes(db, ref_db):
+    """The same changes as the reference, none twice; returns how many."""
+    got = rows(db, CHANGES)
+    assert got == rows(ref_db, CHANGES), db
+    assert rows(db, "SELECT sha, count(*) FROM changes GROUP BY repo_id, sha "
+                    "HAVING count(*) > 1") == [], db
+    return len(got)
+
+
+def check_complete(db, langs=2):
+    """Every change has all its files and commits, its facts and `langs` current guides."""
+    partial = rows(db, f"""
+        SELECT c.sha FROM changes c
+        WHERE c.file_count != (SELECT count(*) FROM change_files f WHERE f.change_id = c.id)
+           OR NOT EXISTS (SELECT 1 FROM change_commits m WHERE m.change_id = c.id)
+           OR NOT EXISTS (SELECT 1 FROM facts x WHERE x.change_id = c.id)
+           OR (SELECT count(*) FROM guides g WHERE g.change_id = c.id AND NOT g.stale) != {langs}""")
+    assert partial == [], (db, partial)
+
+
+COMPARED = (
+    "SELECT c.sha, f.idx, f.path, f.status, f.patch FROM change_files f "
+    "JOIN changes c ON c.id = f.change_id ORDER BY 1, 2",
+    "SELECT c.sha, x.version, x.verdict, x.importance, x.insight, x.doc FROM facts x "
+    "JOIN changes c ON c.id = x.change_id ORDER BY 1",
+    "SELECT c.sha, t.name FROM change_tags t JOIN changes c ON c.id = t.change_id ORDER BY 1, 2",
+    "SELECT c.sha, g.lang, g.writer, g.headline, g.doc FROM guides g "
+    "JOIN changes c ON c.id = g.change_id ORDER BY 1, 2",
+)
+
+
+def _stream(path, sql):
+    con = sqlite3.connect(path)
+    try:
+        yield from con.execute(sql)
+    finally:
+        con.close()
+
+
+def compare(db, ref_db):
+    """Files (with their patches), facts, tags and guides equal to the reference's,
+    row by row (read as streams, so large stores fit); returns {table: rows compared}."""
+    counts = {}
+    for q in COMPARED:
+        n_got = n_want = 0
+        diff = []
+        for a, b in itertools.zip_longest(_stream(db, q), _stream(ref_db, q)):
+            n_got += a is not None
+            n_want += b is not None
+            if a is not None and b is not None and a != b and len(diff) < 5:
+                diff.append((a[0], a[1]))
+        assert n_got == n_want, (q, n_got, n_want)
+        assert not diff, (db, q.split()[1], diff)
+        counts[re.search(r"FROM (\w+)", q).group(1)] = n_got
+    return counts
