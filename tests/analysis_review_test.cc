@@ -94,7 +94,7 @@ TEST(ReviewFacts, AnalyzerRanksDiscussedHunkFirstAndCarriesOpen) {
       std::find(f.focus[0].reasons.begin(), f.focus[0].reasons.end(), "reviewers commented (2)"),
       f.focus[0].reasons.end());
   EXPECT_TRUE(f.open);
-  EXPECT_EQ(f.version, 2);
+  EXPECT_EQ(f.version, kAnalyzerVersion);
   auto j = facts_to_json(f);
   EXPECT_EQ(j["open"], true);
   EXPECT_EQ(j["reviewers"].size(), 3u);

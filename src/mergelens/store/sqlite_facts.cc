@@ -1,6 +1,8 @@
 // SqliteStore: analysis facts. The facts document is stored as zstd-compressed
 // JSON (analysis/facts_json.h); verdict, scores, tags and references are also
 // kept in columns and side tables so pages and queries need not decode it.
+#include <cctype>
+#include <set>
 #include "mergelens/analysis/facts_json.h"
 #include "mergelens/model/json.h"
 #include "mergelens/store/sqlite_store_impl.h"
@@ -23,22 +25,29 @@ Result<size_t> SqliteStore::put_facts(std::span<const std::pair<std::int64_t, Fa
   return in_transaction<size_t>([&]() -> Result<size_t> {
     size_t invalidated = 0;
     // Older changes this one fixes, follows up or reverts: drop their facts.
-    auto stale = prepare(
-        "DELETE FROM facts WHERE change_id IN (SELECT t.id FROM changes t JOIN changes c "
-        "ON c.id = ?1 AND t.repo_id = c.repo_id AND t.id != c.id AND t.merged_at <= c.merged_at "
-        "WHERE (?2 > 0 AND t.number = ?2) OR (length(?3) >= 7 AND substr(t.sha, 1, length(?3)) = "
-        "?3))");
+    // One statement per kind of reference, each an index lookup (a number on
+    // changes_by_number, a sha prefix as a range on the (repo_id, sha) key):
+    // an OR of both made SQLite read every older change, per reference.
+    const char* kStaleOlder =
+        "DELETE FROM facts WHERE change_id IN (SELECT t.id FROM changes c JOIN changes t "
+        "ON t.repo_id = c.repo_id AND {} WHERE c.id = ?1 AND t.id != c.id AND "
+        "t.merged_at <= c.merged_at)";
+    auto stale_number = prepare(fmt::format(fmt::runtime(kStaleOlder), "t.number = ?2"));
+    auto stale_sha = prepare(fmt::format(fmt::runtime(kStaleOlder), "t.sha >= ?2 AND t.sha < ?3"));
     auto ins = prepare(
         "INSERT OR REPLACE INTO facts(change_id, version, verdict, importance, insight, "
         "lines_worth_reading, doc) VALUES(?1,?2,?3,?4,?5,?6,?7)");
     auto del_tags = prepare("DELETE FROM change_tags WHERE change_id = ?1");
     auto ins_tag =
         prepare("INSERT OR IGNORE INTO change_tags(change_id, name, source) VALUES(?1,?2,?3)");
+    auto old_refs =
+        prepare("SELECT kind, relation, repo, number, sha FROM change_refs WHERE change_id = ?1");
     auto del_refs = prepare("DELETE FROM change_refs WHERE change_id = ?1");
     auto ins_ref = prepare(
         "INSERT INTO change_refs(change_id, kind, relation, repo, number, sha) "
         "VALUES(?1,?2,?3,?4,?5,?6)");
-    for (auto* st : {&ins, &del_tags, &ins_tag, &del_refs, &ins_ref, &stale})
+    for (auto* st :
+         {&ins, &del_tags, &ins_tag, &old_refs, &del_refs, &ins_ref, &stale_number, &stale_sha})
       if (!*st) return std::unexpected(st->error());
     for (const auto& [id, facts] : items) {
       auto doc = zstd_compress(dump_json(facts_to_json(facts), -1));
@@ -57,6 +66,24 @@ Result<size_t> SqliteStore::put_facts(std::span<const std::pair<std::int64_t, Fa
         ins_tag->bind(1, id).bind(2, t.name).bind(3, t.source);
         if (auto r = ins_tag->run(); !r) return db_error(r.error());
       }
+      // References stored by an earlier analysis of this change were already
+      // seen by the changes they name (their facts were dropped then): only
+      // new ones invalidate. Without this, re-analysing a change dropped the
+      // facts of the one it names again, one link of a chain per pass.
+      std::set<std::string> known;
+      auto ref_key = [](std::string_view kind, std::string_view relation, std::string_view repo,
+                        std::int64_t number, std::string_view sha) {
+        return fmt::format("{}|{}|{}|{}|{}", kind, relation, repo, number, sha);
+      };
+      old_refs->bind(1, id);
+      for (;;) {
+        auto row = old_refs->step();
+        if (!row) return db_error(row.error());
+        if (!*row) break;
+        known.insert(ref_key(old_refs->text(0), old_refs->text(1), old_refs->text(2),
+                             old_refs->i64(3), old_refs->text(4)));
+      }
+      old_refs->reset();
       del_refs->bind(1, id);
       if (auto r = del_refs->run(); !r) return db_error(r.error());
       for (const auto& ref : facts.references) {
@@ -68,11 +95,20 @@ Result<size_t> SqliteStore::put_facts(std::span<const std::pair<std::int64_t, Fa
             .bind(6, ref.sha);
         if (auto r = ins_ref->run(); !r) return db_error(r.error());
         if (!ref.repo.empty() || ref.relation == "mentions") continue;
+        if (known.count(ref_key(ref.kind, ref.relation, ref.repo, ref.number, ref.sha))) continue;
         if (ref.kind != "pr" && ref.kind != "issue" && ref.kind != "commit") continue;
-        const bool commit = ref.kind == "commit";
-        stale->bind(1, id)
-            .bind(2, commit ? std::int64_t{0} : ref.number)
-            .bind(3, commit ? std::string_view(ref.sha) : std::string_view());
+        Stmt* stale = nullptr;
+        if (ref.kind != "commit" && ref.number > 0) {
+          stale = &*stale_number;
+          stale->bind(1, id).bind(2, ref.number);
+        } else if (ref.kind == "commit" && ref.sha.size() >= 7) {
+          std::string prefix = ref.sha;
+          for (char& ch : prefix)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+          stale = &*stale_sha;
+          stale->bind(1, id).bind(2, prefix).bind(3, prefix + "~");  // '~' sorts after hex
+        }
+        if (!stale) continue;
         if (auto r = stale->run(); !r) return db_error(r.error());
         invalidated += static_cast<size_t>(sqlite3_changes(db_.get()));
       }

@@ -148,7 +148,9 @@ Result<void> SqliteStore::index_changes(std::span<const std::int64_t> ids) {
 }
 
 Result<size_t> SqliteStore::index_missing() {
-  auto st = prepare("SELECT id FROM changes WHERE id NOT IN (SELECT rowid FROM search_docs)");
+  auto st = prepare(
+      "SELECT id FROM changes c WHERE NOT EXISTS (SELECT 1 FROM search_docs s WHERE s.rowid = "
+      "c.id)");
   if (!st) return std::unexpected(st.error());
   std::vector<std::int64_t> ids;
   for (;;) {
@@ -164,7 +166,8 @@ Result<size_t> SqliteStore::index_missing() {
 Result<size_t> SqliteStore::refresh_search_index() {
   // A quick check first, so a reader does not take the write lock for nothing.
   auto st = prepare(
-      "SELECT EXISTS(SELECT 1 FROM changes WHERE id NOT IN (SELECT rowid FROM search_docs))");
+      "SELECT EXISTS(SELECT 1 FROM changes c WHERE NOT EXISTS (SELECT 1 FROM search_docs s "
+      "WHERE s.rowid = c.id))");
   if (!st) return std::unexpected(st.error());
   auto row = st->step();
   if (!row) return db_error(row.error());

@@ -167,6 +167,11 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
     if (!ins_change) return std::unexpected(ins_change.error());
     auto kids = prepare_child_inserts();
     if (!kids) return std::unexpected(kids.error());
+    // New rows get ids above the largest one: they are the ones to index.
+    auto top = prepare("SELECT coalesce(max(id), 0) FROM changes");
+    if (!top) return std::unexpected(top.error());
+    if (auto row = top->step(); !row) return db_error(row.error());
+    const std::int64_t last_before = top->i64(0);
     size_t inserted = 0;
     for (const Change& c : changes) {
       bool added = false;
@@ -177,7 +182,12 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
       inserted += added;
     }
     if (inserted) {
-      if (auto r = index_missing(); !r) return std::unexpected(r.error());
+      auto fresh = prepare("SELECT id FROM changes WHERE id > ?1");
+      if (!fresh) return std::unexpected(fresh.error());
+      fresh->bind(1, last_before);
+      auto ids = column_ids(*fresh);
+      if (!ids) return std::unexpected(ids.error());
+      if (auto r = index_changes(*ids); !r) return std::unexpected(r.error());
     }
     if (new_base) {
       auto up = prepare("UPDATE repos SET base_sha = ?2 WHERE id = ?1");
@@ -191,11 +201,11 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
 
 Result<std::vector<ChangeSummary>> SqliteStore::list_changes(std::int64_t repo_id,
                                                              const ListQuery& q) {
-  auto st = prepare(
-      "SELECT " + std::string(kSummaryColumns) +
-      " FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
-      "WHERE c.repo_id = ?1 AND (?2 IS NULL OR c.merged_at >= ?2) AND "
-      "(?3 IS NULL OR c.merged_at < ?3) ORDER BY c.merged_at DESC, c.id DESC LIMIT ?4");
+  auto st =
+      prepare("SELECT " + std::string(kSummaryColumns) +
+              " FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
+              "WHERE c.repo_id = ?1 AND (?2 IS NULL OR c.merged_at >= ?2) AND "
+              "(?3 IS NULL OR c.merged_at < ?3) ORDER BY c.merged_at DESC, c.id DESC LIMIT ?4");
   if (!st) return std::unexpected(st.error());
   st->bind(1, repo_id).bind(2, q.since).bind(3, q.until);
   st->bind(4, q.limit ? static_cast<std::int64_t>(q.limit) : std::int64_t{-1});
