@@ -21,6 +21,36 @@ PageCache::Ptr page(std::string body, std::string modified = "") {
   return std::make_shared<const Reply>(std::move(r));
 }
 
+// Four requests building other pages, blocked until release(): the server
+// counts as busy and every build slot is taken.
+class BusyBuilds {
+ public:
+  explicit BusyBuilds(PageCache& cache) {
+    std::shared_future<void> go = release_.get_future().share();
+    for (int i = 0; i < 4; ++i)
+      busy_.push_back(std::async(std::launch::async, [&cache, go, i] {
+        return cache.get("busy" + std::to_string(i), [go](std::string) {
+          go.wait();
+          return page("x");
+        });
+      }));
+    std::this_thread::sleep_for(100ms);
+  }
+  void release() {
+    if (!released_) release_.set_value();
+    released_ = true;
+  }
+  ~BusyBuilds() {
+    release();
+    for (auto& b : busy_) b.get();
+  }
+
+ private:
+  std::promise<void> release_;
+  bool released_ = false;
+  std::vector<std::future<PageCache::Ptr>> busy_;
+};
+
 TEST(PageCache, AStalePageIsRebuiltByTheNextRequestWhenTheServerIsIdle) {
   PageCache cache(1 << 20, 30s, 2);
   cache.set_modified("t0");
@@ -59,18 +89,7 @@ TEST(PageCache, WhenBusyAStaleCopyIsServedAndRebuiltInTheBackground) {
   PageCache cache(1 << 20, 30s, 2);
   cache.get("hot", [](std::string) { return page("old"); });
   cache.invalidate("t1");
-  // Four requests building other pages keep the server busy.
-  std::promise<void> release;
-  std::shared_future<void> go = release.get_future().share();
-  std::vector<std::future<PageCache::Ptr>> busy;
-  for (int i = 0; i < 4; ++i)
-    busy.push_back(std::async(std::launch::async, [&, i] {
-      return cache.get("other" + std::to_string(i), [&](std::string) {
-        go.wait();
-        return page("x");
-      });
-    }));
-  std::this_thread::sleep_for(100ms);
+  BusyBuilds busy(cache);
   std::atomic<bool> rebuilt{false};
   auto served = cache.get("hot", [&](std::string) {
     rebuilt = true;
@@ -81,33 +100,20 @@ TEST(PageCache, WhenBusyAStaleCopyIsServedAndRebuiltInTheBackground) {
   ASSERT_NE(cache.fresh("hot"), nullptr);
   EXPECT_EQ(cache.fresh("hot")->body, "new");
   EXPECT_TRUE(rebuilt.load());
-  release.set_value();
-  for (auto& b : busy) b.get();
 }
 
 TEST(PageCache, AStaleCopyOlderThanTheLimitIsNeverServed) {
   PageCache cache(1 << 20, 0s, 2);
   cache.get("k", [](std::string) { return page("old"); });
   cache.invalidate("t1");
-  std::promise<void> release;
-  std::shared_future<void> go = release.get_future().share();
-  std::vector<std::future<PageCache::Ptr>> busy;
-  for (int i = 0; i < 4; ++i)
-    busy.push_back(std::async(std::launch::async, [&, i] {
-      return cache.get("b" + std::to_string(i), [&](std::string) {
-        go.wait();
-        return page("x");
-      });
-    }));
-  std::this_thread::sleep_for(100ms);
+  BusyBuilds busy(cache);
   // Every build slot is taken: this request waits for one, then builds.
   std::thread releaser([&] {
     std::this_thread::sleep_for(200ms);
-    release.set_value();
+    busy.release();
   });
   EXPECT_EQ(cache.get("k", [](std::string) { return page("new"); })->body, "new");
   releaser.join();
-  for (auto& b : busy) b.get();
 }
 
 TEST(PageCache, MemoryStaysUnderItsBoundAndErrorsAreNotKept) {

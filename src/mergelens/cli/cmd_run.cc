@@ -176,10 +176,9 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
       }
       return {};
     };
-    Progress progress("run", 0);
     for (bool first = true;; first = false) {
       if (stopper) stopper->in_pass(true);
-      auto report = run_once(**store, a->opt, &progress);
+      auto report = run_once(**store, a->opt, /*show_progress=*/true);
       if (stopper) stopper->in_pass(false);
       if (!report && !first && a->watch > 0) {
         // A later pass that fails (the remote unreachable, the disk full) is

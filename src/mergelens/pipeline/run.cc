@@ -1,11 +1,18 @@
 #include "mergelens/pipeline/run.h"
 
+#include <memory>
+
 #include "mergelens/source/git_source.h"
+#include "mergelens/util/progress.h"
 
 namespace mergelens {
 
-Result<RunReport> run_once(Store& store, const RunOptions& opt, Progress* progress) {
+Result<RunReport> run_once(Store& store, const RunOptions& opt, bool show_progress) {
   RunReport report;
+  // One progress line per step: each counts its own items against its own total.
+  auto step = [&](const char* label) {
+    return show_progress ? std::make_unique<Progress>(label, 0) : nullptr;
+  };
   if (opt.fetch) {
     auto src = GitSource::open(opt.ingest.repo_path);
     if (!src) return std::unexpected(src.error());
@@ -16,7 +23,7 @@ Result<RunReport> run_once(Store& store, const RunOptions& opt, Progress* progre
     else
       report.fetch_failed = fetched.error().message;
   }
-  auto ingested = ingest(store, opt.ingest, progress);
+  auto ingested = ingest(store, opt.ingest, step("ingest").get());
   if (!ingested) return std::unexpected(ingested.error());
   report.ingest = *ingested;
   const RepoRecord& repo = ingested->repo;
@@ -28,17 +35,17 @@ Result<RunReport> run_once(Store& store, const RunOptions& opt, Progress* progre
       so.repo = repo.name;
       so.api_url = opt.github_api_url;
       so.token = opt.github_token;
-      auto synced = sync_github(store, so, progress);
+      auto synced = sync_github(store, so, step("sync").get());
       if (!synced) return std::unexpected(synced.error());
       report.sync = *synced;
     }
   }
   auto fresh = resolve_repo(store, repo.name);
   if (!fresh) return std::unexpected(fresh.error());
-  auto analysed = analyze(store, *fresh, opt.analyze, progress);
+  auto analysed = analyze(store, *fresh, opt.analyze, step("analyze").get());
   if (!analysed) return std::unexpected(analysed.error());
   report.analyze = std::move(*analysed);
-  auto written = write_guides(store, *fresh, opt.write, progress);
+  auto written = write_guides(store, *fresh, opt.write, step("write").get());
   if (!written) return std::unexpected(written.error());
   report.write = std::move(*written);
   return report;

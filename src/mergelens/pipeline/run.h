@@ -34,7 +34,8 @@ struct RunReport {
 };
 
 // Runs the steps in order. Fails with the first step's error (what earlier
-// steps stored stays stored). `progress` may be null.
-Result<RunReport> run_once(Store& store, const RunOptions& options, Progress* progress);
+// steps stored stays stored). `show_progress`: each step reports its own
+// progress on stderr (see util/progress.h).
+Result<RunReport> run_once(Store& store, const RunOptions& options, bool show_progress);
 
 }  // namespace mergelens
