@@ -1,5 +1,7 @@
 #include "mergelens/web/page_cache.h"
 
+#include "mergelens/util/compress.h"
+
 namespace mergelens::web {
 namespace {
 
@@ -13,10 +15,20 @@ constexpr int kBusyBuilds = 4;
 constexpr int kBuildSlots = 4;
 
 size_t size_of(const Reply& r) {
-  return r.body.size() + r.gzip.size() + r.type.size() + r.etag.size() + 128;
+  // The gzip copy is counted as a third of the body: made later, on demand.
+  return r.body.size() + r.body.size() / 3 + r.type.size() + r.etag.size() + 128;
 }
 
 }  // namespace
+
+const std::string& gzip_of(const Reply& r) {
+  std::call_once(r.gzip->once, [&r] {
+    if (r.body.size() < 1024) return;
+    if (auto gz = gzip_compress(r.body); gz && gz->size() < r.body.size())
+      r.gzip->bytes = std::move(*gz);
+  });
+  return r.gzip->bytes;
+}
 
 PageCache::PageCache(size_t max_bytes, std::chrono::milliseconds max_stale, size_t workers)
     : max_bytes_(max_bytes), max_stale_(max_stale) {

@@ -39,8 +39,18 @@ struct Reply {
   std::string etag;
   bool cacheable = true;  // kept in the page cache
   std::string modified;   // Last-Modified: when the data it was built from changed
-  std::string gzip;       // the body gzip-compressed once, empty when not worth it
+  // The body gzip-compressed, made by the first request that accepts gzip
+  // (see gzip_of); shared by the copies of this reply.
+  struct Gzip {
+    std::once_flag once;
+    std::string bytes;  // empty when compression does not pay
+  };
+  std::shared_ptr<Gzip> gzip = std::make_shared<Gzip>();
 };
+
+// The gzip form of `r`'s body, compressed on first use; empty when the body
+// is under 1 KB or does not shrink.
+const std::string& gzip_of(const Reply& r);
 
 class PageCache {
  public:

@@ -14,7 +14,6 @@
 
 #include <fmt/format.h>
 
-#include "mergelens/util/compress.h"
 #include "mergelens/web/page_cache.h"
 #include "mergelens/web/pages.h"
 #include "mergelens/web/render.h"
@@ -62,7 +61,7 @@ void send_shared(httplib::Response& res, std::shared_ptr<const void> keep, std::
 
 // An uncached plain-text reply (errors).
 Reply text_reply(int status, std::string body) {
-  return Reply{status, "text/plain; charset=utf-8", std::move(body), "", false, "", ""};
+  return Reply{status, "text/plain; charset=utf-8", std::move(body), "", false, ""};
 }
 
 std::string http_date(std::time_t t) {
@@ -236,7 +235,7 @@ struct Server::Impl {
       const std::string tag = kind == FeedKind::kTag ? path.substr(11, path.size() - 15) : "";
       auto feed = atom_feed(site, kind, tag, req.target);
       if (!feed) return page_reply(site, std::unexpected(feed.error()), self, query, false);
-      return Reply{200, "application/atom+xml; charset=utf-8", std::move(*feed), "", true, "", ""};
+      return Reply{200, "application/atom+xml; charset=utf-8", std::move(*feed), "", true, ""};
     }
     return page_reply(site, fail(ErrorKind::kNotFound, "no page at {}", clean_text(req.path)), self,
                       query, api);
@@ -261,9 +260,6 @@ struct Server::Impl {
     }
     r.etag = etag_of(r.status, r.body);
     r.modified = std::move(modified);
-    if (r.body.size() >= 1024)
-      if (auto gz = gzip_compress(r.body); gz && gz->size() < r.body.size())
-        r.gzip = std::move(*gz);
     return std::make_shared<const Reply>(std::move(r));
   }
 
@@ -319,9 +315,10 @@ struct Server::Impl {
       return;
     }
     res.status = reply->status;
-    const bool gz = !reply->gzip.empty() && accepts_gzip(req.get_header_value("Accept-Encoding"));
+    const bool gz =
+        accepts_gzip(req.get_header_value("Accept-Encoding")) && !gzip_of(*reply).empty();
     if (gz) res.set_header("Content-Encoding", "gzip");
-    const std::string& body = gz ? reply->gzip : reply->body;
+    const std::string& body = gz ? gzip_of(*reply) : reply->body;
     send_shared(res, reply, body, reply->type);
   }
 };
