@@ -18,11 +18,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 commits="${1:-100000}"
-bin="${MERGELENS_BIN:-build/mergelens}"
-if [ ! -x "$bin" ]; then
-  [ -z "${MERGELENS_BIN:-}" ] || { echo "MERGELENS_BIN=$bin is not executable" >&2; exit 2; }
-  scripts/build.sh release >/dev/null
-fi
+. bench/common.sh
+bin="$(mergelens_bin)"
 dir="${MERGELENS_BIGREPO_DIR:-/tmp/mergelens-bigrepo}"
 steps="${MERGELENS_BIGREPO_STEPS:-ingest reingest analyze write}"
 repo="$dir/repo-$commits"

@@ -30,11 +30,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src="${MERGELENS_BENCH_REPO:?set MERGELENS_BENCH_REPO to a large local clone (e.g. ITCJ/sglang)}"
-bin="${MERGELENS_BIN:-build/mergelens}"
-if [ ! -x "$bin" ]; then
-  [ -z "${MERGELENS_BIN:-}" ] || { echo "MERGELENS_BIN=$bin is not executable" >&2; exit 2; }
-  scripts/build.sh release >/dev/null
-fi
+. bench/common.sh
+bin="$(mergelens_bin)"
 bin="$(realpath "$bin")"
 window="${MERGELENS_CRASH_WINDOW:-5000}"
 branch="${MERGELENS_BENCH_BRANCH:-main}"

@@ -13,8 +13,8 @@ cd "$(dirname "$0")/.."
 repo="${MERGELENS_BENCH_REPO:?set MERGELENS_BENCH_REPO to a clone (e.g. of sglang)}"
 dur="${1:-60}"
 conns="${2:-256}"
-bin="${MERGELENS_BIN:-build/mergelens}"
-[ -x "$bin" ] || scripts/build.sh release >/dev/null
+. bench/common.sh
+bin="$(mergelens_bin)"
 command -v wrk >/dev/null || { echo "wrk missing (scripts/install-deps.sh)"; exit 2; }
 work="$(mktemp -d /tmp/mergelens-load-write.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
