@@ -18,8 +18,7 @@ cd "$(dirname "$0")/.."
 db="${1:-/tmp/bench-serve.db}"
 dur="${2:-30s}"
 bin=build/mergelens
-floor=build/bench/mergelens_httplib_floor
-[ -x "$bin" ] && [ -x "$floor" ] || scripts/build.sh release >/dev/null
+[ -x "$bin" ] || scripts/build.sh release >/dev/null
 for tool in wrk nginx; do
   command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "$tool missing (scripts/install-deps.sh)"; exit 2; }
 done
@@ -34,7 +33,6 @@ chmod 755 "$tmp"  # nginx workers run as another user
 cleanup() {
   [ -n "${serve_pid:-}" ] && kill "$serve_pid" 2>/dev/null || true
   [ -n "${nginx_pid:-}" ] && kill "$nginx_pid" 2>/dev/null || true
-  [ -n "${floor_pid:-}" ] && kill "$floor_pid" 2>/dev/null || true
   wait 2>/dev/null || true
   rm -rf "$tmp"
 }
@@ -105,22 +103,11 @@ print(f"{rps:.0f} {lat(50):.2f} {lat(99):.2f} {err}")'
 printf '\n| page | server | req/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|\n'
 for page in digest pr; do
   if [ "$page" = digest ]; then s="/day/$day"; n="/day/$day.html"; else s="/pr/$pr"; n="/pr/$pr.html"; fi
-  # cpp-httplib alone serving the same bytes: the transport's floor.
-  fport=$(free_port)
-  curl -sf "http://127.0.0.1:$sport$s" >"$tmp/floor.html"
-  "$floor" "$tmp/floor.html" "$fport" &
-  floor_pid=$!
-  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$fport/" >/dev/null && break; sleep 0.1; done
   read -r mr mp50 mp99 merr <<<"$(run_wrk "http://127.0.0.1:$sport$s")"
   read -r nr np50 np99 nerr <<<"$(run_wrk "http://127.0.0.1:$nport$n")"
-  read -r fr fp50 fp99 ferr <<<"$(run_wrk "http://127.0.0.1:$fport$s")"
-  kill "$floor_pid"; wait "$floor_pid" 2>/dev/null || true; floor_pid=
   printf '| %s `%s` | mergelens | %s | %s | %s | %s |\n' "$page" "$s" "$mr" "$mp50" "$mp99" "$merr"
   printf '| %s `%s` | nginx (export) | %s | %s | %s | %s |\n' "$page" "$n" "$nr" "$np50" "$np99" "$nerr"
-  printf '| %s | cpp-httplib alone, same bytes | %s | %s | %s | %s |\n' "$page" "$fr" "$fp50" "$fp99" "$ferr"
-  ratios+="$page: mergelens/nginx = $(echo "scale=2; $mr / $nr" | bc -l)x, "
-  ratios+="mergelens/httplib-alone = $(echo "scale=2; $mr / $fr" | bc -l)x, "
-  ratios+="httplib-alone/nginx = $(echo "scale=2; $fr / $nr" | bc -l)x; "
+  ratios+="$page: mergelens/nginx = $(echo "scale=2; $mr / $nr" | bc -l)x; "
 done
 # What browsers send: both compress (mergelens once per cached page, nginx
 # per request at its default gzip level 1).

@@ -8,7 +8,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3 time bc util-linux
   libgit2-dev libsqlite3-dev sqlite3 libzstd-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libre2-dev libyaml-cpp-dev libtomlplusplus-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libcurl4-openssl-dev libcpp-httplib-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcurl4-openssl-dev libcpp-httplib-dev libh2o-evloop-dev
   clang-format clang-16 libclang-rt-16-dev
   # web/: templates, gzip, Atom checks in tests; the browser test; bench/serve.
   libkainjow-mustache-dev zlib1g-dev libexpat1-dev

@@ -25,7 +25,7 @@ class WebServer : public ::testing::Test {
   void SetUp() override {
     web::ServerOptions o;
     o.port = 0;
-    o.threads = 4;
+    o.workers = 4;
     const std::string db = w.db;
     auto s = web::Server::create([db] { return open_sqlite_store(db); }, o);
     ASSERT_TRUE(s) << s.error().message;

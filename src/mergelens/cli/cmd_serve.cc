@@ -16,7 +16,9 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
   sub.add_option("--tz", o->tz, "Time zone of day boundaries (tz database name)")
       ->capture_default_str();
   sub.add_option("--lang", o->lang, "Default language: zh or en")->capture_default_str();
-  sub.add_option("--threads", o->threads, "Worker threads")->capture_default_str();
+  sub.add_option("--loops", o->loops, "Event-loop threads (own the connections)")
+      ->capture_default_str();
+  sub.add_option("--workers", o->workers, "Threads building pages")->capture_default_str();
   return [o, &g]() -> Result<void> {
     o->repo = g.repo;
     const std::string db = g.db;

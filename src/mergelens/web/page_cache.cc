@@ -21,11 +21,16 @@ size_t size_of(const Reply& r) {
 
 }  // namespace
 
+bool gzip_ready(const Reply& r) {
+  return r.gzip->ready.load(std::memory_order_acquire);
+}
+
 const std::string& gzip_of(const Reply& r) {
   std::call_once(r.gzip->once, [&r] {
-    if (r.body.size() < 1024) return;
-    if (auto gz = gzip_compress(r.body); gz && gz->size() < r.body.size())
-      r.gzip->bytes = std::move(*gz);
+    if (r.body.size() >= 1024)
+      if (auto gz = gzip_compress(r.body); gz && gz->size() < r.body.size())
+        r.gzip->bytes = std::move(*gz);
+    r.gzip->ready.store(true, std::memory_order_release);
   });
   return r.gzip->bytes;
 }

@@ -44,6 +44,7 @@ struct Reply {
   struct Gzip {
     std::once_flag once;
     std::string bytes;  // empty when compression does not pay
+    std::atomic<bool> ready{false};
   };
   std::shared_ptr<Gzip> gzip = std::make_shared<Gzip>();
 };
@@ -51,6 +52,8 @@ struct Reply {
 // The gzip form of `r`'s body, compressed on first use; empty when the body
 // is under 1 KB or does not shrink.
 const std::string& gzip_of(const Reply& r);
+// True once gzip_of(r) has been computed (it then returns at once).
+bool gzip_ready(const Reply& r);
 
 class PageCache {
  public:

@@ -1,9 +1,5 @@
 #include "mergelens/web/server.h"
 
-#include <httplib.h>
-
-#include <sys/socket.h>
-
 #include <atomic>
 #include <chrono>
 #include <ctime>
@@ -14,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/web/http_server.h"
 #include "mergelens/web/page_cache.h"
 #include "mergelens/web/pages.h"
 #include "mergelens/web/render.h"
@@ -47,18 +44,6 @@ bool accepts_gzip(std::string_view header) {
   return false;
 }
 
-// Sends `body` (owned by `keep`) with a fixed length: httplib compresses
-// only bodies set with set_content, so a cached gzip copy goes out as it is
-// and the cached bytes are not copied per request.
-void send_shared(httplib::Response& res, std::shared_ptr<const void> keep, std::string_view body,
-                 const std::string& type) {
-  res.set_content_provider(
-      body.size(), type.c_str(),
-      [keep = std::move(keep), body](size_t offset, size_t length, httplib::DataSink& sink) {
-        return sink.write(body.data() + offset, length);
-      });
-}
-
 // An uncached plain-text reply (errors).
 Reply text_reply(int status, std::string body) {
   return Reply{status, "text/plain; charset=utf-8", std::move(body), "", false, ""};
@@ -80,7 +65,7 @@ std::string etag_of(int status, std::string_view body) {
 
 // Refuses paths that try to leave their folder, however encoded: ".."
 // segments, backslashes, NUL, and percent-encoded dots or slashes left after
-// httplib's one decoding pass (double encoding).
+// the transport's one decoding pass (double encoding).
 bool suspicious(std::string_view path, std::string_view target) {
   auto has_dotdot = [](std::string_view p) {
     size_t pos = 0;
@@ -112,9 +97,8 @@ struct Server::Impl {
   TimeZone tz;
   Lang default_lang = Lang::kZh;
   RepoRecord repo;
-  httplib::Server http;
-  int port = 0;
-  int listen_fd = -1;
+  std::unique_ptr<HttpServer> http;
+  std::atomic<bool> stopped{false};
 
   // Store connections lent to worker threads.
   std::mutex pool_mu;
@@ -200,7 +184,7 @@ struct Server::Impl {
     return r;
   }
 
-  Reply route(Store& store, const httplib::Request& req, Lang lang) {
+  Reply route(Store& store, const HttpRequest& req, Lang lang) {
     Site site{store, repo, tz, lang, Links::server(lang, default_lang)};
     std::string path = req.path;
     const bool api = path.starts_with("/api/");
@@ -212,7 +196,7 @@ struct Server::Impl {
       query += fmt::format("{}{}={}", query.empty() ? "" : "&", url_encode(k), url_encode(v));
     }
     const std::string self = url_encode(path, true);
-    auto param = [&](const char* name) { return req.get_param_value(name); };
+    auto param = [&](const char* name) { return req.param(name); };
     if (path == "/" || path == "/day" || path == "/day/")
       return page_reply(site, day_page(site, ""), "/", query, api);
     if (path.starts_with("/day/"))
@@ -244,7 +228,7 @@ struct Server::Impl {
   // Renders one page on a borrowed store connection, in one read
   // transaction: a writer committing meanwhile shows whole on a later
   // request, never half-way through this one.
-  std::shared_ptr<const Reply> build(const httplib::Request& req, Lang lang, std::string modified) {
+  std::shared_ptr<const Reply> build(const HttpRequest& req, Lang lang, std::string modified) {
     Reply r = text_reply(503, "the store cannot be opened\n");
     if (auto store = borrow(); store) {
       r = text_reply(500, "internal error\n");
@@ -263,63 +247,99 @@ struct Server::Impl {
     return std::make_shared<const Reply>(std::move(r));
   }
 
-  void handle(const httplib::Request& req, httplib::Response& res) {
-    res.set_header("Content-Security-Policy", kContentSecurityPolicy);
-    res.set_header("X-Content-Type-Options", "nosniff");
-    res.set_header("X-Frame-Options", "DENY");
-    res.set_header("Referrer-Policy", "no-referrer");
-    res.set_header("Vary", "Accept-Encoding");
-    if (suspicious(req.path, req.target)) {
-      res.status = 400;
-      res.set_content("bad request: path not allowed\n", "text/plain; charset=utf-8");
-      return;
+  static void add_common_headers(HttpResponse& res) {
+    res.headers.emplace_back("Content-Security-Policy", kContentSecurityPolicy);
+    res.headers.emplace_back("X-Content-Type-Options", "nosniff");
+    res.headers.emplace_back("X-Frame-Options", "DENY");
+    res.headers.emplace_back("Referrer-Policy", "no-referrer");
+    res.headers.emplace_back("Vary", "Accept-Encoding");
+  }
+
+  static HttpResponse text_response(int status, std::string text) {
+    HttpResponse res;
+    res.status = status;
+    add_common_headers(res);
+    res.set_body(std::move(text), "text/plain; charset=utf-8");
+    return res;
+  }
+
+  static Lang lang_of(const HttpRequest& req, Lang fallback) {
+    const std::string p = req.param("lang");
+    return p.empty() ? fallback : lang_from(p);
+  }
+
+  static std::string key_of(const HttpRequest& req, Lang lang) {
+    return std::string(lang_code(lang)) + "|" + req.target;
+  }
+
+  // Answers what needs no store: refusals, the stylesheet, and pages in the
+  // cache (fresh ones; gzip already made when the client takes it). Runs on
+  // an event-loop thread; nullopt sends the request to `slow`.
+  std::optional<HttpResponse> fast(const HttpRequest& req) {
+    if (req.method != "GET" && req.method != "HEAD") {
+      HttpResponse res = text_response(405, "this server is read-only\n");
+      res.headers.emplace_back("Allow", "GET, HEAD");
+      return res;
     }
+    if (suspicious(req.path, req.target))
+      return text_response(400, "bad request: path not allowed\n");
     if (req.path.starts_with("/static/")) {
       const std::string name = req.path.substr(8);
       const EmbeddedFile* f = name.ends_with(".css") ? embedded_file(name) : nullptr;
-      if (!f) {
-        res.status = 404;
-        res.set_content("not found\n", "text/plain; charset=utf-8");
-        return;
-      }
-      res.set_header("Cache-Control", "public, max-age=3600");
+      if (!f) return text_response(404, "not found\n");
+      HttpResponse res;
+      add_common_headers(res);
+      res.headers.emplace_back("Cache-Control", "public, max-age=3600");
       const std::string etag = etag_of(200, f->data);
-      res.set_header("ETag", etag);
-      if (req.get_header_value("If-None-Match") == etag) {
+      res.headers.emplace_back("ETag", etag);
+      if (req.header("if-none-match") == etag) {
         res.status = 304;
-        return;
+        return res;
       }
-      send_shared(res, nullptr, f->data, "text/css; charset=utf-8");
-      return;
+      res.headers.emplace_back("Content-Type", "text/css; charset=utf-8");
+      res.body = f->data;
+      return res;
     }
-    const std::string lang_param = req.get_param_value("lang");
-    const Lang lang = lang_param.empty() ? default_lang : lang_from(lang_param);
     refresh();
-    const std::string key = std::string(lang_code(lang)) + "|" + req.target;
-    std::shared_ptr<const Reply> reply = cache->fresh(key);
-    if (!reply)
-      reply = cache->get(key, [this, r = req, lang](std::string modified) {
-        return build(r, lang, std::move(modified));
-      });
-    const std::string& modified = reply->modified;
-    res.set_header("Cache-Control", "no-cache");
-    res.set_header("ETag", reply->etag);
-    res.set_header("Last-Modified", modified);
-    const std::string inm = req.get_header_value("If-None-Match");
+    std::shared_ptr<const Reply> reply = cache->fresh(key_of(req, lang_of(req, default_lang)));
+    if (!reply) return std::nullopt;
+    const bool gz = accepts_gzip(req.header("accept-encoding"));
+    if (gz && !gzip_ready(*reply)) return std::nullopt;  // compressing may take a while
+    return respond(req, std::move(reply), gz);
+  }
+
+  // Answers the rest, building the page when needed (on a worker thread).
+  HttpResponse slow(const HttpRequest& req) {
+    const Lang lang = lang_of(req, default_lang);
+    refresh();
+    std::shared_ptr<const Reply> reply =
+        cache->get(key_of(req, lang), [this, r = req, lang](std::string modified) {
+          return build(r, lang, std::move(modified));
+        });
+    return respond(req, std::move(reply), accepts_gzip(req.header("accept-encoding")));
+  }
+
+  static HttpResponse respond(const HttpRequest& req, std::shared_ptr<const Reply> reply, bool gz) {
+    HttpResponse res;
+    add_common_headers(res);
+    res.headers.emplace_back("Cache-Control", "no-cache");
+    res.headers.emplace_back("ETag", reply->etag);
+    res.headers.emplace_back("Last-Modified", reply->modified);
+    const std::string inm = req.header("if-none-match");
     const bool not_modified =
-        reply->status == 200 &&
-        (!inm.empty() ? inm == reply->etag || inm == "*"
-                      : req.get_header_value("If-Modified-Since") == modified);
+        reply->status == 200 && (!inm.empty() ? inm == reply->etag || inm == "*"
+                                              : req.header("if-modified-since") == reply->modified);
     if (not_modified) {
       res.status = 304;
-      return;
+      return res;
     }
     res.status = reply->status;
-    const bool gz =
-        accepts_gzip(req.get_header_value("Accept-Encoding")) && !gzip_of(*reply).empty();
-    if (gz) res.set_header("Content-Encoding", "gzip");
-    const std::string& body = gz ? gzip_of(*reply) : reply->body;
-    send_shared(res, reply, body, reply->type);
+    gz = gz && !gzip_of(*reply).empty();
+    if (gz) res.headers.emplace_back("Content-Encoding", "gzip");
+    res.headers.emplace_back("Content-Type", reply->type);
+    res.body = gz ? std::string_view(gzip_of(*reply)) : std::string_view(reply->body);
+    res.keep = std::move(reply);
+    return res;
   }
 };
 
@@ -348,75 +368,32 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
                                          std::chrono::seconds(options.max_stale_seconds),
                                          /*workers=*/2);
   im.refresh();
-  im.http.set_tcp_nodelay(true);
-  const size_t threads = std::max<size_t>(options.threads, 2);
-  im.http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  im.http.set_keep_alive_max_count(100000);
-  im.http.set_payload_max_length(64 * 1024);
-  auto handler = [&im](const httplib::Request& req, httplib::Response& res) {
-    im.handle(req, res);
-  };
-  im.http.Get(".*", handler);
-  auto refuse = [](const httplib::Request&, httplib::Response& res) {
-    res.status = 405;
-    res.set_header("Allow", "GET, HEAD");
-    res.set_header("Content-Security-Policy", kContentSecurityPolicy);
-    res.set_content("this server is read-only\n", "text/plain; charset=utf-8");
-  };
-  im.http.Post(".*", refuse);
-  im.http.Put(".*", refuse);
-  im.http.Delete(".*", refuse);
-  im.http.Patch(".*", refuse);
-  // SO_REUSEADDR only (httplib's default SO_REUSEPORT would let a second
-  // server bind the same port silently), and the listening socket is kept
-  // so bind() can lengthen its accept queue.
-  im.http.set_socket_options([&im](int sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    im.listen_fd = sock;
-  });
-  im.http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    res.set_header("Content-Security-Policy", kContentSecurityPolicy);
-    res.set_header("X-Content-Type-Options", "nosniff");
-    // Pages of ours come with a body or a content provider; httplib's own
-    // errors (a malformed request line) come with neither.
-    if (res.body.empty() && !res.content_provider_)
-      res.set_content(fmt::format("error {}\n", res.status), "text/plain; charset=utf-8");
-  });
-  im.http.set_exception_handler(
-      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
-        res.status = 500;
-        res.set_header("Content-Security-Policy", kContentSecurityPolicy);
-        res.set_content("internal error\n", "text/plain; charset=utf-8");
-      });
   return s;
 }
 
 Result<int> Server::bind() {
   Impl& im = *impl_;
-  int port = im.options.port;
-  if (port == 0) {
-    port = im.http.bind_to_any_port(im.options.host);
-  } else if (!im.http.bind_to_port(im.options.host, port)) {
-    port = -1;
-  }
-  if (port < 0)
-    return fail(ErrorKind::kIo, "cannot listen on {}:{} (in use, or not an address of this host)",
-                im.options.host, im.options.port);
-  im.port = port;
-  // httplib listens with a backlog of 5: hundreds of clients connecting at
-  // once would wait for SYN retries (1 s, 3 s, ...). Listening again on the
-  // same socket only raises the limit.
-  if (im.listen_fd >= 0) ::listen(im.listen_fd, SOMAXCONN);
-  return port;
+  HttpOptions o;
+  o.host = im.options.host;
+  o.port = im.options.port;
+  o.loops = im.options.loops;
+  o.workers = im.options.workers;
+  auto http = HttpServer::bind(
+      o, [&im](const HttpRequest& req) { return im.fast(req); },
+      [&im](const HttpRequest& req) { return im.slow(req); });
+  if (!http) return std::unexpected(http.error());
+  im.http = std::move(*http);
+  if (im.stopped) im.http->stop();
+  return im.http->port();
 }
 
 void Server::run() {
-  impl_->http.listen_after_bind();
+  if (impl_->http) impl_->http->run();
 }
 
 void Server::stop() {
-  impl_->http.stop();
+  impl_->stopped = true;
+  if (impl_->http) impl_->http->stop();
 }
 
 }  // namespace mergelens::web

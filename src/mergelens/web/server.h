@@ -1,5 +1,5 @@
 // The web server: read-only pages and their JSON mirror under /api/, Atom
-// feeds and the stylesheet, over cpp-httplib.
+// feeds and the stylesheet, over h2o's event loop (web/http_server.h).
 //
 // Every response carries a Content-Security-Policy that forbids scripts,
 // X-Content-Type-Options: nosniff, a weak ETag (304 on If-None-Match) and a
@@ -26,11 +26,10 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: any free port
   std::string tz = "UTC";
-  std::string lang = "zh";  // default UI and guide language
-  std::string repo;         // repository of the store; empty: the only one
-  // Worker threads: httplib gives each open keep-alive connection one, and
-  // connections beyond it wait for a free thread.
-  size_t threads = 512;
+  std::string lang = "zh";     // default UI and guide language
+  std::string repo;            // repository of the store; empty: the only one
+  size_t loops = 2;            // event-loop threads: own the connections, answer cached pages
+  size_t workers = 16;         // threads building pages (at most 4 build at once, see page_cache.h)
   size_t cache_mb = 256;       // rendered pages kept in memory
   int max_stale_seconds = 30;  // while a job commits, pages this young are served stale
                                // and rebuilt in the background (see page_cache.h)
