@@ -212,7 +212,10 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::int64_t repo_id,
   auto st = prepare(
       // The best `limit` documents first, then their rows: the guide text is
       // read for those alone.
-      "WITH hits AS MATERIALIZED (SELECT rowid AS id, rank FROM search_docs WHERE search_docs "
+      // Newest first needs no rank: bm25 would read every hit's positions.
+      "WITH hits AS MATERIALIZED (SELECT rowid AS id, " +
+      std::string(by_rank ? "rank" : "0.0 AS rank") +
+      " FROM search_docs WHERE search_docs "
       "MATCH ?1" +
       filter + (by_rank ? " ORDER BY rank" : " ORDER BY rowid DESC") + " LIMIT ?4) SELECT " +
       std::string(kSummaryColumns) +

@@ -139,7 +139,7 @@ struct SearchHit {
   ChangeSummary change;
   std::string headline;  // of the guide in the asked language, else any guide; may be empty
   std::string text;      // that guide's prose (guide_text), may be empty
-  double rank = 0;       // bm25, lower is better
+  double rank = 0;       // bm25, lower is better; 0 when the hits are listed newest first
 };
 
 // The guide headline of a change in one language (from the guides table,
