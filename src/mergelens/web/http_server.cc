@@ -4,6 +4,7 @@
 #include <h2o.h>
 
 #include <netdb.h>
+#include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -426,6 +427,11 @@ int HttpServer::port() const {
 
 void HttpServer::run() {
   Impl& im = *impl_;
+  // h2o writes with writev(), which raises SIGPIPE on a connection the peer
+  // has closed; the write should just fail.
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, nullptr);
   im.workers = std::make_unique<WorkerPool>(std::max<size_t>(im.options.workers, 1));
   const size_t n = std::max<size_t>(im.options.loops, 1);
   // Loops and mailboxes outlive the workers, which may still hold them.

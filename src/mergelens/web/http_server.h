@@ -9,7 +9,8 @@
 // The transport knows nothing of pages: it parses requests into HttpRequest,
 // asks the handlers, and sends HttpResponse. HEAD is answered with the
 // headers of GET and no body. h2o answers malformed requests (400) and
-// oversized bodies (413) itself.
+// oversized bodies (413) itself, with its own short text/plain responses
+// (without the handlers' headers, such as the Content-Security-Policy).
 #pragma once
 
 #include <functional>
@@ -78,7 +79,9 @@ class HttpServer {
   int port() const;
   // Serves until stop(): the calling thread runs one of the loops. On stop
   // it stops accepting, lets requests already handed to workers finish
-  // (briefly), and returns.
+  // (briefly), and returns. Sets SIGPIPE to be ignored, process-wide, so a
+  // write to a connection the client closed fails instead of ending the
+  // process.
   void run();
   // Safe from any thread, before or during run().
   void stop();
