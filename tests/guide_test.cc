@@ -146,6 +146,15 @@ TEST(OfflineWriter, EnglishGuideAndMarkdownHaveNoEmptySections) {
     EXPECT_EQ(md.find(heading), std::string::npos) << heading;
 }
 
+TEST(OfflineWriter, MarkdownNamesThePrWhenNoHostIsKnown) {
+  Change c = sample_change();
+  c.url.clear();
+  Guide g = write_offline_guide(c, facts_of(c), "zh");
+  const std::string md = guide_to_markdown(g);
+  EXPECT_EQ(md.find("]()"), std::string::npos) << md;
+  EXPECT_NE(md.find("原始 PR #4242 · 作者"), std::string::npos) << md;
+}
+
 TEST(OfflineWriter, CleanupIsSkippedWithoutFocusOrAdvice) {
   Change c;
   c.repo = "o/r";

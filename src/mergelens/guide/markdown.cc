@@ -147,8 +147,16 @@ std::string guide_to_markdown(const Guide& g) {
   std::string at = g.source.merged_at;
   if (at.size() == 20 && at[10] == 'T') at = at.substr(0, 10) + " " + at.substr(11, 5) + " UTC";
   std::string when = g.source.open ? std::string(L.open) : fmt::format("{} {}", L.merged, at);
-  out += fmt::format("\n[{}]({}) · {} {} · {}\n", L.original, g.source.url, L.author,
-                     g.source.author, when);
+  // Without a known host (a clone ingested with no --url-base) the PR is
+  // named, not linked: an empty link would lead nowhere.
+  std::string origin;
+  if (!g.source.url.empty())
+    origin = fmt::format("[{}]({})", L.original, g.source.url);
+  else if (g.source.number > 0)
+    origin = fmt::format("{} #{}", L.original, g.source.number);
+  else
+    origin = fmt::format("{} {}", L.original, g.source.sha.substr(0, 12));
+  out += fmt::format("\n{} · {} {} · {}\n", origin, L.author, g.source.author, when);
   std::string writer = g.writer.kind == "llm"
                            ? fmt::format(fmt::runtime(L.writer_llm), g.writer.model)
                            : std::string(L.writer_offline);
