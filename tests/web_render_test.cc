@@ -267,6 +267,10 @@ TEST(WebExport, WritesTheSiteWithRelativeLinksAndTheDigest) {
   EXPECT_NE(md->find("# o/r · 2026-09-14"), std::string::npos);
   EXPECT_NE(md->find("## 1. 修复 KV 缓存驱逐"), std::string::npos);
   EXPECT_NE(md->find("[原始 PR #1001](<https://github.com/o/r/pull/1001>)"), std::string::npos);
+  // Guide prose keeps its code spans; the hostile text around them stays escaped.
+  EXPECT_NE(md->find("只需读 `evict` 的"), std::string::npos) << *md;
+  EXPECT_EQ(md->find("\\`"), std::string::npos) << *md;
+  EXPECT_NE(md->find("window.\\_\\_pwned"), std::string::npos) << *md;
   auto hostile = web::digest(*p.w.store, p.w.repo, "UTC", "en", "2026-09-16", "md");
   ASSERT_TRUE(hostile);
   EXPECT_EQ(hostile->find("<script"), std::string::npos);

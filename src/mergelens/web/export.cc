@@ -154,6 +154,29 @@ std::string md(std::string_view s) {
   return out;
 }
 
+// Guide prose as Markdown: its `code spans` (paths, identifiers) stay code
+// spans, the rest is escaped as md() does. A span holding <, > or & is
+// escaped too, so no raw HTML reaches a renderer that does not follow
+// CommonMark's rule that code spans are literal.
+std::string md_prose(std::string_view s) {
+  std::string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t open = s.find('`', i);
+    const size_t close = open == std::string_view::npos ? open : s.find('`', open + 1);
+    if (close == std::string_view::npos) break;
+    out += md(s.substr(i, open - i));
+    const std::string_view code = s.substr(open + 1, close - open - 1);
+    if (code.empty() || code.find_first_of("<>&\n") != std::string_view::npos)
+      out += md(s.substr(open, close - open + 1));
+    else
+      out += "`" + clean_text(code) + "`";
+    i = close + 1;
+  }
+  out += md(s.substr(std::min(i, s.size())));
+  return out;
+}
+
 }  // namespace
 
 Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_view tz_name,
@@ -187,7 +210,7 @@ Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_vie
     }
     out += line + "\n\n";
     auto g = store.get_guide(it["id"].get<std::int64_t>(), lang_code(lang));
-    if (g && *g && !(*g)->verdict_text.empty()) out += md((*g)->verdict_text) + "\n\n";
+    if (g && *g && !(*g)->verdict_text.empty()) out += md_prose((*g)->verdict_text) + "\n\n";
     const std::string url = it["url"].get<std::string>();
     const std::string ref = md(it["ref"].get<std::string>());
     out += url.empty() ? fmt::format("{} {}", tr(lang, "original_pr"), ref)
