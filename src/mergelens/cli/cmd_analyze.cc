@@ -34,6 +34,20 @@ Runner setup_analyze(CLI::App& sub, const Globals& g) {
                    : "",
                report->clone_available ? "" : "; clone not found, symbols from hunk headers only");
     if (*stats && !report->micros.empty()) {
+      // By tenth of the run: whether later changes cost more to analyse
+      // (bigger files) or the run itself slows down (the rest of the batch).
+      const auto& mi = report->micros;
+      const auto& wa = report->wall_micros;
+      std::string tenths;
+      for (size_t k = 0; k < 10 && mi.size() >= 10 && wa.size() == mi.size(); ++k) {
+        const size_t lo = mi.size() * k / 10, hi = mi.size() * (k + 1) / 10;
+        double a = 0, w = 0;
+        for (size_t i = lo; i < hi; ++i) a += mi[i], w += wa[i];
+        tenths += fmt::format("{}{:.2f}/{:.2f}", k ? " " : "", a / 1000 / (hi - lo),
+                              w / 1000 / (hi - lo));
+      }
+      if (!tenths.empty())
+        fmt::print("per change by tenth of the run, analysis/wall ms: {}\n", tenths);
       auto m = report->micros;
       std::sort(m.begin(), m.end());
       auto pct = [&](double p) {

@@ -70,6 +70,7 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
     const size_t batch = std::max<size_t>(1, opt.batch_size);
     for (size_t start = 0; start < ids->size(); start += batch) {
       const size_t n = std::min(batch, ids->size() - start);
+      const auto batch_start = std::chrono::steady_clock::now();
       std::vector<Change> changes;
       changes.reserve(n);
       for (size_t i = 0; i < n; ++i) {
@@ -114,6 +115,11 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
       for (const auto& [id, f] : results) ++report.verdicts[to_string(f.verdict)];
       report.analyzed += results.size();
       report.micros.insert(report.micros.end(), micros.begin(), micros.end());
+      const double wall =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - batch_start)
+              .count();
+      report.wall_micros.insert(report.wall_micros.end(), micros.size(),
+                                micros.empty() ? 0 : wall / static_cast<double>(micros.size()));
       if (progress) progress->advance(n);
     }
   }

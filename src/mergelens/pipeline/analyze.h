@@ -26,10 +26,13 @@ struct AnalyzeOptions {
 
 struct AnalyzeReport {
   size_t analyzed = 0;
-  size_t invalidated = 0;  // older changes re-analysed because a newer one names them
-  bool clone_available = false;            // file contents could be read for symbol detection
+  size_t invalidated = 0;        // older changes re-analysed because a newer one names them
+  bool clone_available = false;  // file contents could be read for symbol detection
   std::map<std::string, size_t> verdicts;  // verdict name → count in this run
   std::vector<double> micros;              // analysis time of each change, microseconds
+  // Wall time of each change's batch (reading, analysing, storing) divided
+  // among its changes, microseconds; in the order of `micros`.
+  std::vector<double> wall_micros;
 };
 
 // Fails with kInvalidInput when a configuration file is malformed (naming it),

@@ -95,7 +95,7 @@ class SqliteStore final : public Store {
   // Steps `st` to completion and returns the first column of every row.
   Result<std::vector<std::int64_t>> column_ids(Stmt& st) const;
   Result<Stmt> prepare(std::string_view q) const {
-    auto s = Stmt::prepare(db_, q);
+    auto s = Stmt::prepare(db_, q, &stmts_);
     if (!s) return db_error(s.error());
     return s;
   }
@@ -123,6 +123,7 @@ class SqliteStore final : public Store {
 
   std::string path_;
   Db db_;
+  mutable sql::StmtCache stmts_;  // after db_: destroyed before the connection closes
 };
 
 template <class T>

@@ -35,9 +35,46 @@ Result<void> Db::exec(std::string_view sql) {
   return {};
 }
 
-Result<Stmt> Stmt::prepare(const Db& db, std::string_view sql) {
+StmtCache::~StmtCache() {
+  for (auto& [sql, st] : kept_) sqlite3_finalize(st);
+}
+
+sqlite3_stmt* StmtCache::take(std::string_view sql) {
+  for (auto it = kept_.rbegin(); it != kept_.rend(); ++it) {
+    if (it->first != sql) continue;
+    sqlite3_stmt* st = it->second;
+    kept_.erase(std::next(it).base());
+    return st;
+  }
+  return nullptr;
+}
+
+void StmtCache::give(std::string sql, sqlite3_stmt* st) {
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  kept_.emplace_back(std::move(sql), st);
+  while (kept_.size() > capacity_) {
+    sqlite3_finalize(kept_.front().second);
+    kept_.pop_front();
+  }
+}
+
+Stmt::~Stmt() {
+  if (!st_) return;
+  if (cache_)
+    cache_->give(std::move(sql_), st_);
+  else
+    sqlite3_finalize(st_);
+}
+
+Result<Stmt> Stmt::prepare(const Db& db, std::string_view sql, StmtCache* cache) {
   Stmt s;
   s.db_ = db.get();
+  if (cache) {
+    s.cache_ = cache;
+    s.sql_ = std::string(sql);
+    if ((s.st_ = cache->take(sql)) != nullptr) return s;
+  }
   const int rc =
       sqlite3_prepare_v2(db.get(), sql.data(), static_cast<int>(sql.size()), &s.st_, nullptr);
   if (rc != SQLITE_OK) return fail(kind_of(rc), "{}", db.errmsg());

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,19 +35,45 @@ class Db {
   sqlite3* db_ = nullptr;
 };
 
+// Prepared statements of one connection kept for reuse, keyed by their
+// SQL: preparing costs tens of microseconds, a page or an analysis batch
+// prepares the same few statements again and again. Holds at most
+// `capacity` statements (the least recently returned are finalized), all
+// reset, so none keeps a read snapshot open. Not thread-safe, like the
+// connection; must be destroyed before it.
+class StmtCache {
+ public:
+  explicit StmtCache(size_t capacity = 64) : capacity_(capacity) {}
+  StmtCache(const StmtCache&) = delete;
+  StmtCache& operator=(const StmtCache&) = delete;
+  ~StmtCache();
+  // A kept statement for `sql` (the caller owns it now), or nullptr.
+  sqlite3_stmt* take(std::string_view sql);
+  // Resets `st` and keeps it.
+  void give(std::string sql, sqlite3_stmt* st);
+
+ private:
+  size_t capacity_;
+  std::deque<std::pair<std::string, sqlite3_stmt*>> kept_;  // back: most recent
+};
+
 class Stmt {
  public:
   Stmt() = default;
-  Stmt(Stmt&& o) noexcept : st_(o.st_), db_(o.db_) { o.st_ = nullptr; }
+  Stmt(Stmt&& o) noexcept : st_(o.st_), db_(o.db_), cache_(o.cache_), sql_(std::move(o.sql_)) {
+    o.st_ = nullptr;
+  }
   Stmt& operator=(Stmt&& o) noexcept {
     std::swap(st_, o.st_);
     std::swap(db_, o.db_);
+    std::swap(cache_, o.cache_);
+    std::swap(sql_, o.sql_);
     return *this;
   }
-  ~Stmt() {
-    if (st_) sqlite3_finalize(st_);
-  }
-  static Result<Stmt> prepare(const Db& db, std::string_view sql);
+  ~Stmt();
+  // With a cache, the statement comes from it when one is kept there and
+  // goes back to it when this Stmt is destroyed.
+  static Result<Stmt> prepare(const Db& db, std::string_view sql, StmtCache* cache = nullptr);
 
   // Binds by 1-based index. An empty optional binds NULL.
   Stmt& bind(int i, std::int64_t v);
@@ -75,6 +102,8 @@ class Stmt {
  private:
   sqlite3_stmt* st_ = nullptr;
   sqlite3* db_ = nullptr;
+  StmtCache* cache_ = nullptr;
+  std::string sql_;  // the key in cache_
 };
 
 }  // namespace mergelens::sql
