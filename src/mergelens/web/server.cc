@@ -310,8 +310,7 @@ struct Server::Impl {
 
   // Answers the rest, building the page when needed (on a worker thread).
   HttpResponse slow(const HttpRequest& req) {
-    const Lang lang = lang_of(req, default_lang);
-    refresh();
+    const Lang lang = lang_of(req, default_lang);  // fast() has just refreshed
     std::shared_ptr<const Reply> reply =
         cache->get(key_of(req, lang), [this, r = req, lang](std::string modified) {
           return build(r, lang, std::move(modified));
