@@ -106,6 +106,12 @@ class WorkerPool {
   std::vector<std::thread> threads_;
 };
 
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 const char* reason_of(int status) {
   switch (status) {
     case 200:
@@ -193,8 +199,7 @@ void send(h2o_req_t* req, HttpResponse&& res) {
   req->res.status = res.status;
   req->res.reason = reason_of(res.status);
   for (const auto& [name, value] : res.headers) {
-    std::string lower(name);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lower = ascii_lower(name);
     h2o_iovec_t n = h2o_strdup(&req->pool, lower.data(), lower.size());
     h2o_iovec_t orig = h2o_strdup(&req->pool, name.data(), name.size());
     h2o_iovec_t v = h2o_strdup(&req->pool, value.data(), value.size());
@@ -234,9 +239,8 @@ HttpRequest parse(h2o_req_t* req) {
   }
   for (size_t i = 0; i < req->headers.size; ++i) {
     const h2o_header_t& h = req->headers.entries[i];
-    std::string name(h.name->base, h.name->len);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    r.headers.emplace_back(std::move(name), std::string(h.value.base, h.value.len));
+    r.headers.emplace_back(ascii_lower({h.name->base, h.name->len}),
+                           std::string(h.value.base, h.value.len));
   }
   return r;
 }
