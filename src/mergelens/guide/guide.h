@@ -12,7 +12,9 @@
 
 namespace mergelens {
 
-inline constexpr int kGuideSchemaVersion = 1;
+// 2: `digest` and `analysis` were added (a version-1 document reads with them
+// empty).
+inline constexpr int kGuideSchemaVersion = 2;
 
 // A place to read and the question to hold while reading it.
 struct GuideFocus {
@@ -45,6 +47,18 @@ struct GuideScore {
 };
 
 // Where the guide came from: the original PR and the writer.
+// The analysis's own judgment. A model may argue a different one (scores by
+// up to 2, the verdict by one level) with a reason citing the material; the
+// guide then shows the model's values in `verdict`, `importance` and
+// `insight`, and keeps the analysis's here. For an offline guide, and for a
+// model guide that kept the analysis's values, these equal the shown ones and
+// `argument` is empty.
+struct GuideJudgment {
+  std::string verdict;             // "close_read", ... as the analysis said
+  GuideScore importance, insight;  // the analysis's values and reasons
+  std::string argument;            // why the model moved them; empty when unchanged
+};
+
 struct GuideSource {
   std::string repo;
   std::int64_t number = 0;  // 0 when the change has no PR number
@@ -70,6 +84,11 @@ struct Guide {
   int schema = kGuideSchemaVersion;
   std::string lang;  // "zh" or "en"
   std::string headline;
+  // The digest paragraph: the verdict with its scope plus the lesson, naming
+  // the places to read, in two or three sentences (as one entry of a day's
+  // digest reads). Empty in guides written before it existed: publishers
+  // then build it from verdict_text and why.
+  std::string digest;
   std::string summary;
   std::string verdict;       // "close_read", "selective_read", "skim", "skip"
   std::string verdict_text;  // the verdict with its scope, as a sentence
@@ -87,7 +106,8 @@ struct Guide {
   // What the guide could not see: files whose hunks were capped, a file list
   // cut at the cap, a title or body clipped. Empty when it saw everything.
   std::vector<std::string> limits;
-  GuideScore importance, insight;
+  GuideScore importance, insight;  // the values shown (see GuideJudgment)
+  GuideJudgment analysis;
   std::vector<std::string> tags;
   GuideSource source;
   GuideWriter writer;

@@ -170,6 +170,7 @@ json guide_to_json(const Guide& g) {
       {"schema", g.schema},
       {"lang", g.lang},
       {"headline", g.headline},
+      {"digest", g.digest},
       {"summary", g.summary},
       {"verdict", g.verdict},
       {"verdict_text", g.verdict_text},
@@ -187,6 +188,12 @@ json guide_to_json(const Guide& g) {
       {"limits", g.limits},
       {"importance", {{"value", g.importance.value}, {"reason", g.importance.reason}}},
       {"insight", {{"value", g.insight.value}, {"reason", g.insight.reason}}},
+      {"analysis",
+       {{"verdict", g.analysis.verdict},
+        {"importance",
+         {{"value", g.analysis.importance.value}, {"reason", g.analysis.importance.reason}}},
+        {"insight", {{"value", g.analysis.insight.value}, {"reason", g.analysis.insight.reason}}},
+        {"argument", g.analysis.argument}}},
       {"tags", g.tags},
       {"source",
        {{"repo", g.source.repo},
@@ -214,7 +221,16 @@ Result<Guide> guide_from_json(const json& j) {
   Reader r(j, "guide");
   bool ok =
       r.integer("schema", g.schema) && r.str("lang", g.lang) && r.str("verdict", g.verdict) &&
-      read_content(r, g) && r.strings("tags", g.tags) && r.strings("limits", g.limits) &&
+      r.str("digest", g.digest) && read_content(r, g) &&
+      r.object("analysis",
+               [&](Reader& a) {
+                 return a.str("verdict", g.analysis.verdict) &&
+                        a.object("importance",
+                                 [&](Reader& f) { return read_score(f, g.analysis.importance); }) &&
+                        a.object("insight",
+                                 [&](Reader& f) { return read_score(f, g.analysis.insight); }) &&
+                        a.str("argument", g.analysis.argument);
+               }) && r.strings("tags", g.tags) && r.strings("limits", g.limits) &&
       r.object("source",
                [&](Reader& s) {
                  return s.str("repo", g.source.repo) && s.integer("number", g.source.number) &&
@@ -283,8 +299,10 @@ json guide_document_schema() {
   props["lang"] = {{"type", "string"}, {"enum", {"zh", "en"}}};
   props["verdict"] = {{"type", "string"},
                       {"enum", {"close_read", "selective_read", "skim", "skip"}}};
+  props["digest"] = str;
   props["tags"] = string_array_schema();
   props["limits"] = string_array_schema();
+
   props["source"] = object_schema({{"repo", str},
                                    {"number", {{"type", "integer"}}},
                                    {"sha", str},
@@ -303,6 +321,13 @@ json guide_document_schema() {
   // Scores of a stored guide may be 0 (not scored).
   for (const char* k : {"importance", "insight"})
     props[k]["properties"]["value"] = {{"type", "integer"}, {"minimum", 0}, {"maximum", 10}};
+  // The analysis's judgment; all empty in a guide stored before it existed.
+  props["analysis"] = object_schema(
+      {{"verdict",
+        {{"type", "string"}, {"enum", {"close_read", "selective_read", "skim", "skip", ""}}}},
+       {"importance", props["importance"]},
+       {"insight", props["insight"]},
+       {"argument", str}});
   json required = json::array();
   for (const auto& [key, value] : props.items()) required.push_back(key);
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},

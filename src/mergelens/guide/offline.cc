@@ -21,6 +21,9 @@ void fill_from_facts(const Change& change, const Facts& facts, Guide& g) {
   for (const auto& t : facts.tags) g.tags.push_back(t.name);
   g.importance.value = facts.importance.value;
   g.insight.value = facts.insight.value;
+  g.analysis.verdict = g.verdict;
+  g.analysis.importance.value = facts.importance.value;
+  g.analysis.insight.value = facts.insight.value;
   g.source.repo = change.repo;
   g.source.number = change.number.value_or(0);
   g.source.sha = change.sha;
