@@ -229,13 +229,16 @@ void settle_judgment(Guide& g, const Facts& f, const Guide& offline) {
   settle(g.importance, analysis.importance);
   settle(g.insight, analysis.insight);
   const int a_level = level(a_verdict), m_level = level(g.verdict);
+  bool verdict_moved = false;
   if (m_level < 0 || m_level == a_level || a_level < 0 || !cites(g.analysis.argument)) {
     g.verdict = a_verdict;
   } else {
     g.verdict = verdict_at(a_level + (m_level > a_level ? 1 : -1));
-    moved = true;
+    verdict_moved = true;
   }
-  analysis.argument = moved ? g.analysis.argument : std::string();
+  // The argument is the verdict's; moved scores carry their own reasons.
+  (void)moved;
+  analysis.argument = verdict_moved ? g.analysis.argument : std::string();
   g.analysis = std::move(analysis);
 }
 
