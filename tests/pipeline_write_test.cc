@@ -448,5 +448,40 @@ TEST_F(WriteTest, UnchangedChangesAreAnsweredFromTheCache) {
   EXPECT_EQ(server.requests(), 6);
 }
 
+TEST_F(WriteTest, BothLanguagesTakeOneRequestPerChange) {
+  FakeServer server([](int, const json& body, httplib::Response& res) {
+    json zh = pr_of(body) == "201" ? good_answer_201() : plain_answer();
+    json en = plain_answer(/*english=*/true);
+    answer(res, json{{"zh", zh}, {"en", en}}.dump());
+  });
+  llm::Client client(settings(server.base_url()), &sleeper_);
+  WriteOptions o;
+  o.client = &client;
+  o.langs = {"zh", "en"};
+  auto r = write_guides(*store_, repo_record_, o, nullptr);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->written, 6u);
+  EXPECT_EQ(r->llm, 6u);
+  EXPECT_EQ(server.requests(), 3);  // one per change, not one per guide
+  EXPECT_EQ(guide(201, "en").headline, "Update the docs");
+  EXPECT_EQ(guide(201, "zh").headline, "图捕获失败时回退到 eager 路径，解码提速 1.37x");
+  // A rerun asks nothing: single-language requests find the bilingual answers.
+  o.force = true;
+  ASSERT_TRUE(write_guides(*store_, repo_record_, o, nullptr));
+  EXPECT_EQ(server.requests(), 3);
+  // One language per call when asked so (another model: nothing cached).
+  o.bilingual = false;
+  FakeServer single([](int, const json& body, httplib::Response& res) {
+    std::string system = body["messages"][0]["content"];
+    answer(res, plain_answer(system.find("prose field in English") != std::string::npos).dump());
+  });
+  llm::Settings other = settings(single.base_url());
+  other.model = "other-model";
+  llm::Client client2(other, &sleeper_);
+  o.client = &client2;
+  ASSERT_TRUE(write_guides(*store_, repo_record_, o, nullptr));
+  EXPECT_EQ(single.requests(), 6);
+}
+
 }  // namespace
 }  // namespace mergelens
