@@ -175,6 +175,11 @@ TEST(WriteLlm, ALargePrIsReadInNotesCallsThenWrittenOnce) {
   for (const auto& r : g.writer.removed)
     ghost_recorded = ghost_recorded || r.find("ghost_backend.py") != std::string::npos;
   EXPECT_TRUE(ghost_recorded);
+  // Every top region was shown to some notes call.
+  std::string notes_prompts;
+  for (int i = 0; i + 1 < server.requests(); ++i) notes_prompts += user_of(server.seen(i).body);
+  for (size_t k = 0; k < std::min<size_t>(f.focus.size(), kTopRegions); ++k)
+    EXPECT_NE(notes_prompts.find(fmt::format("(focus #{}", k + 1)), std::string::npos) << k;
   // Every call stayed within the budget.
   for (int i = 0; i < server.requests(); ++i) {
     const json body = server.seen(i).body;
