@@ -220,7 +220,8 @@ def test_day_pr_tag_aggregation_search():
     assert wd.text("h1") == "2026-09-11", wd.text("h1")
     counts = wd.text("#counts")
     assert re.search(r"合并 2 个，其中 \d+ 个值得精读", counts), counts
-    headlines = [wd.s("GET", f"/element/{e}/text") for e in wd.find_all("a.headline")]
+    headlines = [wd.s("GET", f"/element/{e}/text")
+                 for e in wd.find_all("a.headline") + wd.find_all("ul.skipped li")]
     assert len(headlines) == 2, headlines
     assert any("缓存命中" in h for h in headlines), headlines
     assert wd.find_all("a.prev"), "no link to the previous day"
@@ -260,7 +261,7 @@ def test_day_pr_tag_aggregation_search():
     rows = wd.find_all("table.tag-table tbody tr")
     assert len(rows) >= 5, len(rows)
     assert HOSTILE_TAG in wd.source().replace("&lt;", "<").replace("&gt;", ">")
-    assert wd.find_all("svg.spark polyline")
+    assert wd.find_all("svg.spark rect.bar title")
     wd.assert_inert("tags")
     wd.shot("5-tags")
     wd.go(base + "/tags/" + urllib.parse.quote(HOSTILE_TAG, safe=""))

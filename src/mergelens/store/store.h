@@ -129,10 +129,21 @@ struct Aggregate {
 
 // One term of a parsed search query (web/search.h parses user input). The
 // store quotes every term itself: no user text reaches FTS5 syntax.
+struct SearchAlternative {
+  std::string text;     // as SearchTerm::text
+  bool prefix = false;  // as SearchTerm::prefix
+};
 struct SearchTerm {
   std::string text;      // one word or a phrase ("cuda graph", "缓存命中")
   bool prefix = false;   // the last word is a prefix ("quant*")
   bool exclude = false;  // -term: changes containing it are dropped
+  // Other forms of the same term (the glossary's translations and spellings,
+  // added by web/search.cc): the term matches a change when `text` or any
+  // alternative matches it, so the group is one OR inside the AND of the
+  // terms (and `exclude` drops changes matching any of them). Each form is
+  // matched like `text` (phrase, CJK bigrams, its own prefix flag); a form
+  // without a letter or digit is ignored. Empty for most terms.
+  std::vector<SearchAlternative> alternatives;
 };
 
 struct SearchHit {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mergelens/analysis/glossary.h"
 #include "mergelens/web/pages.h"
 
 namespace mergelens::web {
@@ -92,13 +93,28 @@ Result<std::vector<SearchTerm>> parse_query(std::string_view q) {
   return terms;
 }
 
+std::vector<SearchTerm> expand_terms(std::vector<SearchTerm> terms) {
+  for (auto& t : terms) {
+    if (t.prefix) continue;
+    const std::string self = lower(t.text);
+    for (std::string& form : search_forms(t.text)) {
+      SearchAlternative a;
+      a.prefix = form.ends_with('*');
+      if (a.prefix) form.pop_back();
+      if (form == self && !a.prefix) continue;
+      a.text = std::move(form);
+      t.alternatives.push_back(std::move(a));
+    }
+  }
+  return terms;
+}
+
 nlohmann::json snippet(const std::vector<std::string>& texts, const std::vector<SearchTerm>& terms,
                        size_t width) {
   std::vector<std::string> needles;
-  for (const auto& t : terms) {
-    if (t.exclude) continue;
+  auto add = [&](const std::string& text) {
     size_t i = 0;
-    const std::string l = lower(t.text);
+    const std::string l = lower(text);
     while (i < l.size()) {
       while (i < l.size() && is_space(l[i])) ++i;
       size_t j = i;
@@ -106,6 +122,11 @@ nlohmann::json snippet(const std::vector<std::string>& texts, const std::vector<
       if (j > i) needles.push_back(l.substr(i, j - i));
       i = j;
     }
+  };
+  for (const auto& t : terms) {
+    if (t.exclude) continue;
+    add(t.text);
+    for (const auto& a : t.alternatives) add(a.text);
   }
   nlohmann::json out = nlohmann::json::array();
   for (const auto& raw : texts) {
@@ -155,8 +176,9 @@ Result<Page> search_page(const Site& site, std::string_view q) {
   std::string_view trimmed = q;
   while (!trimmed.empty() && is_space(trimmed.front())) trimmed.remove_prefix(1);
   if (trimmed.empty()) return page;
-  auto terms = parse_query(q);
-  if (!terms) return std::unexpected(terms.error());
+  auto parsed = parse_query(q);
+  if (!parsed) return std::unexpected(parsed.error());
+  auto terms = std::optional(expand_terms(std::move(*parsed)));
   auto hits = site.store.search(site.repo.id, *terms, lang_code(site.lang), 50);
   if (!hits) return std::unexpected(hits.error());
   std::vector<std::int64_t> ids;
