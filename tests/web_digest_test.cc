@@ -208,6 +208,12 @@ TEST(WebDigest, SearchFindsAcrossTheTwoLanguages) {
   bool has_zh = false;
   for (const auto& a : terms[2].alternatives) has_zh |= a.text == "kv缓存";
   EXPECT_TRUE(has_zh);
+  // Words typed apart that name one entry are one term.
+  auto spec = web::expand_terms(*web::parse_query("speculative decoding -eagle"));
+  ASSERT_EQ(spec.size(), 2u);
+  EXPECT_EQ(spec[0].text, "speculative decoding");
+  EXPECT_FALSE(spec[0].alternatives.empty());
+  EXPECT_TRUE(spec[1].exclude);
   // A prefix term is not expanded.
   EXPECT_TRUE(web::expand_terms(*web::parse_query("quant*"))[0].alternatives.empty());
 }

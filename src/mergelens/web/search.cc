@@ -93,7 +93,32 @@ Result<std::vector<SearchTerm>> parse_query(std::string_view q) {
   return terms;
 }
 
-std::vector<SearchTerm> expand_terms(std::vector<SearchTerm> terms) {
+std::vector<SearchTerm> expand_terms(std::vector<SearchTerm> in) {
+  constexpr size_t kMaxWords = 3;
+  auto plain = [](const SearchTerm& t) {
+    return !t.prefix && t.text.find_first_of(" \t") == std::string::npos;
+  };
+  // Words typed apart that name one entry ("speculative decoding", "CUDA 图")
+  // become one term: the phrase, or any of the entry's other forms.
+  std::vector<SearchTerm> terms;
+  for (size_t i = 0; i < in.size();) {
+    size_t take = 1;
+    for (size_t n = std::min(kMaxWords, in.size() - i); n > 1; --n) {
+      bool ok = true;
+      std::string phrase = in[i].text;
+      for (size_t k = 1; k < n && ok; ++k) {
+        ok = plain(in[i + k]) && plain(in[i]) && in[i + k].exclude == in[i].exclude;
+        phrase += " " + in[i + k].text;
+      }
+      if (ok && glossary_find(phrase)) {
+        in[i].text = phrase;
+        take = n;
+        break;
+      }
+    }
+    terms.push_back(std::move(in[i]));
+    i += take;
+  }
   for (auto& t : terms) {
     if (t.prefix) continue;
     const std::string self = lower(t.text);
