@@ -6,13 +6,15 @@ Prints "port N" once it listens; runs until killed.
     smtp_server.py CERT KEY USER PASSWORD OUT_DIR
 """
 import os
-import socket
 import ssl
 import sys
 import time
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import free_port  # noqa: E402
 
 cert, key, user, password, out_dir = sys.argv[1:6]
 
@@ -32,14 +34,6 @@ def authenticator(server, session, envelope, mechanism, auth_data):
     ok = (isinstance(auth_data, LoginPassword) and auth_data.login.decode() == user
           and auth_data.password.decode() == password)
     return AuthResult(success=ok, handled=False)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)

@@ -29,7 +29,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Binary, git, main, make_sample, parse_args  # noqa: E402
+from common import Binary, free_port, git, main, make_sample, parse_args, stop  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -49,14 +49,6 @@ HOSTILE_BODY = """Fixes the KV cache hit path.
 """
 HOSTILE_AUTHOR = "<img src=x onerror=window.__pwned='author'>"
 HOSTILE_TAG = "<img src=x onerror=window.__pwned='tag'>"
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def add_hostile_prs(repo):
@@ -213,13 +205,7 @@ def teardown():
     if "wd" in STATE:
         STATE["wd"].quit()
     for key in ("driver_proc", "server"):
-        p = STATE.get(key)
-        if p:
-            p.terminate()
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop(STATE.get(key))
 
 
 def test_day_pr_tag_aggregation_search():

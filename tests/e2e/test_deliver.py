@@ -23,7 +23,7 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Binary, git, main, make_sample, parse_args  # noqa: E402
+from common import Binary, git, main, make_sample, parse_args, stop  # noqa: E402
 
 args = parse_args()
 W = args.work_dir
@@ -77,14 +77,7 @@ def setup():
 
 
 def teardown():
-    for key in ("smtp",):
-        p = STATE.get(key)
-        if p:
-            p.terminate()
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+    stop(STATE.get("smtp"))
     if "httpd" in STATE:
         STATE["httpd"].shutdown()
 
