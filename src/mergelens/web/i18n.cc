@@ -91,6 +91,17 @@ constexpr Entry kStrings[] = {
     {"lines", "行", "lines"},
     {"week_of", "周", "week of"},
     {"digest", "每日摘要", "Daily digest"},
+    {"close_links", "值得精读：", "Close reads:"},
+    {"skipped", "可跳过", "Safe to skip"},
+    {"lp", "（", " ("},
+    {"rp", "）", ")"},
+    {"sort_by_recent", "按近 4 周活跃度排序", "Sort by the last 4 weeks"},
+    {"recent", "近 4 周", "Last 4 weeks"},
+    {"tags_help", "每周数量为最近 26 周（UTC，周一起），悬停可看每周数值；右侧数字为单周最大值。",
+     "Weekly counts over the last 26 weeks (UTC, from Monday); hover for each week's value; "
+     "the number on the right is the highest week."},
+    {"axis_left", "左轴", "left axis"},
+    {"axis_right", "右轴", "right axis"},
 };
 
 constexpr std::pair<const char*, std::pair<const char*, const char*>> kVerdicts[] = {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/analysis/glossary.h"
 #include "mergelens/guide/guide.h"
 #include "mergelens/web/pages.h"
 
@@ -240,9 +241,11 @@ Result<Page> pr_page(const Site& site, std::string_view ref) {
   m["skim"] = skim;
   nlohmann::json tag_list = nlohmann::json::array();
   for (const auto& t : tags)
-    tag_list.push_back({{"name", clean_text(t)}, {"href", site.links.tag(t)}});
+    tag_list.push_back({{"name", clean_text(tag_display_name(t, lang_code(site.lang)))},
+                        {"href", site.links.tag(t)}});
   m["tags"] = tag_list;
-  m["headline_segs"] = rich(m["headline"].get<std::string>());
+  // Code spans of the headline: <code> on the page, no backticks in <title>.
+  m["headline_rich"] = rich(m["headline"].get<std::string>());
   std::string plain = m["headline"].get<std::string>();
   std::erase(plain, '`');
   page.title = fmt::format("{} {} · {}", m["ref"].get<std::string>(), plain, site.repo.name);
