@@ -21,6 +21,7 @@ import copy
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -111,15 +112,31 @@ def visible(g):
     return text
 
 
+def small_store(db, prs, path):
+    """A copy of `db` holding only the PRs with stored answers (their facts,
+    computed over the whole history, are kept), so a binary without `write
+    REF...` writes just those."""
+    shutil.copy(db, path)
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA foreign_keys = ON")
+    marks = ",".join("?" * len(prs))
+    con.execute(f"DELETE FROM changes WHERE number IS NULL OR number NOT IN ({marks})", prs)
+    con.commit()
+    con.execute("VACUUM")
+    con.close()
+
+
 def answers_part(bins, db, answers_dir, prs, tmp):
     rows = {}
+    small = os.path.join(tmp, "answers.db")
+    small_store(db, prs, small)
     for name, binary in bins:
         log = os.path.join(tmp, f"replay-{name}.jsonl")
         open(log, "w").close()
         rp = Replay(answers_dir, log)
         work = os.path.join(tmp, f"{name}.db")
-        shutil.copy(db, work)
-        run(binary, work, ["write", "--force"] + [str(n) for n in prs], rp.port)
+        shutil.copy(small, work)
+        run(binary, work, ["write", "--force"], rp.port)
         for n in prs:
             a = json.load(open(os.path.join(answers_dir, f"{n}.answer.json"), encoding="utf-8"))
             g = guide_of(binary, work, n)
@@ -142,7 +159,7 @@ def answers_part(bins, db, answers_dir, prs, tmp):
                     json.dump(planted_answer, f, ensure_ascii=False)
             rp.close()
             rp = Replay(pdir, log)
-            run(binary, work, ["write", "--force"] + [str(n) for n in prs], rp.port)
+            run(binary, work, ["write", "--force"], rp.port)
             for n in prs:
                 g = guide_of(binary, work, n)
                 planted += 1

@@ -5,6 +5,7 @@
 
 #include "mergelens/analysis/analyzer.h"
 #include "mergelens/guide/citations.h"
+#include "mergelens/guide/digest.h"
 #include "mergelens/guide/prose.h"
 #include "mergelens/guide/validate.h"
 #include "test_helpers.h"

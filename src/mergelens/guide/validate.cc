@@ -181,27 +181,6 @@ std::string shorten_headline(std::string_view h) {
   return std::string(h);
 }
 
-std::string compose_digest(const Guide& g) {
-  const bool zh = g.lang == "zh" || (g.lang.empty() && prose::has_cjk(g.verdict_text));
-  std::string text = prose::tidy(g.verdict_text);
-  auto end_sentence = [&](std::string& s) {
-    if (s.empty()) return;
-    for (std::string_view stop : {"\u3002", "\uFF01", "\uFF1F", ".", "!", "?"})
-      if (s.ends_with(stop)) return;
-    s += zh ? "\u3002" : ".";
-  };
-  end_sentence(text);
-  std::string why = prose::tidy(g.why);
-  if (!why.empty()) {
-    end_sentence(why);
-    text += zh ? why : " " + why;
-  }
-  // At most three sentences.
-  auto sents = prose::sentences(text);
-  if (sents.size() > 3) text = prose::tidy(text.substr(0, sents[2].end));
-  return text;
-}
-
 void settle_judgment(Guide& g, const Facts& f, const Guide& offline) {
   const std::string a_verdict = to_string(f.verdict);
   GuideJudgment analysis;

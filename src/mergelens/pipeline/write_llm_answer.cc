@@ -2,6 +2,7 @@
 // the citation check and pruning, the judgment, validation, and the retry.
 #include <fmt/format.h>
 
+#include "mergelens/guide/digest.h"
 #include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/offline.h"
 #include "mergelens/guide/validate.h"
