@@ -112,6 +112,15 @@ def visible(g):
     return text
 
 
+def work_copy(db, tmp):
+    """A copy to read with the current binary (which may migrate it), so the
+    store stays readable by the older binary measured beside it."""
+    path = os.path.join(tmp, "listing.db")
+    if not os.path.exists(path):
+        shutil.copy(db, path)
+    return path
+
+
 def small_store(db, prs, path):
     """A copy of `db` holding only the PRs with stored answers (their facts,
     computed over the whole history, are kept), so a binary without `write
@@ -178,7 +187,7 @@ def answers_part(bins, db, answers_dir, prs, tmp):
 
 
 def largest_part(binary, db, tmp, count):
-    listing = json.loads(subprocess.run([binary, "--db", db, "list", "--json"],
+    listing = json.loads(subprocess.run([binary, "--db", work_copy(db, tmp), "list", "--json"],
                                         capture_output=True, text=True, check=True).stdout)
     listing = [c for c in listing if c.get("number")]
     listing.sort(key=lambda c: -(c["additions"] + c["deletions"]))
@@ -208,7 +217,7 @@ def largest_part(binary, db, tmp, count):
 
 
 def bilingual_part(binary, db, tmp, last):
-    listing = json.loads(subprocess.run([binary, "--db", db, "list", "--json"],
+    listing = json.loads(subprocess.run([binary, "--db", work_copy(db, tmp), "list", "--json"],
                                         capture_output=True, text=True, check=True).stdout)
     numbers = [str(c["number"]) for c in listing if c.get("number")][:last]
     out = {}
