@@ -213,7 +213,7 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
         a->server.lang = (*langs)[0];
         const std::string db = g.db;
         auto created = web::Server::create(
-            [db] { return open_sqlite_store(db, StoreOptions{.create = false}); }, a->server);
+            [db] { return open_store_at(db, StoreOptions{.create = false}); }, a->server);
         if (!created) return std::unexpected(created.error());
         server = std::move(*created);
         auto port = server->bind();

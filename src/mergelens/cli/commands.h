@@ -35,6 +35,11 @@ Runner setup_digest(CLI::App& sub, const Globals& g);
 // "zh", "en" or "both" → the languages; kInvalidInput otherwise.
 Result<std::vector<std::string>> parse_langs(const std::string& lang);
 Runner setup_sync(CLI::App& sub, const Globals& g);
+// Scale-out: workers, the job queue, the repository list, moving a store.
+Runner setup_worker(CLI::App& sub, const Globals& g);
+Runner setup_jobs(CLI::App& sub, const Globals& g);
+Runner setup_repos(CLI::App& sub, const Globals& g);
+Runner setup_migrate(CLI::App& sub, const Globals& g);
 
 // Parses a date option (`flag` names it in errors) into `out`; empty text
 // leaves `out` unset. Fails with kInvalidInput naming the flag.

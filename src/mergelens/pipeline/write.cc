@@ -10,6 +10,14 @@
 
 namespace mergelens {
 
+Guide write_checked_offline(const Change& change, const Facts& facts, const std::string& lang) {
+  Guide g = write_offline_guide(change, facts, lang);
+  CitationIndex index(change, facts);
+  auto failures = check_citations(g, index);
+  if (!failures.empty()) remove_failed_citations(g, failures, g, index);
+  return g;
+}
+
 Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const WriteOptions& opt,
                                  Progress* progress) {
   WriteReport report;
@@ -62,16 +70,8 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
       } else {
         // The offline writer cites only facts; the checker still runs, so a
         // detector bug can never publish a citation the change lacks.
-        for (size_t i = 0; i < changes.size(); ++i) {
-          Guide g = write_offline_guide(changes[i], facts[i], lang);
-          CitationIndex index(changes[i], facts[i]);
-          auto failures = check_citations(g, index);
-          if (!failures.empty()) {
-            Guide empty = g;
-            remove_failed_citations(g, failures, g, index);
-          }
-          guides[i] = {changes[i].id, std::move(g)};
-        }
+        for (size_t i = 0; i < changes.size(); ++i)
+          guides[i] = {changes[i].id, write_checked_offline(changes[i], facts[i], lang)};
       }
       if (auto r = store.put_guides(guides); !r) return std::unexpected(r.error());
       for (size_t i = 0; i < guides.size(); ++i) {
