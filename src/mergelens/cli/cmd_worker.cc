@@ -41,6 +41,7 @@ Runner setup_worker(CLI::App& sub, const Globals& g) {
     std::string config = "mergelens.toml";
     llm::Settings llm;
     ModelLimits limits;
+    bool offline = false;
   };
   auto a = std::make_shared<Args>();
   sub.add_option("--id", a->opt.id, "This worker's name in the queue (default host:pid)");
@@ -72,6 +73,8 @@ Runner setup_worker(CLI::App& sub, const Globals& g) {
   sub.add_option("--github-api", a->opt.github_api_url, "GitHub API base")
       ->envname("MERGELENS_GITHUB_API")
       ->capture_default_str();
+  sub.add_flag("--offline", a->offline,
+               "Write every guide with the offline writer, even for repositories with llm");
   sub.add_flag("-v,--verbose", a->opt.verbose, "Print one line per job");
   return [a, &g]() -> Result<void> {
     for (size_t s = 0; s < a->kinds.size();) {
@@ -99,7 +102,7 @@ Runner setup_worker(CLI::App& sub, const Globals& g) {
     a->opt.open_store = [db] { return open_store_at(db, StoreOptions{.create = false}); };
     std::unique_ptr<llm::Client> client;
     std::unique_ptr<StoreGate> gate;
-    if (want_llm) {
+    if (want_llm && !a->offline) {
       auto settings = llm::resolve_settings(a->llm, a->config);
       if (!settings) return std::unexpected(settings.error());
       client = std::make_unique<llm::Client>(*settings);

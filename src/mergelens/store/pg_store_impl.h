@@ -153,6 +153,7 @@ Result<T> PgStore::in_transaction(const std::function<Result<T>()>& body) {
     }
     const std::string state = conn_.last_state();
     (void)conn_.exec("ROLLBACK");
+    conn_.restore_state(state);
     const bool again = state == pg::kDeadlock || state == pg::kSerializationFailure;
     if (!again || attempt >= 4) return result;
   }

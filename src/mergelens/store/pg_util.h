@@ -51,6 +51,8 @@ class Conn {
   Result<void> exec(std::string_view sql);
   // The SQLSTATE of the last failed statement ("" when none).
   const std::string& last_state() const { return state_; }
+  // Puts back the SQLSTATE of a failure after a ROLLBACK cleared it.
+  void restore_state(std::string state) { state_ = std::move(state); }
 
   // Fills an Error from a failed result (or the connection when null).
   Error error_of(const PGresult* res, std::string_view what);
@@ -102,7 +104,7 @@ class Stmt {
  private:
   struct Param {
     std::string value;
-    Oid type = 0;
+    Oid type = 25;  // text: a placeholder left unbound (a gap in $1..$N) still has a type
     bool null = true;
     bool binary = false;
   };
