@@ -11,6 +11,35 @@
 
 namespace mergelens::cli {
 
+Result<void> enqueue_run(const Globals& g, const IngestOptions& ingest,
+                         const std::vector<std::string>& langs, bool llm) {
+  if (g.repo.empty())
+    return fail(ErrorKind::kInvalidInput,
+                "run --enqueue needs --repo NAME (the repository's name)");
+  RepoSettings r;
+  r.name = g.repo;
+  r.path = ingest.repo_path;
+  r.branch = ingest.branch;
+  r.langs = langs;
+  r.llm = llm;
+  auto store = open_store(g, /*create=*/true);
+  if (!store) return std::unexpected(store.error());
+  auto all = (*store)->list_repo_settings();
+  if (!all) return std::unexpected(all.error());
+  for (const auto& old : *all)  // keep what `repos add` set that run has no flag for
+    if (old.name == r.name) {
+      r.github = old.github;
+      r.schedule_seconds = old.schedule_seconds;
+    }
+  if (auto put = (*store)->put_repo_settings(r); !put) return put;
+  const std::vector<RepoSettings> one{r};
+  auto n = enqueue_ingests(**store, one, static_cast<UnixSeconds>(std::time(nullptr)));
+  if (!n) return std::unexpected(n.error());
+  fmt::print("{}: {} for the workers\n", r.name,
+             *n ? "ingest queued" : "an ingest is already queued");
+  return {};
+}
+
 Runner setup_repos(CLI::App& sub, const Globals& g) {
   struct Args {
     RepoSettings repo;

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "mergelens/pipeline/ingest.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
 
@@ -40,6 +41,9 @@ Runner setup_worker(CLI::App& sub, const Globals& g);
 Runner setup_jobs(CLI::App& sub, const Globals& g);
 Runner setup_repos(CLI::App& sub, const Globals& g);
 Runner setup_migrate(CLI::App& sub, const Globals& g);
+// `run --enqueue`: stores the clone as a worker repository and queues its ingest (cmd_repos.cc).
+Result<void> enqueue_run(const Globals& g, const IngestOptions& ingest,
+                         const std::vector<std::string>& langs, bool llm);
 
 // Parses a date option (`flag` names it in errors) into `out`; empty text
 // leaves `out` unset. Fails with kInvalidInput naming the flag.

@@ -70,16 +70,20 @@ bool permanent(const Error& e) {
          e.kind == ErrorKind::kUnsupported;
 }
 
-// Nothing due now or soon, and nothing running anywhere.
-Result<bool> idle(Store& store) {
+// Nothing of `kinds` (any when empty) due now or soon, and nothing running
+// anywhere (a running job may enqueue more).
+Result<bool> idle(Store& store, const std::vector<std::string>& kinds) {
   auto running = store.list_jobs(JobQuery{JobState::kRunning, "", 1});
   if (!running) return std::unexpected(running.error());
   if (!running->empty()) return false;
   auto queued = store.list_jobs(JobQuery{JobState::kQueued, "", 100000});
   if (!queued) return std::unexpected(queued.error());
   const UnixSeconds soon = now_seconds() + 60;
-  return std::none_of(queued->begin(), queued->end(),
-                      [&](const Job& j) { return j.spec.not_before <= soon; });
+  return std::none_of(queued->begin(), queued->end(), [&](const Job& j) {
+    const bool mine =
+        kinds.empty() || std::find(kinds.begin(), kinds.end(), j.spec.kind) != kinds.end();
+    return mine && j.spec.not_before <= soon;
+  });
 }
 
 }  // namespace
@@ -98,8 +102,8 @@ Result<WorkerReport> run_worker(Store& store, const WorkerOptions& in) {
     if (!claimed) return std::unexpected(claimed.error());
     if (!*claimed) {
       if (o.exit_when_idle) {
-        auto done =
-            patiently(o.store_wait_seconds, "checking the queue", [&] { return idle(store); });
+        auto done = patiently(o.store_wait_seconds, "checking the queue",
+                              [&] { return idle(store, o.kinds); });
         if (!done) return std::unexpected(done.error());
         if (*done) break;
       }
