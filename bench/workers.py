@@ -116,12 +116,13 @@ try:
     common.psql(a.server, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                           "WHERE datname = 'prepared' AND pid != pg_backend_pid()")
 
-    # 2. throughput
+    # 2. throughput (MERGELENS_WORKERS_ONLY_KILLS=1 skips 2 and 3)
+    only_kills = os.environ.get("MERGELENS_WORKERS_ONLY_KILLS") == "1"
     print(f"throughput over {a.duration:.0f} s (latency p50 {8 * a.scale:.2f} s, "
           f"p99 {40 * a.scale:.2f} s = 8 s / 40 s x {a.scale}; shared limit {a.rpm:.0f} rpm, "
           f"server limit {a.server_rpm:.0f} rpm):", flush=True)
     base = None
-    for n in (1, 2, 4):
+    for n in () if only_kills else (1, 2, 4):
         db = fresh_db(f"tp{n}", "prepared")
         proc, url, log = replay(f"replay-tp{n}", a.server_rpm)
         ws = [worker(db, url) for _ in range(n)]
@@ -142,15 +143,16 @@ try:
               f"{limited} 429s from the server", flush=True)
 
     # 3. store ceiling
-    db = fresh_db("offline", "prepared")
-    start = time.monotonic()
-    ws = [worker(db, "http://127.0.0.1:9", "--offline") for _ in range(4)]
-    for w in ws:
-        w.wait()
-    took = time.monotonic() - start
-    done = count(db, "SELECT count(*) FROM jobs WHERE kind = 'write' AND state = 'done'")
-    print(f"store ceiling: 4 workers --offline: {done} write jobs in {took:.1f} s = "
-          f"{done / took:.0f} jobs/s ({done / took * 60:.0f}/min)", flush=True)
+    if not only_kills:
+        db = fresh_db("offline", "prepared")
+        start = time.monotonic()
+        ws = [worker(db, "http://127.0.0.1:9", "--offline") for _ in range(4)]
+        for w in ws:
+            w.wait()
+        took = time.monotonic() - start
+        done = count(db, "SELECT count(*) FROM jobs WHERE kind = 'write' AND state = 'done'")
+        print(f"store ceiling: 4 workers --offline: {done} write jobs in {took:.1f} s = "
+              f"{done / took:.0f} jobs/s ({done / took * 60:.0f}/min)", flush=True)
 
     # 4. kills, and the single-process reference
     proc, url, kill_log = replay("replay-kills")
@@ -173,13 +175,18 @@ try:
     took = time.monotonic() - start
     print(f"kills: 4 workers, {kills} SIGKILLed and restarted, queue done in {took:.0f} s",
           flush=True)
+    proc.terminate()  # the kill phase's log ends here; the single run gets its own server
+    proc.wait()
+    proc, url, _ = replay("replay-ref")
     ref = os.path.join(a.work, "ref.db")
     if os.path.exists(ref):
         os.remove(ref)
     import shutil
     shutil.copyfile(a.seed, ref)
     start = time.monotonic()
-    ml("--repo", a.name, "run", a.repo, "--url-base", a.url_base, "--lang", "zh", "--llm",
+    ml("--repo", a.name, "ingest", a.repo, "--url-base", a.url_base, db=ref)
+    ml("--repo", a.name, "analyze", db=ref)
+    ml("--repo", a.name, "write", "--lang", "zh", "--llm",
        "--llm-base-url", url, "--llm-model", "replay", "--llm-concurrency", "4", db=ref)
     print(f"single `mergelens run` (4 requests in flight): {time.monotonic() - start:.0f} s",
           flush=True)

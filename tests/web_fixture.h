@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "mergelens/store/store.h"
+#include "mergelens/web/pages.h"
+#include "mergelens/web/render.h"
 #include "test_helpers.h"
 #include "test_store.h"
 
@@ -118,5 +120,21 @@ inline void WebStore::add_guide(std::int64_t number, const std::string& lang,
                                 const std::string& headline, const std::string& text) {
   put_test_guide(*store, repo, number, lang, headline, text);
 }
+
+// The fixture's store with a site per language and a page renderer.
+struct WebPages {
+  WebStore w;
+  web::TimeZone tz = *web::TimeZone::named("UTC");
+  web::Site site(web::Lang lang = web::Lang::kZh) {
+    return web::Site{*w.store, w.repo, tz, lang, web::Links::server(lang)};
+  }
+  std::string html(const web::Site& s, Result<web::Page> p) {
+    EXPECT_TRUE(p) << p.error().message;
+    if (!p) return "";
+    auto h = web::render_page(s, *p, "/x");
+    EXPECT_TRUE(h) << h.error().message;
+    return h ? *h : "";
+  }
+};
 
 }  // namespace mergelens::testing

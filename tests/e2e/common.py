@@ -114,6 +114,27 @@ def make_sample(args, out_name="sample"):
     return repo, manifest
 
 
+def free_port():
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def stop(proc):
+    """Terminates a process the test started (kills it after 10 s)."""
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def main(tests):
     passed = failed = 0
     for t in tests:

@@ -45,6 +45,7 @@ constexpr Command kCommands[] = {
     {"serve", "Serve the reading guides as web pages, feeds and JSON (read-only)", setup_serve},
     {"export", "Write the pages as a static site with relative links", setup_export},
     {"digest", "Print one day's digest as Markdown or JSON", setup_digest},
+    {"deliver", "Send a day's digest to Feishu, DingTalk, WeCom, Slack or e-mail", setup_deliver},
     {"worker", "Run jobs from the store's queue (many workers may share one store)", setup_worker},
     {"jobs", "Show the job queue: counts, dead-lettered jobs and why", setup_jobs},
     {"repos", "Add, remove and list the repositories workers keep current", setup_repos},

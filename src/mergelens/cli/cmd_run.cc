@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "mergelens/cli/commands.h"
+#include "mergelens/deliver/deliver.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/pipeline/run.h"
 #include "mergelens/web/export.h"
@@ -168,6 +169,10 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
     // Options the export and the server would reject fail before any work.
     if (!a->export_dir.empty() || a->serve)
       if (auto tz = web::TimeZone::named(a->server.tz); !tz) return std::unexpected(tz.error());
+    // [[deliver]] targets: each pass delivers the days that have closed.
+    auto targets = deliver::read_targets(a->config);
+    if (!targets) return std::unexpected(targets.error());
+    auto transport = deliver::real_transport();
     auto store = open_store(g, /*create=*/true);
     if (!store) return std::unexpected(store.error());
     std::optional<Stopper> stopper;
@@ -212,6 +217,15 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
         }
         fmt::print("exported {} pages and {} feeds to {}\n", stats->pages, stats->feeds,
                    a->export_dir);
+      }
+      if (!targets->empty()) {
+        // A delivery that fails is reported and tried again on the next pass.
+        auto repo = resolve_repo(**store, report->ingest.repo.name);
+        auto sent = repo ? deliver::deliver_due(**store, *repo, *targets, *transport)
+                         : Result<std::vector<deliver::DayReport>>(std::unexpected(repo.error()));
+        if (!sent) fmt::print(stderr, "mergelens: delivery: {}\n", sent.error().message);
+        for (const auto& r : sent ? *sent : std::vector<deliver::DayReport>{})
+          fmt::print(r.error.empty() ? stdout : stderr, "delivered {}\n", deliver::describe(r));
       }
       if (first && a->serve) {
         a->server.repo = report->ingest.repo.name;

@@ -136,7 +136,7 @@ Runner setup_worker(CLI::App& sub, const Globals& g) {
       l.model = client->settings().model;
       l.finished_at = static_cast<UnixSeconds>(std::time(nullptr));
       l.guides = static_cast<std::int64_t>(report->by_kind[std::string(kJobWrite)]);
-      LlmWriter(*client, **store, 0).fill_ledger(l);
+      LlmWriter(*client, **store, LlmOptions{}).fill_ledger(l);
       if (auto r = (*store)->record_write_run(l); !r) return std::unexpected(r.error());
     }
     return {};

@@ -111,6 +111,8 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   };
   g.importance.reason = reasons(facts.importance);
   g.insight.reason = reasons(facts.insight);
+  g.analysis.importance.reason = g.importance.reason;
+  g.analysis.insight.reason = g.insight.reason;
   g.writer.kind = "offline";
   return g;
 }

@@ -139,7 +139,14 @@ Result<JobOutcome> run_write(Store& store, const Job& job, const JobContext& ctx
   Guide g;
   JobOutcome out;
   if (want_llm && ctx.options.client) {
-    LlmWriter writer(*ctx.options.client, store, ctx.options.budget_tokens);
+    LlmOptions lo;
+    lo.budget_tokens = ctx.options.budget_tokens;
+    lo.bilingual = false;             // one job per language
+    auto repos = store.list_repos();  // the clone, for citations beyond the change's files
+    if (!repos) return std::unexpected(repos.error());
+    for (const auto& r : *repos)
+      if (r.id == job.spec.repo_id) lo.clone_path = r.path;
+    LlmWriter writer(*ctx.options.client, store, lo);
     LlmOutcome o;
     g = writer.write(**change, **facts, lang, &o);
     out.model_requests = static_cast<size_t>(o.requests);

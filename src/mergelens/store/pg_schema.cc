@@ -198,7 +198,7 @@ CREATE TABLE search_docs (
 CREATE INDEX search_docs_gin ON search_docs USING GIN (doc);
 )sql",
     // 2: the job queue, the shared model limits, per-repository worker settings
-    // (store/jobs.h); the same tables as SQLite migration 6.
+    // (store/jobs.h); the same tables as SQLite migration 7.
     R"sql(
 CREATE TABLE jobs (
   id BIGSERIAL PRIMARY KEY,
@@ -239,6 +239,22 @@ CREATE TABLE repo_settings (
   schedule_seconds BIGINT NOT NULL DEFAULT 0,
   langs TEXT NOT NULL DEFAULT 'zh',
   llm INTEGER NOT NULL DEFAULT 0
+);
+)sql",
+    // 3: delivered digests (deliver/), as SQLite migration 6.
+    R"sql(
+CREATE TABLE deliveries (
+  repo_id BIGINT NOT NULL REFERENCES repos(id),
+  target TEXT NOT NULL,
+  day TEXT NOT NULL,
+  part INTEGER NOT NULL,
+  parts INTEGER NOT NULL,
+  payload BYTEA NOT NULL,
+  planned_at BIGINT NOT NULL,
+  sent_at BIGINT NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (repo_id, target, day, part)
 );
 )sql",
 };

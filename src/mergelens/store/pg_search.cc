@@ -79,6 +79,23 @@ std::string tsvector_text(std::initializer_list<std::pair<std::string_view, char
   return out;
 }
 
+// One term as tsquery text: a lexeme, or a phrase of lexemes chained with
+// <->, the last one a prefix (:*) when asked or when it is a lone CJK
+// character; "" when the term has no token.
+std::string tsquery_of(std::string_view text, bool prefix) {
+  bool single = false;
+  const auto toks = tokens(search_text(text, /*query=*/true, &single));
+  if (toks.empty()) return {};
+  std::string expr = toks.size() > 1 ? "(" : "";
+  for (size_t i = 0; i < toks.size(); ++i) {
+    if (i) expr += " <-> ";
+    quote(expr, toks[i]);
+    if (i + 1 == toks.size() && (prefix || single)) expr += ":*";
+  }
+  if (toks.size() > 1) expr += ")";
+  return expr;
+}
+
 }  // namespace
 
 Result<void> PgStore::index_changes(std::span<const std::int64_t> ids) {
@@ -120,17 +137,18 @@ Result<std::vector<SearchHit>> PgStore::search(std::int64_t repo_id,
                                                std::string_view lang, size_t limit) {
   std::string include, exclude;
   for (const auto& t : terms) {
-    bool single = false;
-    const auto toks = tokens(search_text(t.text, /*query=*/true, &single));
-    if (toks.empty())
+    std::string expr = tsquery_of(t.text, t.prefix);
+    if (expr.empty())
       return fail(ErrorKind::kInvalidInput, "search term \"{}\" has no letter or digit", t.text);
-    std::string expr = toks.size() > 1 ? "(" : "";
-    for (size_t i = 0; i < toks.size(); ++i) {
-      if (i) expr += " <-> ";
-      quote(expr, toks[i]);
-      if (i + 1 == toks.size() && (t.prefix || single)) expr += ":*";
+    // The glossary's other forms of the term: one OR group (forms without a word are ignored).
+    size_t forms = 1;
+    for (const auto& alt : t.alternatives) {
+      const std::string other = tsquery_of(alt.text, alt.prefix);
+      if (other.empty()) continue;
+      expr += " | " + other;
+      ++forms;
     }
-    if (toks.size() > 1) expr += ")";
+    if (forms > 1) expr = "(" + expr + ")";
     if (t.exclude) {
       exclude += " & !" + expr;
     } else {

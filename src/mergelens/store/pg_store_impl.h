@@ -2,7 +2,7 @@
 // methods are split like SqliteStore's: pg_store.cc (opening, migrations,
 // repositories, changes), pg_facts.cc (facts, guides, answer cache, write
 // ledger), pg_pages.cc (page queries, snapshots, the data version, GitHub
-// state), pg_search.cc (tsvector search), pg_jobs.cc (the job queue, model
+// state), pg_search.cc (tsvector search), pg_deliveries.cc (delivery records), pg_jobs.cc (the job queue, model
 // limits, repository settings). Adding a Store method means declaring it
 // here and writing it in the file of its family, with the SQL in `$N` form.
 //
@@ -88,6 +88,17 @@ class PgStore final : public Store {
   Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
                                         std::string_view lang, size_t limit) override;
 
+  // DeliveryStore (pg_deliveries.cc)
+  Result<std::vector<DeliveryPart>> plan_delivery(std::int64_t repo_id,
+                                                  std::span<const DeliveryPart> parts) override;
+  Result<void> record_delivery_attempt(std::int64_t repo_id, std::string_view target,
+                                       std::string_view day, int part, UnixSeconds at,
+                                       std::string_view error) override;
+  Result<std::vector<DeliveryPart>> deliveries(std::int64_t repo_id, std::string_view target,
+                                               std::string_view day) override;
+  Result<size_t> forget_delivery(std::int64_t repo_id, std::string_view target,
+                                 std::string_view day) override;
+
   // JobStore (pg_jobs.cc)
   Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;
   Result<std::optional<Job>> claim_job(std::string_view worker, std::span<const std::string> kinds,
@@ -135,6 +146,8 @@ class PgStore final : public Store {
   Result<void> insert_conversation(std::int64_t id, const Change& c);
   Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
   Result<void> index_changes(std::span<const std::int64_t> ids);
+  Result<std::vector<DeliveryPart>> read_parts(std::int64_t repo_id, std::string_view target,
+                                               std::string_view day);
   Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
                                             const std::function<void(Stmt&)>& bind);
   const std::string& where() const { return conn_.where(); }

@@ -202,7 +202,25 @@ CREATE TABLE github_etags (
 CREATE VIRTUAL TABLE search_docs USING fts5(title, headline, body, tokenize = 'unicode61',
                                             prefix = '1 2 3');
 )sql",
-    // 6: the job queue, the shared model limits and per-repository worker settings
+    // 6: delivered digests (deliver/): each part of a day's message as planned for a target,
+    // and whether the service accepted it. Written without reference to the migrations
+    // before it (beyond repos), so it can be renumbered.
+    R"sql(
+CREATE TABLE deliveries (
+  repo_id INTEGER NOT NULL REFERENCES repos(id),
+  target TEXT NOT NULL,
+  day TEXT NOT NULL,
+  part INTEGER NOT NULL,
+  parts INTEGER NOT NULL,
+  payload BLOB NOT NULL,
+  planned_at INTEGER NOT NULL,
+  sent_at INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (repo_id, target, day, part)
+) WITHOUT ROWID;
+)sql",
+    // 7: the job queue, the shared model limits and per-repository worker settings
     // (store/jobs.h; the same tables as PostgreSQL migration 2, store/pg_schema.cc).
     R"sql(
 CREATE TABLE jobs (

@@ -85,19 +85,31 @@ bool has_word(std::string_view s) {
   return false;
 }
 
-// One FTS5 string: the term rewritten, inside double quotes (doubled when
+// One FTS5 string: the text rewritten, inside double quotes (doubled when
 // the text holds one), with * when it is a prefix.
-std::string fts_string(const SearchTerm& t) {
+std::string fts_string(std::string_view term, bool prefix) {
   bool single = false;
-  const std::string text = search_text(t.text, /*query=*/true, &single);
+  const std::string text = search_text(term, /*query=*/true, &single);
   std::string out = "\"";
   for (char c : text) {
     if (c == '"') out += '"';
     out += c;
   }
   out += '"';
-  if (t.prefix || single) out += '*';
+  if (prefix || single) out += '*';
   return out;
+}
+
+// The term, or "(term OR alternative ...)" when it has alternatives.
+std::string fts_group(const SearchTerm& t) {
+  std::string out = fts_string(t.text, t.prefix);
+  size_t n = 1;
+  for (const auto& a : t.alternatives) {
+    if (!has_word(a.text)) continue;
+    out += " OR " + fts_string(a.text, a.prefix);
+    ++n;
+  }
+  return n > 1 ? "(" + out + ")" : out;
 }
 
 }  // namespace
@@ -166,7 +178,7 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::int64_t repo_id,
       return fail(ErrorKind::kInvalidInput, "search term \"{}\" has no letter or digit", t.text);
     std::string& dst = t.exclude ? exclude : include;
     dst += t.exclude ? " NOT " : (dst.empty() ? "" : " AND ");
-    dst += fts_string(t);
+    dst += fts_group(t);
   }
   if (include.empty())
     return fail(ErrorKind::kInvalidInput, "a search needs at least one term that is not excluded");
