@@ -16,6 +16,8 @@ PACKAGES=(
   libkainjow-mustache-dev zlib1g-dev libexpat1-dev
   chromium chromium-driver fonts-wqy-zenhei
   wrk nginx
+  # store/: the PostgreSQL backend (libpq) and the throwaway test cluster.
+  libpq-dev postgresql-15 postgresql-client-15
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -5,11 +5,13 @@
 #include "mergelens/model/diff.h"
 #include "mergelens/store/store.h"
 #include "test_helpers.h"
+#include "test_store.h"
 
 namespace mergelens {
 namespace {
 
 using testing::TempDir;
+using testing::TestStore;
 
 Change sample_change(std::int64_t number, const std::string& sha, UnixSeconds t) {
   Change c;
@@ -40,18 +42,18 @@ Change sample_change(std::int64_t number, const std::string& sha, UnixSeconds t)
   return c;
 }
 
-TEST(SqliteStore, RoundTripsAChange) {
+TEST(Store, RoundTripsAChange) {
   TempDir dir;
-  auto store = open_sqlite_store(dir / "sub/dir/db.sqlite");
-  ASSERT_TRUE(store) << store.error().message;
-  auto repo = (*store)->upsert_repo({0, "o/r", "/src", "https://github.com/o/r", "main", ""});
+  TestStore store(dir);
+  ASSERT_TRUE(store.store);
+  auto repo = store->upsert_repo({0, "o/r", "/src", "https://github.com/o/r", "main", ""});
   ASSERT_TRUE(repo);
   std::vector<Change> in = {sample_change(7, std::string(40, 'a'), 1000)};
-  auto n = (*store)->put_changes(repo->id, in, std::string(40, 'a'));
+  auto n = store->put_changes(repo->id, in, std::string(40, 'a'));
   ASSERT_TRUE(n);
   EXPECT_EQ(*n, 1u);
 
-  auto out = find_change(**store, *repo, "#7");
+  auto out = find_change(*store, *repo, "#7");
   ASSERT_TRUE(out) << out.error().message;
   EXPECT_EQ(out->title, in[0].title);
   EXPECT_EQ(out->repo, "o/r");
@@ -62,59 +64,59 @@ TEST(SqliteStore, RoundTripsAChange) {
   EXPECT_TRUE(out->files[1].binary);
   EXPECT_EQ(out->commits.size(), 1u);
 
-  auto again = (*store)->find_repo("o/r");
+  auto again = store->find_repo("o/r");
   ASSERT_TRUE(again && *again);
   EXPECT_EQ((*again)->base_sha, std::string(40, 'a'));
 }
 
-TEST(SqliteStore, InsertIsIdempotent) {
+TEST(Store, InsertIsIdempotent) {
   TempDir dir;
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  auto repo = (*store)->upsert_repo({0, "o/r", "", "", "", ""});
+  TestStore store(dir);
+  auto repo = store->upsert_repo({0, "o/r", "", "", "", ""});
   std::vector<Change> in = {sample_change(7, std::string(40, 'a'), 1000),
                             sample_change(8, std::string(40, 'b'), 2000)};
-  EXPECT_EQ(*(*store)->put_changes(repo->id, in, std::nullopt), 2u);
-  EXPECT_EQ(*(*store)->put_changes(repo->id, in, std::nullopt), 0u);
-  EXPECT_EQ(*(*store)->count_changes(repo->id), 2u);
-  auto list = (*store)->list_changes(repo->id, ListQuery{});
+  EXPECT_EQ(*store->put_changes(repo->id, in, std::nullopt), 2u);
+  EXPECT_EQ(*store->put_changes(repo->id, in, std::nullopt), 0u);
+  EXPECT_EQ(*store->count_changes(repo->id), 2u);
+  auto list = store->list_changes(repo->id, ListQuery{});
   ASSERT_TRUE(list);
   ASSERT_EQ(list->size(), 2u);
   EXPECT_EQ(list->front().number.value_or(0), 8);  // newest first
   EXPECT_EQ(list->front().file_count, 2);
 }
 
-TEST(SqliteStore, FindsByShaPrefixAndReportsAmbiguity) {
+TEST(Store, FindsByShaPrefixAndReportsAmbiguity) {
   TempDir dir;
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  auto repo = (*store)->upsert_repo({0, "o/r", "", "", "", ""});
+  TestStore store(dir);
+  auto repo = store->upsert_repo({0, "o/r", "", "", "", ""});
   std::vector<Change> in = {sample_change(1, "abcdef0" + std::string(33, '1'), 1),
                             sample_change(2, "abcdef0" + std::string(33, '2'), 2)};
-  ASSERT_TRUE((*store)->put_changes(repo->id, in, std::nullopt));
-  auto one = find_change(**store, *repo, "abcdef02");
+  ASSERT_TRUE(store->put_changes(repo->id, in, std::nullopt));
+  auto one = find_change(*store, *repo, "abcdef02");
   ASSERT_TRUE(one);
   EXPECT_EQ(one->number.value_or(0), 2);
-  auto amb = find_change(**store, *repo, "abcdef0");
+  auto amb = find_change(*store, *repo, "abcdef0");
   ASSERT_FALSE(amb);
   EXPECT_NE(amb.error().message.find("ambiguous"), std::string::npos);
-  auto missing = find_change(**store, *repo, "#99");
+  auto missing = find_change(*store, *repo, "#99");
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
-  EXPECT_FALSE(find_change(**store, *repo, "HEAD~1"));
+  EXPECT_FALSE(find_change(*store, *repo, "HEAD~1"));
 }
 
-TEST(SqliteStore, ChoosesTheRepository) {
+TEST(Store, ChoosesTheRepository) {
   TempDir dir;
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  auto none = resolve_repo(**store, "");
+  TestStore store(dir);
+  auto none = resolve_repo(*store, "");
   ASSERT_FALSE(none);
-  ASSERT_TRUE((*store)->upsert_repo({0, "a/one", "", "", "", ""}));
-  EXPECT_EQ(resolve_repo(**store, "")->name, "a/one");
-  ASSERT_TRUE((*store)->upsert_repo({0, "b/two", "", "", "", ""}));
-  auto ambiguous = resolve_repo(**store, "");
+  ASSERT_TRUE(store->upsert_repo({0, "a/one", "", "", "", ""}));
+  EXPECT_EQ(resolve_repo(*store, "")->name, "a/one");
+  ASSERT_TRUE(store->upsert_repo({0, "b/two", "", "", "", ""}));
+  auto ambiguous = resolve_repo(*store, "");
   ASSERT_FALSE(ambiguous);
   EXPECT_NE(ambiguous.error().message.find("a/one, b/two"), std::string::npos);
-  EXPECT_EQ(resolve_repo(**store, "b/two")->name, "b/two");
-  EXPECT_FALSE(resolve_repo(**store, "c/three"));
+  EXPECT_EQ(resolve_repo(*store, "b/two")->name, "b/two");
+  EXPECT_FALSE(resolve_repo(*store, "c/three"));
 }
 
 TEST(SqliteStore, RefusesDamagedForeignAndNewerFiles) {

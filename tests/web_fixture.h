@@ -11,6 +11,7 @@
 #include "mergelens/web/pages.h"
 #include "mergelens/web/render.h"
 #include "test_helpers.h"
+#include "test_store.h"
 
 namespace mergelens::testing {
 
@@ -19,14 +20,15 @@ inline constexpr const char* kHostile =
 
 struct WebStore {
   TempDir dir;
-  std::string db = dir / "web.db";
+  TestLocation location{dir, "web.db"};
+  std::string db = location.str();  // a file, or a PostgreSQL URL (tests/test_store.h)
   std::unique_ptr<Store> store;
   RepoRecord repo;
 
   // Changes on 2026-09-14 (two), 2026-09-16 (three, one at 23:30 UTC which is
   // 2026-09-17 in Asia/Shanghai); none on 2026-09-15.
   WebStore() {
-    auto s = open_sqlite_store(db);
+    auto s = open_store_at(db);
     EXPECT_TRUE(s) << s.error().message;
     store = std::move(*s);
     auto r = store->upsert_repo(RepoRecord{0, "o/r", "/x", "https://github.com/o/r", "main", ""});

@@ -9,7 +9,7 @@ namespace mergelens {
 namespace cli {
 
 Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create) {
-  return open_sqlite_store(g.db, StoreOptions{.create = create});
+  return open_store_at(g.db, StoreOptions{.create = create});
 }
 
 Result<void> parse_date_flag(const std::string& text, const char* flag,
@@ -46,6 +46,11 @@ constexpr Command kCommands[] = {
     {"export", "Write the pages as a static site with relative links", setup_export},
     {"digest", "Print one day's digest as Markdown or JSON", setup_digest},
     {"deliver", "Send a day's digest to Feishu, DingTalk, WeCom, Slack or e-mail", setup_deliver},
+    {"worker", "Run jobs from the store's queue (many workers may share one store)", setup_worker},
+    {"jobs", "Show the job queue: counts, dead-lettered jobs and why", setup_jobs},
+    {"repos", "Add, remove and list the repositories workers keep current", setup_repos},
+    {"migrate-store", "Copy this store (e.g. SQLite) into an empty one (e.g. PostgreSQL)",
+     setup_migrate},
 };
 
 int exit_code_for(ErrorKind kind) {
@@ -73,7 +78,7 @@ int run_cli(int argc, char** argv) {
     app.require_subcommand(1);
     app.fallthrough();  // --db and --repo may follow the subcommand
     cli::Globals globals;
-    app.add_option("--db", globals.db, "SQLite database file")
+    app.add_option("--db", globals.db, "SQLite database file, or a postgresql:// URL")
         ->capture_default_str()
         ->envname("MERGELENS_DB");
     app.add_option("--repo", globals.repo,

@@ -117,6 +117,7 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
     std::string export_dir;
     bool serve = false;
     web::ServerOptions server;
+    bool enqueue = false;
   };
   auto a = std::make_shared<Args>();
   sub.add_option("path", a->opt.ingest.repo_path, "Local clone (work tree or bare)")->required();
@@ -140,6 +141,9 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
                  "Keep the repository current: fetch origin and run again every N seconds");
   sub.add_option("--export", a->export_dir, "After each pass, write the static site into DIR");
   sub.add_flag("--serve", a->serve, "After the first pass, serve the pages until Ctrl-C");
+  sub.add_flag("--enqueue", a->enqueue,
+               "Do not run: add the clone to the workers' repositories (with --repo NAME) and "
+               "queue its ingest for `mergelens worker`");
   sub.add_option("--host", a->server.host, "Address to serve on (with --serve)")
       ->capture_default_str();
   sub.add_option("--port", a->server.port, "Port to serve on (0: any free port)")
@@ -150,6 +154,7 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
     auto langs = parse_langs(a->lang);
     if (!langs) return std::unexpected(langs.error());
     a->opt.write.langs = *langs;
+    if (a->enqueue) return enqueue_run(g, a->opt.ingest, *langs, a->use_llm);
     a->opt.ingest.repo_name = g.repo;
     if (a->batch > 0)
       a->opt.ingest.batch_size = a->opt.analyze.batch_size = a->opt.write.batch_size = a->batch;
@@ -227,7 +232,7 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
         a->server.lang = (*langs)[0];
         const std::string db = g.db;
         auto created = web::Server::create(
-            [db] { return open_sqlite_store(db, StoreOptions{.create = false}); }, a->server);
+            [db] { return open_store_at(db, StoreOptions{.create = false}); }, a->server);
         if (!created) return std::unexpected(created.error());
         server = std::move(*created);
         auto port = server->bind();

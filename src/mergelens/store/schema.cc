@@ -220,6 +220,50 @@ CREATE TABLE deliveries (
   PRIMARY KEY (repo_id, target, day, part)
 ) WITHOUT ROWID;
 )sql",
+    // 7: the job queue, the shared model limits and per-repository worker settings
+    // (store/jobs.h; the same tables as PostgreSQL migration 2, store/pg_schema.cc).
+    R"sql(
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,
+  repo_id INTEGER NOT NULL DEFAULT 0,
+  change_id INTEGER NOT NULL DEFAULT 0,
+  lang TEXT NOT NULL DEFAULT '',
+  key TEXT NOT NULL,
+  serial TEXT NOT NULL DEFAULT '',
+  payload TEXT NOT NULL DEFAULT '',
+  priority INTEGER NOT NULL DEFAULT 100,
+  not_before INTEGER NOT NULL DEFAULT 0,
+  max_attempts INTEGER NOT NULL DEFAULT 5,
+  state TEXT NOT NULL DEFAULT 'queued',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  owner TEXT NOT NULL DEFAULT '',
+  lease_until INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT NOT NULL DEFAULT '',
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX jobs_one_queued_per_key ON jobs(key) WHERE state = 'queued';
+CREATE UNIQUE INDEX jobs_one_running_per_serial ON jobs(serial)
+  WHERE state = 'running' AND serial != '';
+CREATE INDEX jobs_ready ON jobs(priority, id) WHERE state IN ('queued', 'running');
+CREATE TABLE model_limits (
+  name TEXT PRIMARY KEY,
+  tat_ms INTEGER NOT NULL DEFAULT 0,
+  day INTEGER NOT NULL DEFAULT 0,
+  day_tokens INTEGER NOT NULL DEFAULT 0,
+  requests INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE repo_settings (
+  name TEXT PRIMARY KEY,
+  path TEXT NOT NULL DEFAULT '',
+  branch TEXT NOT NULL DEFAULT '',
+  github TEXT NOT NULL DEFAULT '',
+  schedule_seconds INTEGER NOT NULL DEFAULT 0,
+  langs TEXT NOT NULL DEFAULT 'zh',
+  llm INTEGER NOT NULL DEFAULT 0
+);
+)sql",
 };
 
 }  // namespace

@@ -12,31 +12,12 @@
 // ("存"*), which matches the bigram it starts or the trailing character.
 #include <algorithm>
 
+#include "mergelens/store/rows.h"
 #include "mergelens/store/sqlite_store_impl.h"
 
 namespace mergelens {
 
 namespace {
-
-// Decodes one UTF-8 code point at s[i]; advances i. Invalid bytes decode as
-// themselves (they are copied through untouched).
-char32_t next_cp(std::string_view s, size_t& i, size_t& len) {
-  const auto b = static_cast<unsigned char>(s[i]);
-  len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
-  if (i + len > s.size()) len = 1;
-  char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-  for (size_t k = 1; k < len; ++k) {
-    const auto c = static_cast<unsigned char>(s[i + k]);
-    if ((c & 0xC0) != 0x80) {
-      len = 1;
-      cp = b;
-      break;
-    }
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  i += len;
-  return cp;
-}
 
 bool is_cjk(char32_t c) {
   return (c >= 0x3040 && c <= 0x30FF) ||  // Hiragana, Katakana

@@ -21,6 +21,7 @@
 #include "mergelens/analysis/facts.h"
 #include "mergelens/guide/guide.h"
 #include "mergelens/model/change.h"
+#include "mergelens/store/jobs.h"
 #include "mergelens/util/error.h"
 
 namespace mergelens {
@@ -211,9 +212,10 @@ class DeliveryStore {
                                          std::string_view day) = 0;
 };
 
-class Store : public DeliveryStore {
+// The job queue and worker settings (JobStore) are declared in store/jobs.h.
+class Store : public DeliveryStore, public JobStore {
  public:
-  virtual ~Store() = default;
+  ~Store() override = default;
 
   // Inserts a repository or updates the path, web_base and branch of the one
   // with the same name (base_sha is left as stored). Returns the stored record.
@@ -285,6 +287,10 @@ class Store : public DeliveryStore {
   // key). nullopt on a miss.
   virtual Result<std::optional<std::string>> cache_get(std::string_view key) = 0;
   virtual Result<void> cache_put(std::string_view key, std::string_view json) = 0;
+  // Up to `limit` cache entries (key, JSON) with keys after `after`, in key
+  // order: how `mergelens migrate-store` copies the cache.
+  virtual Result<std::vector<std::pair<std::string, std::string>>> cache_entries(
+      std::string_view after, size_t limit) = 0;
 
   // --- pages (store/sqlite_pages.cc) ---
 
@@ -377,6 +383,20 @@ struct StoreOptions {
 // mergelens one), kUnsupported (written by a newer mergelens).
 Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
                                                  const StoreOptions& options = {});
+
+// Opens the PostgreSQL store at `url` (postgresql://... or postgres://...),
+// migrating it as needed. Failures name the server: kIo (unreachable),
+// kCorrupt (the database holds another program's tables), kUnsupported
+// (written by a newer mergelens, or not a SQL_ASCII database).
+Result<std::unique_ptr<Store>> open_pg_store(const std::string& url,
+                                             const StoreOptions& options = {});
+
+// True when `location` is a PostgreSQL URL rather than a file path.
+bool is_pg_url(std::string_view location);
+
+// Opens the store at `location`: a PostgreSQL URL, else a SQLite file.
+Result<std::unique_ptr<Store>> open_store_at(const std::string& location,
+                                             const StoreOptions& options = {});
 
 // Chooses the repository a command works on: the one named `name`, or the only
 // one in the store when `name` is empty. kNotFound / kInvalidInput otherwise,
