@@ -135,7 +135,8 @@ Result<Aggregate> PgStore::aggregate(std::int64_t repo_id, const AggregateQuery&
     // A text[] literal: each tag double-quoted, with quotes and backslashes escaped.
     tag_array = "{";
     for (size_t i = 0; i < aq.tags.size(); ++i) {
-      tag_array += i ? ",\"" : "\"";
+      if (i) tag_array += ',';  // (a conditional char* here trips GCC 12's -Wrestrict)
+      tag_array += '"';
       for (char ch : aq.tags[i]) {
         if (ch == '"' || ch == '\\') tag_array += '\\';
         tag_array += ch;
