@@ -133,7 +133,7 @@ Result<Aggregate> PgStore::aggregate(std::int64_t repo_id, const AggregateQuery&
         "change_id HAVING count(*) = {})",
         aq.tags.size());
     // A text[] literal: each tag double-quoted, with quotes and backslashes escaped.
-    tag_array = "{";
+    tag_array.push_back('{');
     for (size_t i = 0; i < aq.tags.size(); ++i) {
       if (i) tag_array += ',';  // (a conditional char* here trips GCC 12's -Wrestrict)
       tag_array += '"';
