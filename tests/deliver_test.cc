@@ -322,7 +322,7 @@ TEST_P(DeliverWebhook, ARestartSendsOnlyThePartsStillUnsent) {
   // A new process: another connection, another transport; a guide rewritten
   // meanwhile does not change what was planned.
   w.guide(3000, "close_read", "改写后的标题");
-  auto store2 = open_sqlite_store(w.db);
+  auto store2 = open_store_at(w.db, StoreOptions{.create = false});
   ASSERT_TRUE(store2);
   RecordingTransport tr2;
   auto r = deliver::deliver_day(**store2, w.repo, t, "2026-09-20", tr2);
