@@ -2,17 +2,16 @@
 // version, and the GitHub source's state (the twin of sqlite_pages.cc and
 // sqlite_github.cc).
 //
-// data_version: PostgreSQL has no PRAGMA data_version. The store hashes the
-// server's current snapshot (xmin, xmax and the transactions in progress):
-// every commit of a writing transaction, from any process on any machine,
-// changes it (the committed transaction leaves the in-progress list or moves
-// xmin), while reads, which take no transaction id, leave it alone. A writer
-// that has started but not committed changes it too, so a publisher may drop
-// its cached pages once more than needed, never too few times.
+// data_version: PostgreSQL has no PRAGMA data_version. Every write
+// transaction of this store (in_transaction, pg_store_impl.h) ends by adding
+// one to the single row of mergelens_version, so the count moves with each
+// commit, from any process on any machine, and only then: a reader sees the
+// new count together with the data it covers, never before (a page cached
+// under the old count is dropped once the commit shows), and reads, other
+// databases on the server and the job queue's own writes leave it alone.
 #include <algorithm>
 
 #include "mergelens/store/pg_store_impl.h"
-#include "mergelens/util/hash.h"
 
 namespace mergelens {
 
@@ -212,12 +211,11 @@ Result<void> PgStore::read_snapshot(const std::function<void()>& body) {
 }
 
 Result<std::int64_t> PgStore::data_version() {
-  auto st = q("SELECT pg_current_snapshot()::text");
+  auto st = q("SELECT n FROM mergelens_version");
   auto row = st.step();
   if (!row) return std::unexpected(row.error());
-  Hasher h;
-  h.add(st.text(0));
-  return static_cast<std::int64_t>(h.value() & 0x7fffffffffffffff);
+  if (!*row) return fail(ErrorKind::kCorrupt, "{}: mergelens_version has no row", where());
+  return st.i64(0);
 }
 
 // --- GitHub source ---
@@ -373,10 +371,12 @@ Result<std::int64_t> PgStore::put_pull(std::int64_t repo_id, const Change& c,
 
 Result<void> PgStore::delete_change(std::int64_t id) {
   // Child rows and the search document go with ON DELETE CASCADE.
-  auto st = q("DELETE FROM changes WHERE id = $1");
-  st.bind(1, id);
-  if (auto r = st.run(); !r) return std::unexpected(r.error());
-  return {};
+  return in_transaction<void>([&]() -> Result<void> {
+    auto st = q("DELETE FROM changes WHERE id = $1");
+    st.bind(1, id);
+    if (auto r = st.run(); !r) return std::unexpected(r.error());
+    return {};
+  });
 }
 
 Result<GithubSyncState> PgStore::get_sync_state(std::int64_t repo_id) {

@@ -257,6 +257,14 @@ CREATE TABLE deliveries (
   PRIMARY KEY (repo_id, target, day, part)
 );
 )sql",
+    // 4: the data version (pg_pages.cc), one row moved by every write transaction.
+    R"sql(
+CREATE TABLE mergelens_version (
+  one INTEGER PRIMARY KEY CHECK (one = 1),
+  n BIGINT NOT NULL
+);
+INSERT INTO mergelens_version(one, n) VALUES (1, 0);
+)sql",
 };
 
 }  // namespace

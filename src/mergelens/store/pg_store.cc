@@ -36,46 +36,52 @@ Result<std::unique_ptr<Store>> open_store_at(const std::string& location,
 }
 
 Result<void> PgStore::migrate() {
-  return in_transaction<void>([&]() -> Result<void> {
-    auto lock = q("SELECT pg_advisory_xact_lock($1)");
-    lock.bind(1, kMigrationLock);
-    if (auto r = lock.step(); !r) return std::unexpected(r.error());
-    if (auto r = conn_.exec("CREATE TABLE IF NOT EXISTS mergelens_meta (key TEXT PRIMARY KEY, "
-                            "value TEXT NOT NULL)");
-        !r)
-      return r;
-    auto version = q("SELECT value FROM mergelens_meta WHERE key = 'schema_version'");
-    auto row = version.step();
-    if (!row) return std::unexpected(row.error());
-    const std::int64_t have = *row ? std::stoll(version.text(0)) : 0;
-    if (have == 0) {
-      // A database with tables but no version of ours belongs to someone else.
-      auto other =
-          q("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() "
-            "AND table_name != 'mergelens_meta'");
-      if (auto r = other.step(); !r) return std::unexpected(r.error());
-      if (other.i64(0) > 0)
-        return fail(ErrorKind::kCorrupt, "{} holds tables of another program", where());
-    }
-    const auto steps = pgsql::migrations();
-    const auto known = static_cast<std::int64_t>(steps.size());
-    if (have > known)
-      return fail(ErrorKind::kUnsupported,
-                  "{} was written by a newer mergelens (schema v{}; this build knows up to v{})",
-                  where(), have, known);
-    for (auto v = have; v < known; ++v) {
-      if (auto r = conn_.exec(steps[static_cast<size_t>(v)]); !r)
-        return fail(r.error().kind, "migration to schema v{} failed: {}", v + 1, r.error().message);
-    }
-    if (have < known) {
-      auto up =
-          q("INSERT INTO mergelens_meta(key, value) VALUES('schema_version', $1) ON CONFLICT (key) "
-            "DO UPDATE SET value = excluded.value");
-      up.bind(1, std::to_string(known));
-      if (auto r = up.run(); !r) return std::unexpected(r.error());
-    }
-    return {};
-  });
+  return in_transaction<void>(
+      [&]() -> Result<void> {
+        auto lock = q("SELECT pg_advisory_xact_lock($1)");
+        lock.bind(1, kMigrationLock);
+        if (auto r = lock.step(); !r) return std::unexpected(r.error());
+        if (auto r = conn_.exec("CREATE TABLE IF NOT EXISTS mergelens_meta (key TEXT PRIMARY KEY, "
+                                "value TEXT NOT NULL)");
+            !r)
+          return r;
+        auto version = q("SELECT value FROM mergelens_meta WHERE key = 'schema_version'");
+        auto row = version.step();
+        if (!row) return std::unexpected(row.error());
+        const std::int64_t have = *row ? std::stoll(version.text(0)) : 0;
+        if (have == 0) {
+          // A database with tables but no version of ours belongs to someone else.
+          auto other =
+              q("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+                "current_schema() "
+                "AND table_name != 'mergelens_meta'");
+          if (auto r = other.step(); !r) return std::unexpected(r.error());
+          if (other.i64(0) > 0)
+            return fail(ErrorKind::kCorrupt, "{} holds tables of another program", where());
+        }
+        const auto steps = pgsql::migrations();
+        const auto known = static_cast<std::int64_t>(steps.size());
+        if (have > known)
+          return fail(
+              ErrorKind::kUnsupported,
+              "{} was written by a newer mergelens (schema v{}; this build knows up to v{})",
+              where(), have, known);
+        for (auto v = have; v < known; ++v) {
+          if (auto r = conn_.exec(steps[static_cast<size_t>(v)]); !r)
+            return fail(r.error().kind, "migration to schema v{} failed: {}", v + 1,
+                        r.error().message);
+        }
+        if (have < known) {
+          auto up =
+              q("INSERT INTO mergelens_meta(key, value) VALUES('schema_version', $1) ON CONFLICT "
+                "(key) "
+                "DO UPDATE SET value = excluded.value");
+          up.bind(1, std::to_string(known));
+          if (auto r = up.run(); !r) return std::unexpected(r.error());
+        }
+        return {};
+      },
+      /*bump_version=*/false);  // mergelens_version may not exist yet
 }
 
 Result<std::unique_ptr<Store>> open_pg_store(const std::string& url, const StoreOptions&) {
@@ -98,16 +104,18 @@ Result<std::unique_ptr<Store>> open_pg_store(const std::string& url, const Store
 }
 
 Result<RepoRecord> PgStore::upsert_repo(const RepoRecord& repo) {
-  auto st = q(fmt::format(
-      "INSERT INTO repos(name, path, web_base, branch) VALUES($1, $2, $3, $4) "
-      "ON CONFLICT(name) DO UPDATE SET path = excluded.path, web_base = excluded.web_base, "
-      "branch = excluded.branch RETURNING {}",
-      kRepoColumns));
-  st.bind(1, repo.name).bind(2, repo.path).bind(3, repo.web_base).bind(4, repo.branch);
-  auto row = st.step();
-  if (!row) return std::unexpected(row.error());
-  if (!*row) return fail(ErrorKind::kInternal, "repository {} vanished after insert", repo.name);
-  return repo_from_row(st);
+  return in_transaction<RepoRecord>([&]() -> Result<RepoRecord> {
+    auto st = q(fmt::format(
+        "INSERT INTO repos(name, path, web_base, branch) VALUES($1, $2, $3, $4) "
+        "ON CONFLICT(name) DO UPDATE SET path = excluded.path, web_base = excluded.web_base, "
+        "branch = excluded.branch RETURNING {}",
+        kRepoColumns));
+    st.bind(1, repo.name).bind(2, repo.path).bind(3, repo.web_base).bind(4, repo.branch);
+    auto row = st.step();
+    if (!row) return std::unexpected(row.error());
+    if (!*row) return fail(ErrorKind::kInternal, "repository {} vanished after insert", repo.name);
+    return repo_from_row(st);
+  });
 }
 
 Result<std::vector<RepoRecord>> PgStore::list_repos() {

@@ -2,9 +2,9 @@
 // methods are split like SqliteStore's: pg_store.cc (opening, migrations,
 // repositories, changes), pg_facts.cc (facts, guides, answer cache, write
 // ledger), pg_pages.cc (page queries, snapshots, the data version, GitHub
-// state), pg_search.cc (tsvector search), pg_deliveries.cc (delivery records), pg_jobs.cc (the job queue, model
-// limits, repository settings). Adding a Store method means declaring it
-// here and writing it in the file of its family, with the SQL in `$N` form.
+// state), pg_search.cc (tsvector search), pg_deliveries.cc (delivery records), pg_jobs.cc (the job
+// queue, model limits, repository settings). Adding a Store method means declaring it here and
+// writing it in the file of its family, with the SQL in `$N` form.
 //
 // One connection per PgStore (not thread-safe, like SqliteStore): the web
 // server and the workers open one store per thread. Write transactions run
@@ -125,8 +125,9 @@ class PgStore final : public Store {
 
   // For the job queue's adapter (pg_jobs.cc).
   template <class T>
+  // The queue's writes (claims, heartbeats) do not move data_version: no page shows them.
   Result<T> run_transaction(const std::function<Result<T>()>& body) {
-    return in_transaction<T>(body);
+    return in_transaction<T>(body, /*bump_version=*/false);
   }
 
   // Applies the migrations this build knows (pg_store.cc).
@@ -135,9 +136,11 @@ class PgStore final : public Store {
  private:
   Stmt q(std::string sql) { return Stmt(conn_, std::move(sql)); }
   // Runs `body` inside BEGIN … COMMIT, rolling back on failure and running it
-  // again on a deadlock or serialization failure.
+  // again on a deadlock or serialization failure. Unless `bump_version` is
+  // false, the transaction also moves data_version (pg_pages.cc) as its last
+  // statement, so the new version becomes visible with the data it covers.
   template <class T>
-  Result<T> in_transaction(const std::function<Result<T>()>& body);
+  Result<T> in_transaction(const std::function<Result<T>()>& body, bool bump_version = true);
   Result<nlohmann::json> read_doc(std::string_view blob, std::string_view what) const;
   Result<std::vector<std::int64_t>> column_ids(Stmt& st) const;
   Result<std::int64_t> insert_change(std::int64_t repo_id, const Change& c);
@@ -156,10 +159,15 @@ class PgStore final : public Store {
 };
 
 template <class T>
-Result<T> PgStore::in_transaction(const std::function<Result<T>()>& body) {
+Result<T> PgStore::in_transaction(const std::function<Result<T>()>& body, bool bump_version) {
   for (int attempt = 0;; ++attempt) {
     if (auto r = conn_.exec("BEGIN"); !r) return std::unexpected(r.error());
     auto result = body();
+    if (result && bump_version) {
+      // Last, so the one-row lock is held only for the COMMIT.
+      if (auto r = conn_.exec("UPDATE mergelens_version SET n = n + 1"); !r)
+        result = std::unexpected(r.error());
+    }
     if (result) {
       if (auto r = conn_.exec("COMMIT"); r) return result;
       result = std::unexpected(Error{ErrorKind::kIo, conn_.where() + ": COMMIT failed"});
