@@ -121,6 +121,7 @@ Result<AnalysisContext> make_context(std::string repo_name, std::string_view mer
 Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   Facts facts;
   facts.referenced_by = ctx.referenced_by;
+  facts.reach = ctx.reach;
   for (const auto& f : change.files) {
     FileRole role = classify_role(f.path, ctx.config);
     if (f.status == FileStatus::kAdded && (f.truncated || f.additions >= kGeneratedAddedLines) &&

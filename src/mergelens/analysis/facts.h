@@ -16,9 +16,9 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 4;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 5;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
-                                            // replacements
+                                            // replacements; 5: reach
 
 enum class Language {
   kUnknown,
@@ -199,6 +199,17 @@ struct Replacement {
   std::int32_t focus = -1;                  // index into Facts::focus, -1 when in no region
 };
 
+// How far a change reaches in its repository's import graph at the merge
+// commit (Python imports, C/C++/CUDA includes), measured by the pipeline.
+struct Reach {
+  bool known = false;          // the graph could be built (a clone was available)
+  std::int32_t importers = 0;  // modules importing a touched code file, directly or not (no
+                               // tests; counted up to 500)
+  std::int32_t direct = 0;     // ... directly (through package __init__ files)
+  std::string hub;             // the touched code file with the most importers
+  std::int32_t hub_importers = 0;
+};
+
 struct Facts {
   int version = kAnalyzerVersion;
   std::map<std::string, FileRole> roles;      // path → role
@@ -225,6 +236,7 @@ struct Facts {
   std::vector<ReviewPoint> review_points;
   std::vector<RationaleNote> rationale;   // in focus order first, then by position
   std::vector<Replacement> replacements;  // likewise
+  Reach reach;
   // The PR was still open when analysed: guides address its reviewers (what to
   // check before merge) rather than readers of merged code.
   bool open = false;

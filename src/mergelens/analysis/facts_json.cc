@@ -176,6 +176,12 @@ json facts_to_json(const Facts& f) {
           {"verdict_scope", f.verdict_scope},
           {"references", std::move(refs)},
           {"rationale", std::move(rationale)},
+          {"reach",
+           {{"known", f.reach.known},
+            {"importers", f.reach.importers},
+            {"direct", f.reach.direct},
+            {"hub", f.reach.hub},
+            {"hub_importers", f.reach.hub_importers}}},
           {"replacements", std::move(replacements)}};
 }
 
@@ -270,6 +276,9 @@ Result<Facts> facts_from_json(const json& j) {
       f.replacements.push_back({r.value("path", ""), r.value("old_line", 0), r.value("new_line", 0),
                                 r.value("old_text", ""), r.value("new_text", ""),
                                 r.value("symbol", ""), r.value("focus", -1)});
+    const json reach = j.value("reach", json::object());
+    f.reach = {reach.value("known", false), reach.value("importers", 0), reach.value("direct", 0),
+               reach.value("hub", ""), reach.value("hub_importers", 0)};
     return f;
   } catch (const json::exception& e) {
     return fail(ErrorKind::kCorrupt, "stored facts are malformed: {}", e.what());
