@@ -151,7 +151,18 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
       std::any_of(facts.roles.begin(), facts.roles.end(),
                   [](const auto& r) { return r.second == FileRole::kBenchmark; });
   facts.number_cautions = number_cautions(facts.numbers, benchmark_changed);
-  facts.tags = assign_tags(change, facts.roles, ctx.rules);
+  TagHints hints;
+  for (const auto& n : facts.numbers)
+    if (n.kind == "speedup" || n.kind == "throughput" || n.kind == "latency") {
+      hints.perf_claim = n.text;
+      break;
+    }
+  for (const auto& r : facts.references)
+    if (r.relation == "fixes" && r.repo.empty() && (r.kind == "issue" || r.kind == "pr")) {
+      hints.fixes = r.text;
+      break;
+    }
+  facts.tags = assign_tags(change, facts.roles, ctx.rules, hints);
   rank_focus(change, facts);
   finish_rationale(facts);
   score_change(change, facts, ctx.thresholds);

@@ -26,6 +26,19 @@ std::string trimmed(std::string_view s) {
 void collect_rationale(const FileState& f, CodeFacts& out) {
   if (!is_code_language(f.lang) || f.file->binary) return;
   const bool added_file = f.file->status == FileStatus::kAdded;
+  // No added line could hold a comment or docstring: only replacements to find.
+  bool any_comment = false;
+  for (const HunkState& h : f.hunks)
+    for (const SideLine& l : h.sides.new_side)
+      if (l.changed && (l.text.find('#') != std::string_view::npos ||
+                        l.text.find("//") != std::string_view::npos ||
+                        l.text.find("/*") != std::string_view::npos ||
+                        l.text.find("*") != std::string_view::npos ||
+                        l.text.find("\"\"\"") != std::string_view::npos ||
+                        l.text.find("'''") != std::string_view::npos)) {
+        any_comment = true;
+        break;
+      }
   CommentLexer file_lexer(f.lang, true);
   size_t scanned = 0;  // content lines the file lexer has read
   size_t notes = 0, pairs = 0;
@@ -33,7 +46,7 @@ void collect_rationale(const FileState& f, CodeFacts& out) {
     if (!h.analysed) continue;
     const Hunk& hunk = *h.hunk;
     const auto& side = h.sides.new_side;
-    if (!side.empty() && notes < kPerFileCap) {
+    if (any_comment && !side.empty() && notes < kPerFileCap) {
       const size_t first_line = hunk.new_start > 0 ? static_cast<size_t>(hunk.new_start - 1) : 0;
       CommentLexer lexer(f.lang, added_file || first_line == 0);
       if (f.has_content) {

@@ -16,9 +16,10 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 5;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 6;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
-                                            // replacements; 5: reach
+                                            // replacements; 5: reach; 6: importance by
+                                            // reach, insight by density, ranked tags
 
 enum class Language {
   kUnknown,
@@ -137,8 +138,12 @@ struct Gap {
 
 struct Tag {
   std::string name;
-  std::string source;  // "path", "keyword", "prefix", "labeler", "config", "generic"
+  std::string source;  // "path", "keyword", "prefix", "labeler", "config", "generic", "code",
+                       // "numbers", "references"
   std::string rule;    // the glob, keyword or prefix that matched
+  double share = 0;    // changed lines in the files the rule's paths or roles cover, 0..1
+  double weight = 0;   // rank: the strength of the evidence plus `share`
+  std::string evidence = {};  // what a reader can check: "title prefix [AMD]", "3 files, 42% ..."
 };
 
 struct Score {

@@ -103,7 +103,12 @@ json facts_to_json(const Facts& f) {
                      {"changed_lines", r.changed_lines}});
   json tags = json::array();
   for (const auto& t : f.tags)
-    tags.push_back({{"name", t.name}, {"source", t.source}, {"rule", t.rule}});
+    tags.push_back({{"name", t.name},
+                    {"source", t.source},
+                    {"rule", t.rule},
+                    {"share", t.share},
+                    {"weight", t.weight},
+                    {"evidence", t.evidence}});
   json refs = json::array();
   for (const auto& r : f.references)
     refs.push_back({{"kind", r.kind},
@@ -247,7 +252,8 @@ Result<Facts> facts_from_json(const json& j) {
     }
     f.lines_worth_reading = j.value("lines_worth_reading", 0);
     for (const auto& t : j.value("tags", json::array()))
-      f.tags.push_back({t.value("name", ""), t.value("source", ""), t.value("rule", "")});
+      f.tags.push_back({t.value("name", ""), t.value("source", ""), t.value("rule", ""),
+                        t.value("share", 0.0), t.value("weight", 0.0), t.value("evidence", "")});
     const json& sc = j.at("scores");
     f.importance = {sc.at("importance").get<int>(),
                     sc.value("importance_reasons", std::vector<std::string>{})};

@@ -334,12 +334,30 @@ bool is_pragma(std::string_view t) {
          l.find("nolint") != std::string::npos;
 }
 
-bool is_todo(std::string_view t) {
-  for (std::string_view m : {"TODO", "FIXME", "XXX", "todo", "Todo", "fixme"})
-    if (t.starts_with(m) &&
-        (t.size() == m.size() || !is_alnum(static_cast<unsigned char>(t[m.size()]))))
-      return true;
-  return false;
+bool has_words(std::string_view t);
+
+// "TODO", "FIXME(name):" and the like with nothing after them: a marker, not
+// a thought. A TODO that says why (a FIXME explaining a workaround) stays.
+std::string_view after_todo(std::string_view t) {
+  for (std::string_view m : {"TODO", "FIXME", "XXX", "todo", "Todo", "fixme"}) {
+    if (!t.starts_with(m) ||
+        (t.size() > m.size() && is_alnum(static_cast<unsigned char>(t[m.size()]))))
+      continue;
+    t.remove_prefix(m.size());
+    if (t.starts_with("(")) {
+      const size_t close = t.find(')');
+      t.remove_prefix(close == std::string_view::npos ? t.size() : close + 1);
+    }
+    while (!t.empty() && (t.front() == ':' || t.front() == ' ' || t.front() == '-'))
+      t.remove_prefix(1);
+    return t;
+  }
+  return t;
+}
+
+bool todo_only(std::string_view t) {
+  const std::string_view rest = after_todo(t);
+  return rest.size() != t.size() && !has_words(rest);
 }
 
 bool is_licence(std::string_view block) {
@@ -399,7 +417,7 @@ void emit(const Group& g, std::vector<RawNote>& out) {
   const char* kind = doc ? "docstring" : "comment";
   const size_t before = out.size();
   RawNote cur;
-  bool open = false, paragraph = false, skipping = false;
+  bool open = false, paragraph = false;
   auto close = [&] {
     if (open && has_words(cur.text)) out.push_back(std::move(cur));
     cur = RawNote{};
@@ -407,16 +425,14 @@ void emit(const Group& g, std::vector<RawNote>& out) {
   };
   int first_text = -1, last_text = -1;
   for (const auto& [idx, text] : g.lines) {
-    if (text.empty()) {  // a blank comment line: a paragraph break, and the end of a TODO
+    if (text.empty()) {  // a blank comment line: a paragraph break
       paragraph = open;
-      skipping = false;
       continue;
     }
     if (first_text < 0) first_text = idx;
     last_text = idx;
-    const bool todo = !doc && is_todo(text);
-    skipping = skipping || todo;
-    if (skipping || (!doc && (is_pragma(text) || !has_letter(text) || looks_like_code(text)))) {
+    if (!doc &&
+        (todo_only(text) || is_pragma(text) || !has_letter(text) || looks_like_code(text))) {
       close();
       continue;
     }
@@ -461,7 +477,7 @@ std::vector<RawNote> find_notes(std::span<const NoteLine> lines, CommentLexer& l
     std::string text;
     if (s.code) {
       flush();
-      if (!s.comment.empty() && !is_pragma(s.comment) && !is_todo(s.comment) &&
+      if (!s.comment.empty() && !is_pragma(s.comment) && !todo_only(s.comment) &&
           !looks_like_code(s.comment) && has_words(s.comment)) {
         Group one{i, s.block_doc || s.line_doc ? 'D' : '#', {{i, s.comment}}};
         emit(one, out);
