@@ -7,7 +7,7 @@
 namespace mergelens {
 
 // Thresholds of the verdict, set for the share of each verdict over the
-// sglang history (see bench/README.md, "Judgment": about 6 % close reads, so a
+// sglang history (see bench/README.md, "Judgment": about 7 % close reads, so a
 // 45-PR day carries a handful). A change is worth reading when importance +
 // insight ≥ close_sum with insight ≥ close_insight, or when insight ≥
 // dense_insight and importance ≥ dense_importance (a dense lesson on a path
