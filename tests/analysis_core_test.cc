@@ -279,10 +279,11 @@ TEST(Scores, CleanupIsSkippedAndCoreGuardsRankHigher) {
   add_hunks(big, rich);
   rank_focus(big, rich);
   score_change(big, rich);
-  EXPECT_GE(rich.importance.value, 7);
-  EXPECT_GE(rich.insight.value, 5);
-  EXPECT_EQ(rich.verdict, Verdict::kCloseRead);
-  EXPECT_FALSE(rich.verdict_scope.empty());
+  // Big and broad: important, but its few lessons are spread over 600 lines
+  // a reader must read, so its insight stays low (insight is density).
+  EXPECT_GE(rich.importance.value, 6);
+  EXPECT_LE(rich.insight.value, 4);
+  EXPECT_NE(rich.verdict, Verdict::kSkip);
   EXPECT_FALSE(rich.importance.reasons.empty());
 }
 
@@ -291,7 +292,7 @@ TEST(FactsJson, RoundTrips) {
   f.roles["a.py"] = FileRole::kKernel;
   f.focus.push_back({"a.py", 3, 9, "f", 4.5, {"guard"}, 7});
   f.skim.push_back({"b.py", "comment-only"});
-  f.tags.push_back({"moe", "path", "**/moe/**"});
+  f.tags.push_back({"moe", "path", "**/moe/**", 0.5, 1.5, "a.py, 50% of changed lines"});
   f.importance = {6, {"x"}};
   f.insight = {4, {"y"}};
   f.verdict = Verdict::kSelectiveRead;

@@ -707,7 +707,7 @@ TEST(Tags, BodyOnlyWhenRuleAllowsIt) {
   EXPECT_EQ(t["gemma-any"].rule, "Gemma");
 }
 
-TEST(Tags, EachTagOnceFromFirstMatchingRuleSorted) {
+TEST(Tags, EachTagOnceFromFirstMatchingRuleRanked) {
   TagRule a;
   a.tag = "zeta";
   a.source = "config";
@@ -721,11 +721,16 @@ TEST(Tags, EachTagOnceFromFirstMatchingRuleSorted) {
   c.prefixes = {"[Alpha]"};
   auto tags = assign_tags(change_with({"src/foo/bar.py"}, "[alpha] x"), {}, {a, b, c});
   ASSERT_EQ(tags.size(), 2u);
-  EXPECT_EQ(tags[0].name, "alpha");
-  EXPECT_EQ(tags[0].source, "config");
-  EXPECT_EQ(tags[0].rule, "[Alpha]");
-  EXPECT_EQ(tags[1].name, "zeta");
-  EXPECT_EQ(tags[1].rule, "foo");
+  // Both are the repository's own rules; zeta's files hold every changed line.
+  EXPECT_EQ(tags[0].name, "zeta");
+  EXPECT_EQ(tags[0].rule, "foo");
+  EXPECT_DOUBLE_EQ(tags[0].share, 1.0);
+  EXPECT_EQ(tags[0].evidence, "src/foo/bar.py, 100% of changed lines");
+  EXPECT_EQ(tags[1].name, "alpha");
+  EXPECT_EQ(tags[1].source, "config");
+  EXPECT_EQ(tags[1].rule, "[Alpha]");
+  EXPECT_EQ(tags[1].evidence, "title prefix [Alpha]");
+  EXPECT_GT(tags[0].weight, tags[1].weight);
 }
 
 TEST(Tags, OldPathsOfRenamesCount) {

@@ -1,9 +1,11 @@
 // The analyze step over a real repository: back-references between changes
-// are complete after one run, however long the chain of follow-ups.
+// are complete after one run, however long the chain of follow-ups; reach
+// is measured on the import graph at each change's commit.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
 
+#include "mergelens/analysis/facts.h"
 #include "mergelens/pipeline/analyze.h"
 #include "mergelens/pipeline/ingest.h"
 #include "test_helpers.h"
@@ -52,6 +54,60 @@ TEST(Analyze, AChainOfFollowUpsIsCompleteAfterOneRun) {
   auto again = analyze(**store, *rec, AnalyzeOptions{}, nullptr);
   ASSERT_TRUE(again);
   EXPECT_EQ(again->analyzed, 0u);
+}
+
+// Reach is measured on the import graph at each change's own merge commit,
+// whether the graph got there change by change or was read whole.
+TEST(Analyze, ReachFollowsTheImportGraphAtEachCommit) {
+  TempDir dir;
+  GitRepo repo(dir / "work");
+  repo.write("src/pkg/__init__.py", "");
+  repo.write("src/pkg/util.py", "def helper():\n    return 1\n");
+  for (const char* m : {"a", "b", "c"})
+    repo.write(fmt::format("src/pkg/{}.py", m), "from pkg.util import helper\n");
+  repo.write("tests/test_util.py", "from pkg.util import helper\n");
+  repo.commit("Initial import", "2026-09-01T08:00:00Z");
+  repo.write("src/pkg/util.py", "def helper():\n    return 2\n");
+  repo.commit("Tune the helper (#1)", "2026-09-02T08:00:00Z");
+  repo.write("src/pkg/d.py", "import pkg.util\n");
+  repo.commit("Add d (#2)", "2026-09-03T08:00:00Z");
+  repo.write("src/pkg/util.py", "def helper():\n    return 3\n");
+  repo.commit("Tune the helper again (#3)", "2026-09-04T08:00:00Z");
+
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  ASSERT_TRUE(store);
+  IngestOptions io;
+  io.repo_path = repo.path();
+  ASSERT_TRUE(ingest(**store, io, nullptr));
+  auto rec = resolve_repo(**store, "");
+  ASSERT_TRUE(rec);
+  auto reach_of = [&](int n) {
+    auto c = (*store)->get_change_by_number(rec->id, n);
+    EXPECT_TRUE(c && *c);
+    auto f = (*store)->get_facts((**c).id);
+    EXPECT_TRUE(f && *f);
+    return (**f).reach;
+  };
+  auto report = analyze(**store, *rec, AnalyzeOptions{}, nullptr);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(report->graph_rebuilds, 1u);  // once for the first change, then change by change
+  const Reach one = reach_of(1), three = reach_of(3);
+  EXPECT_TRUE(one.known);
+  EXPECT_EQ(one.direct, 3);  // a, b, c; not the test
+  EXPECT_EQ(one.hub, "src/pkg/util.py");
+  EXPECT_EQ(three.direct, 4);  // d imports it by then
+
+  // Only #3 missing: the graph is read whole at its commit, with the same answer.
+  auto c3 = (*store)->get_change_by_number(rec->id, 3);
+  ASSERT_TRUE(c3 && *c3);
+  Facts stale;
+  stale.version = kAnalyzerVersion - 1;
+  ASSERT_TRUE((*store)->put_facts(std::vector<std::pair<std::int64_t, Facts>>{{(**c3).id, stale}}));
+  auto again = analyze(**store, *rec, AnalyzeOptions{}, nullptr);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->analyzed, 1u);
+  EXPECT_EQ(reach_of(3).direct, three.direct);
+  EXPECT_EQ(reach_of(3).importers, three.importers);
 }
 
 }  // namespace

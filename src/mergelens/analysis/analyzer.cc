@@ -5,6 +5,7 @@
 #include "mergelens/analysis/cleanup.h"
 #include "mergelens/analysis/coverage.h"
 #include "mergelens/analysis/focus.h"
+#include "mergelens/analysis/rationale.h"
 #include "mergelens/analysis/review_facts.h"
 #include "mergelens/analysis/roles.h"
 #include "mergelens/analysis/tags.h"
@@ -120,6 +121,7 @@ Result<AnalysisContext> make_context(std::string repo_name, std::string_view mer
 Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   Facts facts;
   facts.referenced_by = ctx.referenced_by;
+  facts.reach = ctx.reach;
   for (const auto& f : change.files) {
     FileRole role = classify_role(f.path, ctx.config);
     if (f.status == FileStatus::kAdded && (f.truncated || f.additions >= kGeneratedAddedLines) &&
@@ -133,6 +135,8 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   facts.hunks = std::move(code.hunks);
   facts.signals = std::move(code.signals);
   facts.definitions = std::move(code.definitions);
+  facts.rationale = std::move(code.rationale);
+  facts.replacements = std::move(code.replacements);
 
   CleanupResult cleanup = detect_cleanup(change, facts.roles, facts.languages);
   facts.skim = std::move(cleanup.skim);
@@ -147,8 +151,20 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
       std::any_of(facts.roles.begin(), facts.roles.end(),
                   [](const auto& r) { return r.second == FileRole::kBenchmark; });
   facts.number_cautions = number_cautions(facts.numbers, benchmark_changed);
-  facts.tags = assign_tags(change, facts.roles, ctx.rules);
+  TagHints hints;
+  for (const auto& n : facts.numbers)
+    if (n.kind == "speedup" || n.kind == "throughput" || n.kind == "latency") {
+      hints.perf_claim = n.text;
+      break;
+    }
+  for (const auto& r : facts.references)
+    if (r.relation == "fixes" && r.repo.empty() && (r.kind == "issue" || r.kind == "pr")) {
+      hints.fixes = r.text;
+      break;
+    }
+  facts.tags = assign_tags(change, facts.roles, ctx.rules, hints);
   rank_focus(change, facts);
+  finish_rationale(facts);
   score_change(change, facts, ctx.thresholds);
   return facts;
 }

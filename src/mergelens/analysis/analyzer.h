@@ -21,6 +21,7 @@ struct AnalysisContext {
   FileReader read_new_file;    // new-file contents at the merge commit; may be empty
   VerdictThresholds thresholds;
   std::vector<Backlink> referenced_by;  // later changes naming this one (from the store)
+  Reach reach;                          // the change's reach at its merge commit (pipeline)
 };
 
 // Builds a context from the repository's own files: `mergelens_toml` and

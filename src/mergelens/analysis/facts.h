@@ -16,8 +16,10 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 3;  // 2: review facts, open PRs; 3: tests cover
-                                             // what they import or call
+inline constexpr int kAnalyzerVersion = 6;  // 2: review facts, open PRs; 3: tests cover
+                                            // what they import or call; 4: rationale,
+                                            // replacements; 5: reach; 6: importance by
+                                            // reach, insight by density, ranked tags
 
 enum class Language {
   kUnknown,
@@ -136,8 +138,12 @@ struct Gap {
 
 struct Tag {
   std::string name;
-  std::string source;  // "path", "keyword", "prefix", "labeler", "config", "generic"
+  std::string source;  // "path", "keyword", "prefix", "labeler", "config", "generic", "code",
+                       // "numbers", "references"
   std::string rule;    // the glob, keyword or prefix that matched
+  double share = 0;    // changed lines in the files the rule's paths or roles cover, 0..1
+  double weight = 0;   // rank: the strength of the evidence plus `share`
+  std::string evidence = {};  // what a reader can check: "title prefix [AMD]", "3 files, 42% ..."
 };
 
 struct Score {
@@ -176,6 +182,39 @@ struct ReviewPoint {
   std::string excerpt;  // the remark, clipped
 };
 
+// A comment or docstring the change adds in a code file (not tests or docs):
+// what the code itself says about why.
+struct RationaleNote {
+  std::string path;
+  std::int32_t start_line = 0, end_line = 0;  // new-file lines
+  std::string kind;                           // "comment" or "docstring"
+  // As written, comment markers and docstring quotes stripped; the lines of
+  // one comment joined by ' ' (a blank comment line between paragraphs: '\n').
+  std::string text;
+  std::string symbol;       // enclosing function/class, empty at file level
+  std::int32_t focus = -1;  // index into Facts::focus, -1 when in no region
+};
+
+// A removed line replaced by a similar added one in the same hunk: a one-for-one edit.
+struct Replacement {
+  std::string path;
+  std::int32_t old_line = 0, new_line = 0;  // old-file and new-file lines
+  std::string old_text, new_text;           // the lines, trimmed
+  std::string symbol;                       // enclosing symbol of the added line
+  std::int32_t focus = -1;                  // index into Facts::focus, -1 when in no region
+};
+
+// How far a change reaches in its repository's import graph at the merge
+// commit (Python imports, C/C++/CUDA includes), measured by the pipeline.
+struct Reach {
+  bool known = false;          // the graph could be built (a clone was available)
+  std::int32_t importers = 0;  // modules importing a touched code file, directly or not (no
+                               // tests; counted up to 500)
+  std::int32_t direct = 0;     // ... directly (through package __init__ files)
+  std::string hub;             // the touched code file with the most importers
+  std::int32_t hub_importers = 0;
+};
+
 struct Facts {
   int version = kAnalyzerVersion;
   std::map<std::string, FileRole> roles;      // path → role
@@ -200,6 +239,9 @@ struct Facts {
   std::vector<Backlink> referenced_by;  // as known when the facts were computed
   std::vector<std::string> reviewers;   // logins of people who reviewed or commented
   std::vector<ReviewPoint> review_points;
+  std::vector<RationaleNote> rationale;   // in focus order first, then by position
+  std::vector<Replacement> replacements;  // likewise
+  Reach reach;
   // The PR was still open when analysed: guides address its reviewers (what to
   // check before merge) rather than readers of merged code.
   bool open = false;

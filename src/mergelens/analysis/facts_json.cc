@@ -103,7 +103,12 @@ json facts_to_json(const Facts& f) {
                      {"changed_lines", r.changed_lines}});
   json tags = json::array();
   for (const auto& t : f.tags)
-    tags.push_back({{"name", t.name}, {"source", t.source}, {"rule", t.rule}});
+    tags.push_back({{"name", t.name},
+                    {"source", t.source},
+                    {"rule", t.rule},
+                    {"share", t.share},
+                    {"weight", t.weight},
+                    {"evidence", t.evidence}});
   json refs = json::array();
   for (const auto& r : f.references)
     refs.push_back({{"kind", r.kind},
@@ -127,6 +132,24 @@ json facts_to_json(const Facts& f) {
                       {"path", p.path},
                       {"line", p.line},
                       {"excerpt", p.excerpt}});
+  json rationale = json::array();
+  for (const auto& n : f.rationale)
+    rationale.push_back({{"path", n.path},
+                         {"start_line", n.start_line},
+                         {"end_line", n.end_line},
+                         {"kind", n.kind},
+                         {"text", n.text},
+                         {"symbol", n.symbol},
+                         {"focus", n.focus}});
+  json replacements = json::array();
+  for (const auto& r : f.replacements)
+    replacements.push_back({{"path", r.path},
+                            {"old_line", r.old_line},
+                            {"new_line", r.new_line},
+                            {"old_text", r.old_text},
+                            {"new_text", r.new_text},
+                            {"symbol", r.symbol},
+                            {"focus", r.focus}});
   return {{"analyzer_version", f.version},
           {"open", f.open},
           {"reviewers", f.reviewers},
@@ -156,7 +179,15 @@ json facts_to_json(const Facts& f) {
             {"insight_reasons", f.insight.reasons}}},
           {"verdict", to_string(f.verdict)},
           {"verdict_scope", f.verdict_scope},
-          {"references", std::move(refs)}};
+          {"references", std::move(refs)},
+          {"rationale", std::move(rationale)},
+          {"reach",
+           {{"known", f.reach.known},
+            {"importers", f.reach.importers},
+            {"direct", f.reach.direct},
+            {"hub", f.reach.hub},
+            {"hub_importers", f.reach.hub_importers}}},
+          {"replacements", std::move(replacements)}};
 }
 
 Result<Facts> facts_from_json(const json& j) {
@@ -221,7 +252,8 @@ Result<Facts> facts_from_json(const json& j) {
     }
     f.lines_worth_reading = j.value("lines_worth_reading", 0);
     for (const auto& t : j.value("tags", json::array()))
-      f.tags.push_back({t.value("name", ""), t.value("source", ""), t.value("rule", "")});
+      f.tags.push_back({t.value("name", ""), t.value("source", ""), t.value("rule", ""),
+                        t.value("share", 0.0), t.value("weight", 0.0), t.value("evidence", "")});
     const json& sc = j.at("scores");
     f.importance = {sc.at("importance").get<int>(),
                     sc.value("importance_reasons", std::vector<std::string>{})};
@@ -242,6 +274,17 @@ Result<Facts> facts_from_json(const json& j) {
     for (const auto& p : j.value("review_points", json::array()))
       f.review_points.push_back({p.value("reviewer", ""), p.value("kind", ""), p.value("path", ""),
                                  p.value("line", 0), p.value("excerpt", "")});
+    for (const auto& n : j.value("rationale", json::array()))
+      f.rationale.push_back({n.value("path", ""), n.value("start_line", 0), n.value("end_line", 0),
+                             n.value("kind", ""), n.value("text", ""), n.value("symbol", ""),
+                             n.value("focus", -1)});
+    for (const auto& r : j.value("replacements", json::array()))
+      f.replacements.push_back({r.value("path", ""), r.value("old_line", 0), r.value("new_line", 0),
+                                r.value("old_text", ""), r.value("new_text", ""),
+                                r.value("symbol", ""), r.value("focus", -1)});
+    const json reach = j.value("reach", json::object());
+    f.reach = {reach.value("known", false), reach.value("importers", 0), reach.value("direct", 0),
+               reach.value("hub", ""), reach.value("hub_importers", 0)};
     return f;
   } catch (const json::exception& e) {
     return fail(ErrorKind::kCorrupt, "stored facts are malformed: {}", e.what());

@@ -100,6 +100,13 @@ struct TagRule {
   std::vector<FileRole> all_roles;
   std::vector<FileRole> any_roles;
   bool any_role_added = false;
+  // Files with one of `share_roles` hold at least `min_share` of the changed
+  // lines (a CI change that also edits a test).
+  std::vector<FileRole> share_roles;
+  double min_share = 0;
+  // Whole words of the change's added lines ("hip" in `if _is_hip:`): the
+  // diff itself says what it is about.
+  std::vector<std::string> code_words;
   // The words above in matching form, shared by copies. prepare_tag_rules()
   // (tags.h) builds it; effective_rules() and default_taxonomy() return
   // prepared rules, and assign_tags() builds a temporary one when it is

@@ -1,8 +1,11 @@
 #include "mergelens/analysis/tags.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
+
+#include <fmt/format.h>
 
 #include "mergelens/analysis/roles.h"
 
@@ -45,7 +48,7 @@ struct TagRuleWords {
     bool phrase = false;  // more than one word
     bool bare = false;    // prefixes only: written without [..] or ':'
   };
-  std::vector<Word> prefixes, keywords, path_words, unless;
+  std::vector<Word> prefixes, keywords, path_words, unless, code_words;
 };
 
 namespace {
@@ -85,6 +88,7 @@ std::shared_ptr<const TagRuleWords> compile_words(const TagRule& rule) {
   for (const auto& k : rule.keywords) c->keywords.push_back(rule_word(k));
   for (const auto& w : rule.path_words) c->path_words.push_back(rule_word(w));
   for (const auto& u : rule.unless) c->unless.push_back(rule_word(u));
+  for (const auto& w : rule.code_words) c->code_words.push_back(rule_word(w));
   return c;
 }
 
@@ -228,9 +232,10 @@ bool prefix_matches(const RuleWord& w, const TitlePrefixes& t) {
 
 // One changed file as the rules see it.
 struct FileView {
-  std::string_view path;
+  std::string_view path, old_path;
   FileRole role;
   bool added;
+  std::int64_t lines;  // added + removed
 };
 
 // Everything about a change the rules look at, computed once per change.
@@ -241,8 +246,28 @@ struct ChangeView {
   WordIndex title_words;
   WordIndex body_words;  // filled on first use
   bool body_done = false;
+  WordIndex code_words;  // the added lines, one document each; filled on first use
+  bool code_done = false;
+  std::int64_t total_lines = 0;
   TitlePrefixes prefixes;
 };
+
+// Added lines read for code words: enough for any change a reader reads whole.
+constexpr size_t kCodeWordLines = 5000;
+
+void index_code(const Change& change, ChangeView& v) {
+  if (v.code_done) return;
+  v.code_done = true;
+  size_t n = 0;
+  for (const auto& f : change.files)
+    for (const auto& h : f.hunks)
+      for (const auto& l : h.lines) {
+        if (l.origin != '+' || n >= kCodeWordLines) continue;
+        v.code_words.add(l.text);
+        ++n;
+      }
+  v.code_words.index();
+}
 
 std::optional<std::string> check_holds(const FilesCheck& c, const ChangeView& v) {
   if (v.files.empty() || c.globs.empty()) return std::nullopt;
@@ -300,14 +325,30 @@ bool has_role(const std::vector<FileRole>& roles, FileRole r) {
   return std::find(roles.begin(), roles.end(), r) != roles.end();
 }
 
+// How a rule matched: `kind` is the criterion ("prefix", "path", "role",
+// "share", "keyword", "code", "body"), `source` what Tag::source reports.
 struct Match {
-  std::string source, rule;
+  std::string source, rule, kind;
 };
 
+double role_share(const std::vector<FileRole>& roles, const ChangeView& v) {
+  std::int64_t in = 0;
+  for (const auto& f : v.files)
+    if (has_role(roles, f.role)) in += std::max<std::int64_t>(f.lines, 1);
+  std::int64_t all = 0;
+  for (const auto& f : v.files) all += std::max<std::int64_t>(f.lines, 1);
+  return all > 0 ? static_cast<double>(in) / static_cast<double>(all) : 0;
+}
+
 std::optional<Match> match_rule(const TagRule& rule, const TagRuleWords& words, ChangeView& v,
-                                std::string_view body) {
+                                const Change& change) {
   auto tagged = [&](const char* kind, std::string what) {
-    return Match{rule.source == "default" ? kind : rule.source, std::move(what)};
+    return Match{
+        rule.source == "default"
+            ? (std::string_view(kind) == "role" || std::string_view(kind) == "share" ? "generic"
+                                                                                     : kind)
+            : rule.source,
+        std::move(what), kind};
   };
   for (std::size_t i = 0; i < words.prefixes.size(); ++i)
     if (prefix_matches(words.prefixes[i], v.prefixes)) return tagged("prefix", rule.prefixes[i]);
@@ -320,22 +361,39 @@ std::optional<Match> match_rule(const TagRule& rule, const TagRuleWords& words, 
                   [&](const FileView& f) { return has_role(rule.all_roles, f.role); })) {
     std::string names;
     for (auto r : rule.all_roles) names += (names.empty() ? "" : "/") + std::string(to_string(r));
-    return tagged("generic", "all files " + names);
+    return tagged("role", "all files " + names);
   }
   for (const auto& f : v.files)
     if ((!rule.any_role_added || f.added) && has_role(rule.any_roles, f.role))
-      return tagged("generic", fmt::format("{}{} file {}", rule.any_role_added ? "added " : "",
-                                           to_string(f.role), f.path));
+      return tagged("role", fmt::format("{}{} file {}", rule.any_role_added ? "added " : "",
+                                        to_string(f.role), f.path));
+  if (!rule.share_roles.empty() && rule.min_share > 0 &&
+      role_share(rule.share_roles, v) >= rule.min_share) {
+    std::string names;
+    for (auto r : rule.share_roles) names += (names.empty() ? "" : "/") + std::string(to_string(r));
+    return tagged("share", names + " files");
+  }
   if (auto i = find_any_word(v.title_words, words.keywords, words.unless))
     return tagged("keyword", rule.keywords[*i]);
+  if (!words.code_words.empty()) {
+    index_code(change, v);
+    if (auto i = find_any_word(v.code_words, words.code_words, words.unless)) {
+      Match m = tagged("code", rule.code_words[*i]);
+      if (rule.source == "default") m.source = "code";
+      return m;
+    }
+  }
   if (rule.keywords_in_body && !words.keywords.empty()) {
     if (!v.body_done) {
-      v.body_words.add(body);
+      v.body_words.add(change.body);
       v.body_words.index();
       v.body_done = true;
     }
-    if (auto i = find_any_word(v.body_words, words.keywords, words.unless))
-      return tagged("keyword", rule.keywords[*i]);
+    if (auto i = find_any_word(v.body_words, words.keywords, words.unless)) {
+      Match m = tagged("keyword", rule.keywords[*i]);
+      m.kind = "body";
+      return m;
+    }
   }
   return std::nullopt;
 }
@@ -351,16 +409,91 @@ void prepare_tag_rules(std::vector<TagRule>& rules) {
   for (auto& r : rules) r.compiled = compile_words(r);
 }
 
+namespace {
+
+// The files a rule's paths or roles cover: their share of the changed lines,
+// how many, and the largest.
+struct Coverage {
+  double share = 0;
+  size_t files = 0;
+  std::string_view largest;
+};
+
+Coverage coverage(const TagRule& rule, const TagRuleWords& words, const ChangeView& v,
+                  std::vector<std::optional<WordIndex>>& file_words) {
+  Coverage c;
+  std::int64_t in = 0, all = 0, best = -1;
+  for (size_t i = 0; i < v.files.size(); ++i) {
+    const FileView& f = v.files[i];
+    const std::int64_t n = std::max<std::int64_t>(f.lines, 1);
+    all += n;
+    bool hit = (has_role(rule.any_roles, f.role) && (!rule.any_role_added || f.added)) ||
+               has_role(rule.share_roles, f.role) || has_role(rule.all_roles, f.role);
+    for (const auto& alt : rule.paths)
+      for (const auto& group : alt.groups)
+        for (const auto& check : group.checks)
+          for (const auto& g : check.globs)
+            hit = hit || g.matches(f.path) || (!f.old_path.empty() && g.matches(f.old_path));
+    if (!hit && !words.path_words.empty()) {
+      if (!file_words[i]) {
+        file_words[i].emplace();
+        file_words[i]->add(f.path);
+        if (!f.old_path.empty()) file_words[i]->add(f.old_path);
+        file_words[i]->index();
+      }
+      hit = find_any_word(*file_words[i], words.path_words, words.unless).has_value();
+    }
+    if (!hit) continue;
+    in += n;
+    ++c.files;
+    if (n > best) {
+      best = n;
+      c.largest = f.path;
+    }
+  }
+  c.share = all > 0 ? static_cast<double>(in) / static_cast<double>(all) : 0;
+  return c;
+}
+
+// How strong each kind of evidence is: the authors' own prefix, then the
+// title's words, then the files (plus the share of lines they hold), then
+// the code and the description. A repository's own rules come first.
+double evidence_weight(const Match& m) {
+  if (m.source == "config") return 4;
+  const double base = m.kind == "prefix"    ? 3
+                      : m.kind == "keyword" ? 2
+                      : m.kind == "code"    ? 0.5
+                      : m.kind == "body"    ? 0.5
+                                            : 1;  // path, role, share
+  return m.source == "labeler" ? base + 0.5 : base;
+}
+
+std::string evidence_text(const Match& m, const Coverage& c) {
+  if (m.kind == "prefix") return fmt::format("title prefix {}", m.rule);
+  if (m.kind == "keyword") return fmt::format("title word \"{}\"", m.rule);
+  if (m.kind == "body") return fmt::format("description word \"{}\"", m.rule);
+  if (m.kind == "code") return fmt::format("added code says \"{}\"", m.rule);
+  const int pct = static_cast<int>(std::lround(c.share * 100));
+  if (c.files == 1) return fmt::format("{}, {}% of changed lines", c.largest, pct);
+  if (c.files > 1)
+    return fmt::format("{} files, {}% of changed lines (largest {})", c.files, pct, c.largest);
+  return m.rule;
+}
+
+}  // namespace
+
 std::vector<Tag> assign_tags(const Change& change, const std::map<std::string, FileRole>& roles,
-                             const std::vector<TagRule>& rules) {
+                             const std::vector<TagRule>& rules, const TagHints& hints) {
   ChangeView v;
   v.files.reserve(change.files.size());
   for (const auto& f : change.files) {
     auto it = roles.find(f.path);
     const FileRole role = it != roles.end() ? it->second : classify_role(f.path, no_overrides());
-    v.files.push_back({f.path, role, f.status == FileStatus::kAdded});
+    const bool renamed = !f.old_path.empty() && f.old_path != f.path;
+    v.files.push_back({f.path, renamed ? std::string_view(f.old_path) : std::string_view(), role,
+                       f.status == FileStatus::kAdded, std::int64_t{f.additions} + f.deletions});
     v.any_paths.push_back(f.path);
-    if (!f.old_path.empty() && f.old_path != f.path) v.any_paths.push_back(f.old_path);
+    if (renamed) v.any_paths.push_back(f.old_path);
   }
   for (auto p : v.any_paths) v.path_words.add(p);
   v.path_words.index();
@@ -369,15 +502,37 @@ std::vector<Tag> assign_tags(const Change& change, const std::map<std::string, F
   v.prefixes = parse_prefixes(change.title);
 
   std::map<std::string, Tag> found;
+  std::vector<std::optional<WordIndex>> file_words(v.files.size());
+  bool perf_rule = false, fix_rule = false;
   for (const auto& rule : rules) {
+    perf_rule = perf_rule || rule.tag == "perf";
+    fix_rule = fix_rule || rule.tag == "bugfix";
     if (rule.tag.empty() || found.contains(rule.tag)) continue;
     const auto words = rule.compiled ? rule.compiled : compile_words(rule);
-    if (auto m = match_rule(rule, *words, v, change.body))
-      found.emplace(rule.tag, Tag{rule.tag, std::move(m->source), std::move(m->rule)});
+    auto m = match_rule(rule, *words, v, change);
+    if (!m) continue;
+    const Coverage c = coverage(rule, *words, v, file_words);
+    Tag t{
+        rule.tag, m->source, m->rule, c.share, evidence_weight(*m) + c.share, evidence_text(*m, c)};
+    found.emplace(rule.tag, std::move(t));
   }
+  // A change that claims a speed-up is about performance, whatever its title says.
+  if (perf_rule && !hints.perf_claim.empty() && !found.contains("perf"))
+    found.emplace("perf", Tag{"perf", "numbers", hints.perf_claim, 0, 1.5,
+                              fmt::format("claims {}", hints.perf_claim)});
+  if (fix_rule && !hints.fixes.empty() && !found.contains("bugfix"))
+    found.emplace("bugfix", Tag{"bugfix", "references", hints.fixes, 0, 1.5,
+                                fmt::format("fixes {}", hints.fixes)});
   std::vector<Tag> out;
   out.reserve(found.size());
   for (auto& [name, tag] : found) out.push_back(std::move(tag));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Tag& a, const Tag& b) { return a.weight > b.weight; });
+  if (out.size() > kMaxTags) out.resize(kMaxTags);
+  for (auto& t : out) {
+    t.share = std::round(t.share * 1000) / 1000;
+    t.weight = std::round(t.weight * 1000) / 1000;
+  }
   return out;
 }
 

@@ -20,6 +20,8 @@ namespace mergelens {
 //              sampling, structured-output, tool-calling, model-support, kernels,
 //              disaggregation, deterministic
 //   generic    bugfix, feature, perf, refactor, docs, ci, tests, deps, revert
+// Hardware tags also read the added code (`if _is_hip:` says amd); ci holds
+// when CI files carry at least a third of the changed lines.
 // Rules use subject prefixes, whole words of paths and titles, a few globs and
 // file roles (docs/tests/ci/deps when every file has that role; kernels when
 // a kernel file changed; model-support when a model file was added); none
@@ -28,16 +30,32 @@ const std::vector<TagRule>& default_taxonomy();
 
 // Applies `rules` to `change`: changed paths (new and old paths; "all files"
 // checks use the new paths), title prefixes, title words (and body words for
-// rules with keywords_in_body) and the roles in `roles` (keyed by path; a
-// missing path is classified with classify_role and no overrides). A rule's
-// criteria are tried in the order prefixes, globs, path words, roles, title
-// keywords, body keywords. Returns each tag once, from the first rule (in
-// `rules` order) that matches, with Tag::source "prefix", "path", "keyword"
+// rules with keywords_in_body), the roles in `roles` (keyed by path; a
+// missing path is classified with classify_role and no overrides) and words
+// of the added lines (code_words). A rule's criteria are tried in the order
+// prefixes, globs, path words, roles, role shares, title keywords, code
+// words, body keywords. Each tag comes once, from the first rule (in `rules`
+// order) that matches, with Tag::source "prefix", "path", "keyword", "code"
 // or "generic" (roles) for default rules and the rule's own source
 // ("labeler", "config") otherwise, and Tag::rule naming the prefix, glob,
-// word or role criterion that matched; sorted by name. Never fails.
+// word or role criterion that matched. A change whose text claims a
+// performance figure (hints.perf_claim) is tagged perf ("numbers"), and one
+// that says it fixes a reported problem (hints.fixes) bugfix ("references"),
+// when the rules know those tags. Every tag carries its evidence, the share of changed
+// lines in the files its rule covers, and a weight (the strength of the
+// evidence, prefix > title word > files > code or description words, plus
+// the share); the result is ranked by weight and cut to kMaxTags. Never
+// fails.
+struct TagHints {
+  std::string perf_claim;  // a speed, throughput, latency or memory figure the text claims
+  std::string fixes;       // a problem the text says the change fixes ("#123")
+};
+
+// A reader can use a few tags; more say nothing about any of them.
+inline constexpr size_t kMaxTags = 6;
+
 std::vector<Tag> assign_tags(const Change& change, const std::map<std::string, FileRole>& roles,
-                             const std::vector<TagRule>& rules);
+                             const std::vector<TagRule>& rules, const TagHints& hints = {});
 
 // The rules to use for a repository: config rules first, then labeler rules,
 // then the defaults. Tag names are canonicalised (canonical_tag_name) so a

@@ -37,6 +37,11 @@ TagRule with_globs(TagRule r, Words globs) {
   return r;
 }
 
+TagRule with_code(TagRule r, Words words) {
+  r.code_words = list(words);
+  return r;
+}
+
 TagRule with_all_roles(TagRule r, std::initializer_list<FileRole> roles) {
   r.all_roles = roles;
   return r;
@@ -51,11 +56,14 @@ TagRule with_any_role(TagRule r, FileRole role, bool added) {
 std::vector<TagRule> build() {
   std::vector<TagRule> t;
   // ---- hardware and vendors
-  t.push_back(rule(
-      "amd", {"amd", "rocm", "hip"},
-      {"amd", "rocm", "hip", "mi300*", "mi308*", "mi325*", "mi350*", "mi355*", "aiter", "gfx942",
-       "gfx950", "hipblaslt", "rccl", "composable kernel"},
-      {"amd", "amdgpu", "rocm", "hip", "aiter", "mi300*", "mi355*", "gfx9*", "hipblas*", "rccl"}));
+  t.push_back(
+      with_code(rule("amd", {"amd", "rocm", "hip"},
+                     {"amd", "rocm", "hip", "mi300*", "mi308*", "mi325*", "mi350*", "mi355*",
+                      "aiter", "gfx942", "gfx950", "hipblaslt", "rccl", "composable kernel"},
+                     {"amd", "amdgpu", "rocm", "hip", "aiter", "mi300*", "mi355*", "gfx9*",
+                      "hipblas*", "rccl"}),
+                {"hip", "rocm", "aiter", "gfx942", "gfx950", "gfx9*", "hipblaslt", "rccl", "mi300*",
+                 "mi355*"}));
   t.push_back(
       rule("nvidia", {"nvidia", "cuda"},
            {"nvidia",  "cuda",   "cublas", "cublaslt", "cudnn", "cutlass", "cute dsl", "tensorrt",
@@ -64,23 +72,28 @@ std::vector<TagRule> build() {
            {"nvidia", "cuda", "cutlass", "cublas*", "cudnn", "trtllm*", "tensorrt*", "nvshmem",
             "cute_dsl"},
            {"graph", "graphs", "cudagraph*"}));
-  t.push_back(
+  t.push_back(with_code(
       rule("blackwell", {"blackwell", "b200", "gb200", "sm100", "sm120"},
            {"blackwell", "b200", "b300", "gb200", "gb300", "sm100*", "sm103*", "sm120*", "sm10x",
             "sm12x", "nvfp4", "tcgen05", "rtx 5090"},
-           {"blackwell", "sm100*", "sm103*", "sm120*", "sm10x", "sm12x", "nvfp4*", "tcgen05*"}));
-  t.push_back(rule("hopper", {"hopper", "h100", "h200", "sm90"},
-                   {"hopper", "h100", "h200", "h20", "h800", "gh200", "sm90*", "wgmma", "fa3",
-                    "flashattention 3", "flash attention 3"},
-                   {"hopper", "sm90*", "wgmma*", "fa3"}));
-  t.push_back(rule("intel", {"intel", "xpu", "hpu", "gaudi", "ipex"},
-                   {"intel", "xpu", "xpus", "hpu", "gaudi", "habana", "ipex", "oneapi", "onednn",
-                    "xeon", "sycl"},
-                   {"intel", "xpu", "hpu", "gaudi", "habana", "ipex", "sycl", "onednn"}));
-  t.push_back(rule("npu", {"npu", "ascend"}, {"npu", "npus", "ascend", "cann", "torch npu"},
-                   {"npu", "ascend"}));
-  t.push_back(rule("tpu", {"tpu", "jax"}, {"tpu", "jax", "pallas", "xla"},
-                   {"tpu", "jax", "pallas", "xla"}));
+           {"blackwell", "sm100*", "sm103*", "sm120*", "sm10x", "sm12x", "nvfp4*", "tcgen05*"}),
+      {"blackwell", "sm100*", "sm103*", "sm120*", "tcgen05*"}));
+  t.push_back(with_code(rule("hopper", {"hopper", "h100", "h200", "sm90"},
+                             {"hopper", "h100", "h200", "h20", "h800", "gh200", "sm90*", "wgmma",
+                              "fa3", "flashattention 3", "flash attention 3"},
+                             {"hopper", "sm90*", "wgmma*", "fa3"}),
+                        {"hopper", "sm90*", "wgmma*"}));
+  t.push_back(with_code(rule("intel", {"intel", "xpu", "hpu", "gaudi", "ipex"},
+                             {"intel", "xpu", "xpus", "hpu", "gaudi", "habana", "ipex", "oneapi",
+                              "onednn", "xeon", "sycl"},
+                             {"intel", "xpu", "hpu", "gaudi", "habana", "ipex", "sycl", "onednn"}),
+                        {"xpu", "hpu", "ipex", "habana", "sycl"}));
+  t.push_back(with_code(rule("npu", {"npu", "ascend"},
+                             {"npu", "npus", "ascend", "cann", "torch npu"}, {"npu", "ascend"}),
+                        {"npu", "ascend", "torch_npu"}));
+  t.push_back(with_code(
+      rule("tpu", {"tpu", "jax"}, {"tpu", "jax", "pallas", "xla"}, {"tpu", "jax", "pallas", "xla"}),
+      {"tpu", "pallas"}));
   t.push_back(with_globs(
       rule("cpu", {"cpu", "x86", "arm64", "aarch64"},
            {"cpu backend", "cpu support", "on cpu", "for cpu", "cpu only", "cpu inference", "x86",
@@ -320,29 +333,57 @@ std::vector<TagRule> build() {
 
   // ---- generic kinds of change
   t.push_back(rule("bugfix", {"fix", "fixes", "bugfix", "bug", "hotfix", "bug fix"},
-                   {"fix", "fixes", "fixed", "fixing", "bug", "bugfix", "hotfix", "crash",
-                    "crashes", "workaround"},
-                   {}));
-  t.push_back(rule("feature", {"feat", "feature", "new feature", "enhancement", "support"},
-                   {"add support", "adds support", "support for", "new feature", "introduce",
-                    "introduces", "implement", "implements", "initial support"},
+                   {"fix",        "fixes",        "fixed",      "fixing",     "bug",
+                    "bugfix",     "hotfix",       "crash",      "crashes",    "workaround",
+                    "correct",    "corrects",     "incorrect",  "resolve",    "resolves",
+                    "wrong",      "mismatch",     "broken",     "error",      "errors",
+                    "exception",  "failure",      "fails",      "failed",     "failing",
+                    "hang",       "hangs",        "deadlock",   "regression", "out of bounds",
+                    "nan",        "typeerror",    "indexerror", "keyerror",   "attributeerror",
+                    "valueerror", "runtimeerror", "segfault",   "oom"},
                    {}));
   t.push_back(
-      rule("perf", {"perf", "performance", "optimization", "optimize", "opt", "speedup"},
-           {"perf", "performance", "speedup", "speed up", "speeds up", "faster", "optimize",
-            "optimise", "optimized", "optimization", "accelerate", "throughput", "overhead"},
+      rule("feature",
+           {"feat", "feature", "new feature", "enhancement", "support", "supports", "add", "adds",
+            "enable", "enables", "allow", "allows", "introduce", "implement", "initial"},
+           {"add support", "adds support", "support for", "new feature", "introduce", "introduces",
+            "implement", "implements", "initial support", "supports"},
            {}));
-  t.push_back(rule("refactor", {"refactor", "refactoring", "cleanup", "clean up", "chore", "style"},
-                   {"refactor", "refactored", "refactoring", "cleanup", "clean up", "rename",
-                    "renamed", "simplify", "simplifies", "restructure", "reorganize", "deduplicate",
-                    "dead code", "remove unused", "tidy"},
+  t.push_back(rule("perf", {"perf", "performance", "optimization", "optimize", "opt", "speedup"},
+                   {"perf",         "performance",
+                    "speedup",      "speed up",
+                    "speeds up",    "faster",
+                    "optimize",     "optimise",
+                    "optimized",    "optimization",
+                    "accelerate",   "throughput",
+                    "overhead",     "latency",
+                    "fused",        "overlap",
+                    "multistream",  "multi stream",
+                    "memory usage", "reduce memory",
+                    "redundant",    "unnecessary",
+                    "efficient",    "efficiency",
+                    "optimizes",    "improve performance"},
                    {}));
+  t.push_back(
+      rule("refactor", {"refactor", "refactoring", "cleanup", "clean up", "chore", "style"},
+           {"refactor",  "refactored",    "refactoring", "cleanup",     "clean up",   "rename",
+            "renamed",   "simplify",      "simplifies",  "restructure", "reorganize", "deduplicate",
+            "dead code", "remove unused", "tidy",        "move",        "moves",      "unify",
+            "unifies",   "consolidate",   "extract",     "decouple",    "migrate",    "reorganise"},
+           {}));
   t.push_back(with_all_roles(rule("docs", {"docs", "doc", "documentation", "readme"},
                                   {"docs", "documentation", "readme", "docstring", "tutorial"}, {}),
                              {FileRole::kDocs}));
-  t.push_back(with_all_roles(
-      rule("ci", {"ci", "workflow", "github actions"}, {"ci", "workflow", "github actions"}, {}),
-      {FileRole::kCi}));
+  {
+    TagRule ci = with_all_roles(rule("ci", {"ci", "workflow", "github actions"},
+                                     {"ci", "workflow", "github actions", "nightly", "runner",
+                                      "runners", "pre commit", "precommit", "linting"},
+                                     {}),
+                                {FileRole::kCi});
+    ci.share_roles = {FileRole::kCi};
+    ci.min_share = 1.0 / 3;  // CI files carry a third of the lines: a CI change with its tests
+    t.push_back(std::move(ci));
+  }
   t.push_back(
       with_all_roles(rule("tests", {"test", "tests", "testing", "unittest"},
                           {"test", "unittest", "unit test", "e2e test", "flaky", "testcase"}, {}),

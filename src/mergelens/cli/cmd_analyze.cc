@@ -55,6 +55,9 @@ Runner setup_analyze(CLI::App& sub, const Globals& g) {
       };
       fmt::print("per change: p50 {:.2f} ms, p90 {:.2f} ms, p99 {:.2f} ms, max {:.2f} ms\n",
                  pct(0.5), pct(0.9), pct(0.99), m.back() / 1000);
+      fmt::print("import graph: {:.1f} s of CPU beside the analysis, read whole {} time{}\n",
+                 report->graph_micros / 1e6, report->graph_rebuilds,
+                 report->graph_rebuilds == 1 ? "" : "s");
     }
     return {};
   };

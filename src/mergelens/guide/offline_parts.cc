@@ -229,6 +229,10 @@ std::string verdict_text(const Ctx& c) {
       if (!any_code)
         why = fmt_rt(c.tr("只涉及{}", "only {}"),
                      phrases::join_list({roles.begin(), roles.end()}, c.p));
+      else if (f.insight.value >= 5)  // a decision, but small enough to take in at a glance
+        why = fmt_rt(c.tr("代码改动 {} 行，其中的决策一眼即可看懂",
+                          "{} changed lines of code, a decision small enough to see at a glance"),
+                     code_lines(c));
       else
         why = fmt_rt(c.tr("代码改动 {} 行，没有需要细究的设计决策",
                           "{} changed lines of code, no design decision to study"),

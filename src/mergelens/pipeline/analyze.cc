@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <ctime>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
 #include "mergelens/analysis/analyzer.h"
+#include "mergelens/analysis/import_graph.h"
 #include "mergelens/source/git_source.h"
 
 namespace mergelens {
@@ -19,6 +24,128 @@ Result<std::string> read_local_file(const std::string& path) {
   s << in.rdbuf();
   return s.str();
 }
+
+// CPU time of the calling thread (the machine may be shared: wall time says little).
+double thread_cpu_micros() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
+}
+
+// File contents the graph read at a change's commit, kept for the workers
+// that analyse the same change (they read the same files for symbols).
+class ContentCache {
+ public:
+  void put(const std::string& sha, const std::string& path, const std::optional<std::string>& c) {
+    std::lock_guard lock(mu_);
+    const size_t size = c ? c->size() : 0;
+    if (bytes_ + size > kMaxBytes) return;
+    bytes_ += size;
+    map_.emplace(sha + '\n' + path, c);
+  }
+  // True with the content (or its absence) when cached.
+  bool get(const std::string& sha, const std::string& path, std::optional<std::string>& out) {
+    std::lock_guard lock(mu_);
+    auto it = map_.find(sha + '\n' + path);
+    if (it == map_.end()) return false;
+    out = it->second;
+    return true;
+  }
+  void clear() {
+    std::lock_guard lock(mu_);
+    map_.clear();
+    bytes_ = 0;
+  }
+
+ private:
+  static constexpr size_t kMaxBytes = 64u << 20;
+  std::mutex mu_;
+  std::unordered_map<std::string, std::optional<std::string>> map_;
+  size_t bytes_ = 0;
+};
+
+// The import graph at each change's merge commit. Changes come in merge
+// order, so the graph usually moves one change at a time (the files it
+// touched are read again at its commit); when a change does not follow the
+// commit the graph holds (the first one, or an older change re-analysed for a
+// later reference), the whole tree is read at its commit. Reaches are kept by
+// sha for the run, so a later pass finds them again.
+class ReachTracker {
+ public:
+  ReachTracker(GitSource* source, const RepoConfig& config, ContentCache& cache)
+      : source_(source), config_(config), contents_(cache) {
+    graph_.set_config(config);
+  }
+
+  Reach reach_at(const Change& c) {
+    if (!source_ || c.sha.empty()) return {};
+    if (auto it = cache_.find(c.sha); it != cache_.end()) return it->second;
+    const bool follows =
+        !c.parent_sha.empty() && graph_.commit == c.parent_sha && !c.files_truncated;
+    if (follows ? !apply(c) : graph_.commit != c.sha && !rebuild(c.sha)) {
+      graph_.clear();
+      return {};
+    }
+    graph_.commit = c.sha;
+    Reach r = graph_.reach(c, config_);
+    cache_.emplace(c.sha, r);
+    return r;
+  }
+
+  size_t rebuilds() const { return rebuilds_; }
+
+ private:
+  bool rebuild(const std::string& sha) {
+    ++rebuilds_;
+    graph_.clear();
+    graph_.begin_bulk();
+    auto done = source_->for_each_file(
+        sha, [](const std::string& p) { return import_graph_tracks(p); },
+        [&](const std::string& p, std::string_view content) { graph_.set_file(p, content); },
+        kMaxFile);
+    graph_.end_bulk();
+    return done.has_value();
+  }
+
+  bool apply(const Change& c) {
+    for (const auto& f : c.files) {
+      if (!f.old_path.empty() && f.old_path != f.path && f.status == FileStatus::kRenamed)
+        graph_.remove_file(f.old_path);
+      if (!import_graph_tracks(f.path)) continue;
+      if (f.status == FileStatus::kDeleted) {
+        graph_.remove_file(f.path);
+        continue;
+      }
+      // An added file is all in its hunks; others are read at the commit.
+      if (f.status == FileStatus::kAdded && !f.truncated && !f.binary &&
+          f.additions < kFromHunksLines) {
+        std::string text;
+        for (const auto& h : f.hunks)
+          for (const auto& l : h.lines)
+            if (l.origin == '+') (text += l.text) += '\n';
+        graph_.set_file(f.path, text);
+        continue;
+      }
+      auto content = source_->read_file(c.sha, f.path, kMaxFile);
+      if (!content) return false;
+      contents_.put(c.sha, f.path, *content);
+      if (*content)
+        graph_.set_file(f.path, **content);
+      else
+        graph_.remove_file(f.path);
+    }
+    return true;
+  }
+
+  static constexpr size_t kMaxFile = 1u << 20;  // larger files are read as importing nothing
+  static constexpr std::int32_t kFromHunksLines = 5000;  // well under kMaxFile
+  GitSource* source_;
+  const RepoConfig& config_;
+  ContentCache& contents_;
+  ImportGraph graph_;
+  std::unordered_map<std::string, Reach> cache_;
+  size_t rebuilds_ = 0;
+};
 
 }  // namespace
 
@@ -56,6 +183,13 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
     if (auto l = sources.front()->read_file(tip, ".github/labeler.yml"); l && *l) labeler = **l;
   auto ctx = make_context(repo.name, toml, labeler);
   if (!ctx) return std::unexpected(ctx.error());
+  // The import graph has its own reader: it walks the changes in order on a
+  // thread of its own while the workers analyse them.
+  std::unique_ptr<GitSource> graph_source;
+  if (!sources.empty())
+    if (auto s = GitSource::open(repo.path)) graph_source = std::move(*s);
+  ContentCache contents;
+  ReachTracker reach(graph_source.get(), ctx->config, contents);
 
   // Pass 1 analyses what is missing (or everything with --force); facts that
   // name older changes as fixed, followed up or reverted invalidate those, and
@@ -84,6 +218,21 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
         if (!b) return std::unexpected(b.error());
         backlinks[i] = std::move(*b);
       }
+      // Reaches, in order, beside the analysis: a worker waits for its change's.
+      std::vector<Reach> reaches(changes.size());
+      size_t reached = 0;
+      std::mutex reach_mu;
+      std::condition_variable reach_cv;
+      std::thread grapher([&] {
+        const double g0 = thread_cpu_micros();
+        for (size_t i = 0; i < changes.size(); ++i) {
+          if (!changes[i].open) reaches[i] = reach.reach_at(changes[i]);
+          std::lock_guard lock(reach_mu);
+          reached = i + 1;
+          reach_cv.notify_all();
+        }
+        report.graph_micros += thread_cpu_micros() - g0;
+      });
       std::vector<std::pair<std::int64_t, Facts>> results(changes.size());
       std::vector<double> micros(changes.size());
       auto work = [&](unsigned t) {
@@ -92,12 +241,20 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
           const Change& c = changes[i];
           if (t < sources.size()) {
             GitSource* src = sources[t].get();
-            local.read_new_file = [src, &c](const std::string& path) -> std::optional<std::string> {
+            local.read_new_file =
+                [src, &c, &contents](const std::string& path) -> std::optional<std::string> {
+              std::optional<std::string> cached;
+              if (contents.get(c.sha, path, cached)) return cached;
               auto r = src->read_file(c.sha, path, 1u << 20);
               return r ? *r : std::nullopt;
             };
           }
           local.referenced_by = backlinks[i];
+          {
+            std::unique_lock lock(reach_mu);
+            reach_cv.wait(lock, [&] { return reached > i; });
+            local.reach = reaches[i];
+          }
           const auto t0 = std::chrono::steady_clock::now();
           results[i] = {c.id, analyze_change(c, local)};
           micros[i] =
@@ -109,6 +266,8 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
       for (unsigned t = 1; t < threads && t < changes.size(); ++t) pool.emplace_back(work, t);
       work(0);
       for (auto& th : pool) th.join();
+      grapher.join();
+      contents.clear();
       auto put = store.put_facts(results);
       if (!put) return std::unexpected(put.error());
       report.invalidated += *put;
@@ -124,6 +283,7 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
     }
   }
   if (progress) progress->finish();
+  report.graph_rebuilds = reach.rebuilds();
   return report;
 }
 

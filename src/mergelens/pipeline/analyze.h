@@ -4,7 +4,9 @@
 // analyzer version (or all with `force`), in parallel, storing the facts in
 // batches of one transaction each, so an interrupted run resumes where it
 // stopped. The repository's own mergelens.toml and .github/labeler.yml (read
-// from its clone at the branch tip) shape roles and tags.
+// from its clone at the branch tip) shape roles and tags. With a clone, each
+// change's reach is measured on the import graph at its merge commit (kept in
+// memory for the run and moved along the changes in merge order).
 #pragma once
 
 #include <map>
@@ -28,6 +30,8 @@ struct AnalyzeReport {
   size_t analyzed = 0;
   size_t invalidated = 0;        // older changes re-analysed because a newer one names them
   bool clone_available = false;  // file contents could be read for symbol detection
+  size_t graph_rebuilds = 0;     // times the import graph was read from a whole tree
+  double graph_micros = 0;       // CPU time spent moving the import graph and measuring reach
   std::map<std::string, size_t> verdicts;  // verdict name → count in this run
   std::vector<double> micros;              // analysis time of each change, microseconds
   // Wall time of each change's batch (reading, analysing, storing) divided

@@ -162,6 +162,20 @@ size_t read_hunks(git_patch* patch, FileChange& f, size_t budget) {
   return kept;
 }
 
+// Sets `tree` to the tree of commit `sha` in `repo` (at `where`, for
+// messages): kNotFound for an unknown sha, kCorrupt when the tree cannot be
+// read.
+Result<void> commit_tree(git_repository* repo, const std::string& sha, const std::string& where,
+                         TreePtr& tree) {
+  git_oid oid;
+  CommitPtr commit;
+  if (git_oid_fromstr(&oid, sha.c_str()) != 0 || git_commit_lookup(commit.out(), repo, &oid) != 0)
+    return fail(ErrorKind::kNotFound, "commit {} not found in {}", sha, where);
+  if (git_commit_tree(tree.out(), commit.get()) != 0)
+    return fail(ErrorKind::kCorrupt, "cannot read the tree of {} ({})", sha, last_git_error());
+  return {};
+}
+
 }  // namespace
 
 struct GitSource::Impl {
@@ -283,14 +297,8 @@ Result<void> GitSource::walk_first_parent(
 Result<std::optional<std::string>> GitSource::read_file(const std::string& sha,
                                                         const std::string& path,
                                                         size_t max_bytes) const {
-  git_oid oid;
-  CommitPtr commit;
-  if (git_oid_fromstr(&oid, sha.c_str()) != 0 ||
-      git_commit_lookup(commit.out(), impl_->repo, &oid) != 0)
-    return fail(ErrorKind::kNotFound, "commit {} not found in {}", sha, path_);
   TreePtr tree;
-  if (git_commit_tree(tree.out(), commit.get()) != 0)
-    return fail(ErrorKind::kCorrupt, "cannot read the tree of {} ({})", sha, last_git_error());
+  if (auto t = commit_tree(impl_->repo, sha, path_, tree); !t) return std::unexpected(t.error());
   Owned<git_tree_entry, git_tree_entry_free> entry;
   if (git_tree_entry_bypath(entry.out(), tree.get(), path.c_str()) != 0 ||
       git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB)
@@ -302,6 +310,43 @@ Result<std::optional<std::string>> GitSource::read_file(const std::string& sha,
   if (size > max_bytes) return std::optional<std::string>();
   return std::optional<std::string>(
       std::string(static_cast<const char*>(git_blob_rawcontent(blob.get())), size));
+}
+
+Result<void> GitSource::for_each_file(
+    const std::string& sha, const std::function<bool(const std::string& path)>& want,
+    const std::function<void(const std::string& path, std::string_view content)>& visit,
+    size_t max_bytes) const {
+  TreePtr tree;
+  if (auto t = commit_tree(impl_->repo, sha, path_, tree); !t) return std::unexpected(t.error());
+  struct Walk {
+    git_repository* repo;
+    const std::function<bool(const std::string&)>* want;
+    const std::function<void(const std::string&, std::string_view)>* visit;
+    size_t max_bytes;
+    std::string failed;
+  } walk{impl_->repo, &want, &visit, max_bytes, {}};
+  auto cb = [](const char* root, const git_tree_entry* entry, void* payload) -> int {
+    auto* w = static_cast<Walk*>(payload);
+    if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB ||
+        git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK)
+      return 0;
+    std::string path = std::string(root) + git_tree_entry_name(entry);
+    if (!(*w->want)(path)) return 0;
+    Owned<git_blob, git_blob_free> blob;
+    if (git_blob_lookup(blob.out(), w->repo, git_tree_entry_id(entry)) != 0) {
+      w->failed = path;
+      return -1;
+    }
+    const auto size = static_cast<size_t>(git_blob_rawsize(blob.get()));
+    if (size <= w->max_bytes)
+      (*w->visit)(
+          path, std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.get())), size));
+    return 0;
+  };
+  if (git_tree_walk(tree.get(), GIT_TREEWALK_PRE, cb, &walk) != 0)
+    return fail(ErrorKind::kCorrupt, "cannot read {} at {} ({})",
+                walk.failed.empty() ? std::string("the tree") : walk.failed, sha, last_git_error());
+  return {};
 }
 
 Result<Change> GitSource::read_change(const std::string& sha, const GitReadOptions& opt) const {

@@ -68,6 +68,15 @@ class GitSource {
   Result<std::optional<std::string>> read_file(const std::string& sha, const std::string& path,
                                                size_t max_bytes = 4u << 20) const;
 
+  // Calls visit(path, content) for every file of the tree of commit `sha`
+  // whose path `want` accepts and whose size is at most `max_bytes`, in tree
+  // order (submodules and symlinks skipped). kNotFound for an unknown sha,
+  // kCorrupt when the tree or a blob cannot be read.
+  Result<void> for_each_file(
+      const std::string& sha, const std::function<bool(const std::string& path)>& want,
+      const std::function<void(const std::string& path, std::string_view content)>& visit,
+      size_t max_bytes = 1u << 20) const;
+
   // Reads one commit as a Change: classifies its message, takes the author and
   // committer time, diffs it against its first parent (the empty tree for a
   // root commit) and lists its commits. `repo` and `url` are left empty: the

@@ -1,0 +1,38 @@
+// The parts of score_change (scores.cc): what both scores read about the
+// change's code, the insight scorer (insight.cc) and the importance scorer
+// (importance.cc). Internal to the analysis module; the weights are in
+// score_weights.h.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "mergelens/analysis/facts.h"
+#include "mergelens/model/change.h"
+
+namespace mergelens::score_internal {
+
+bool is_code(FileRole r);
+
+// The role of `path` in facts.roles (core when unknown).
+FileRole role_of(const Facts& facts, const std::string& path);
+
+// The change's code on the main path: files of code roles not on the skim list.
+struct CodeStats {
+  int code_lines = 0;             // added + removed lines in those files
+  int bulk_lines = 0;             // ... of which in added model files or very large added files
+  size_t code_files = 0;          // files of code roles (skimmed ones excluded)
+  bool kernel = false;            // a kernel file changed
+  std::set<std::string> modules;  // folders of the code files, at most four levels deep
+  bool perf_claim = false;        // the text claims a speed, throughput, latency or memory figure
+};
+
+CodeStats code_stats(const Change& change, const Facts& facts);
+
+// Added signals of one of `kinds`.
+bool has_signal(const Facts& facts, std::initializer_list<std::string_view> kinds);
+
+Score score_insight(const Change& change, const Facts& facts, const CodeStats& stats);
+Score score_importance(const Change& change, const Facts& facts, const CodeStats& stats);
+
+}  // namespace mergelens::score_internal

@@ -1,0 +1,177 @@
+// Tests of the judgment: insight as the density of a decision where a reader
+// looks, importance as reach, tags ranked and capped with their evidence.
+// Inputs are small hand-written changes run through the whole analysis.
+#include <gtest/gtest.h>
+
+#include "mergelens/analysis/analyzer.h"
+#include "mergelens/analysis/tags.h"
+#include "test_helpers.h"
+
+namespace mergelens {
+namespace {
+
+FileChange file(const std::string& path, const std::string& patch,
+                FileStatus status = FileStatus::kModified) {
+  return testing::file_from_patch(path, patch, status);
+}
+
+Facts analyse(const std::string& title, std::vector<FileChange> files, Reach reach = {}) {
+  Change c;
+  c.kind = ChangeKind::kSquash;
+  c.title = title;
+  c.files = std::move(files);
+  auto ctx = make_context("o/r", "", "");
+  EXPECT_TRUE(ctx);
+  ctx->reach = reach;
+  return analyze_change(c, *ctx);
+}
+
+// A guard with a fallback and the comment that argues it, in a dozen lines.
+const char* kDensePatch =
+    "@@ -10,4 +10,11 @@ class Pool:\n"
+    "     def free(self, idx):\n"
+    "         if idx.numel() == 0:\n"
+    "             return\n"
+    "-        self.mapping[idx] = 0\n"
+    "+        # index_fill_ passes the 0 as a kernel argument; mapping[idx] = 0 copies a\n"
+    "+        # host-resident scalar and blocks until the stream drains.\n"
+    "+        if self.mapping.is_cuda:\n"
+    "+            self.mapping.index_fill_(0, idx, 0)\n"
+    "+        else:\n"
+    "+            self.mapping[idx] = 0\n"
+    "+        self.pool.release(idx)\n"
+    "         return idx\n";
+
+std::string big_patch(int lines) {
+  std::string p = fmt::format("@@ -0,0 +1,{} @@\n", lines);
+  for (int i = 0; i < lines; ++i) p += fmt::format("+value_{} = compute_{}(value_{})\n", i, i, i);
+  return p;
+}
+
+TEST(Insight, DenseArguedDecisionBeatsBulk) {
+  Facts dense =
+      analyse("Avoid a blocking copy when freeing", {file("pkg/mem/pool.py", kDensePatch)});
+  EXPECT_GE(dense.insight.value, 6) << ::testing::PrintToString(dense.insight.reasons);
+  EXPECT_NE(std::find(dense.insight.reasons.begin(), dense.insight.reasons.end(),
+                      "a comment argues the decision"),
+            dense.insight.reasons.end());
+
+  // The same decision inside 3,000 added lines of a new file: more to read,
+  // the same lesson, so less insight.
+  std::string spread = kDensePatch;
+  Facts bulk =
+      analyse("Add a pool", {file("pkg/mem/pool.py", kDensePatch),
+                             file("pkg/mem/tables.py", big_patch(3000), FileStatus::kAdded)});
+  EXPECT_LT(bulk.insight.value, dense.insight.value);
+
+  // A model port is mechanical bulk whatever it holds.
+  Facts port = analyse("Support NewModel",
+                       {file("pkg/models/new_model.py", big_patch(2000), FileStatus::kAdded)});
+  EXPECT_LE(port.insight.value, 4);
+}
+
+TEST(Insight, TestsShowTheContractButAreNotTheLesson) {
+  std::string test_patch = kDensePatch;
+  Facts in_test = analyse("Cover freeing", {file("tests/test_pool.py", test_patch)});
+  Facts in_code = analyse("Avoid a blocking copy", {file("pkg/mem/pool.py", test_patch)});
+  EXPECT_LE(in_test.insight.value, 2);
+  EXPECT_GT(in_code.insight.value, in_test.insight.value);
+}
+
+TEST(Importance, ReachAndDefaultsCountSizeIsCapped) {
+  const char* flag_patch =
+      "@@ -1,3 +1,3 @@\n"
+      " def add_args(p):\n"
+      "-    p.add_argument(\"--chunk-size\", type=int, default=4096)\n"
+      "+    p.add_argument(\"--chunk-size\", type=int, default=8192)\n"
+      "     return p\n";
+  Reach wide;
+  wide.known = true;
+  wide.direct = 150;
+  wide.importers = 900;
+  wide.hub = "pkg/server_args.py";
+  Facts f = analyse("Raise the chunk size", {file("pkg/server_args.py", flag_patch)}, wide);
+  const auto& r = f.importance.reasons;
+  EXPECT_NE(std::find(r.begin(), r.end(), "150 modules import the touched code"), r.end());
+  EXPECT_NE(std::find(r.begin(), r.end(), "changes a default (--chunk-size: 4096 → 8192)"), r.end())
+      << ::testing::PrintToString(r);
+  EXPECT_GE(f.importance.value, 6);
+
+  // 3,000 lines no one imports: size gives at most two points.
+  Facts big =
+      analyse("Rewrite tables", {file("pkg/tables.py", big_patch(3000), FileStatus::kAdded)});
+  EXPECT_LE(big.importance.value, 5) << ::testing::PrintToString(big.importance.reasons);
+}
+
+TEST(Importance, ACapabilityCountsAFixAloneDoesNot) {
+  const char* feature =
+      "@@ -1,1 +1,7 @@\n"
+      " import os\n"
+      "+def open_stream(path):\n"
+      "+    return Stream(path)\n"
+      "+\n"
+      "+\n"
+      "+def close_stream(s):\n"
+      "+    s.close()\n";
+  Facts added = analyse("Add streaming reads", {file("pkg/io.py", feature)});
+  Facts fixed = analyse("Fix streaming reads", {file("pkg/io.py", feature)});
+  EXPECT_GT(added.importance.value, fixed.importance.value);
+  bool capability = false;
+  for (const auto& r : added.importance.reasons) capability |= r.starts_with("adds a capability");
+  EXPECT_TRUE(capability);
+}
+
+TEST(Tags, AtMostSixRankedEachWithEvidence) {
+  Change c;
+  c.title = "[AMD][MoE][Quant][LoRA][Spec] fp8 eagle lora moe attention kv cache scheduler";
+  for (const char* p :
+       {"pkg/moe/a.py", "pkg/quantization/fp8.py", "pkg/lora/b.py", "pkg/speculative/eagle.py",
+        "pkg/attention/mla.py", "pkg/mem_cache/kv.py", "pkg/scheduler/s.py", "pkg/sampling/t.py"})
+    c.files.push_back(file(p, "@@ -1 +1 @@\n-x = 1\n+x = 2\n"));
+  auto tags = assign_tags(c, {}, default_taxonomy());
+  ASSERT_EQ(tags.size(), kMaxTags);
+  for (size_t i = 1; i < tags.size(); ++i) EXPECT_GE(tags[i - 1].weight, tags[i].weight);
+  for (const auto& t : tags) EXPECT_FALSE(t.evidence.empty()) << t.name;
+  EXPECT_EQ(tags[0].source, "prefix");  // the authors' own tags rank first
+}
+
+TEST(Tags, KindsFromTheDiffNotTheTitlePrefix) {
+  // amd from the added code, with what it said.
+  Change amd;
+  amd.title = "Route the norm through the fallback";
+  amd.files.push_back(
+      file("pkg/layers/norm.py",
+           "@@ -1,2 +1,4 @@\n def norm(x):\n+    if _is_hip:\n+        return slow(x)\n"
+           "     return fast(x)\n"));
+  std::map<std::string, Tag> t;
+  for (auto& tag : assign_tags(amd, {}, default_taxonomy())) t[tag.name] = tag;
+  ASSERT_TRUE(t.count("amd"));
+  EXPECT_EQ(t["amd"].source, "code");
+  EXPECT_EQ(t["amd"].evidence, "added code says \"hip\"");
+
+  // ci when CI files carry a third of the lines, beside a test.
+  Change ci;
+  ci.title = "Split the suites";
+  ci.files.push_back(file(".github/workflows/test.yml", "@@ -1 +1,2 @@\n a\n+b\n"));
+  ci.files.push_back(file("tests/test_x.py", "@@ -1 +1,2 @@\n a\n+b\n"));
+  t.clear();
+  for (auto& tag : assign_tags(ci, {}, default_taxonomy())) t[tag.name] = tag;
+  EXPECT_TRUE(t.count("ci"));
+
+  // perf from a claimed figure, bugfix from a reported problem.
+  TagHints hints;
+  hints.perf_claim = "1.8x";
+  hints.fixes = "#77";
+  Change plain;
+  plain.title = "Rework the copy";
+  plain.files.push_back(file("pkg/copy.py", "@@ -1 +1 @@\n-a = b\n+a = c\n"));
+  t.clear();
+  for (auto& tag : assign_tags(plain, {}, default_taxonomy(), hints)) t[tag.name] = tag;
+  ASSERT_TRUE(t.count("perf"));
+  EXPECT_EQ(t["perf"].evidence, "claims 1.8x");
+  ASSERT_TRUE(t.count("bugfix"));
+  EXPECT_EQ(t["bugfix"].evidence, "fixes #77");
+}
+
+}  // namespace
+}  // namespace mergelens
