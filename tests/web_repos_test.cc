@@ -6,14 +6,12 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include <gtest/gtest.h>
 
-#include "mergelens/util/http.h"
 #include "mergelens/web/export.h"
-#include "mergelens/web/server.h"
 #include "web_fixture.h"
+#include "web_serving.h"
 
 namespace mergelens {
 namespace {
@@ -47,35 +45,15 @@ class WebRepos : public ::testing::Test {
  protected:
   void start(std::string root_repo) {
     web::ServerOptions o;
-    o.port = 0;
     o.workers = 2;
     o.repo = std::move(root_repo);
-    const std::string db = t.w.db;
-    auto s = web::Server::create([db] { return open_store_at(db); }, o);
-    ASSERT_TRUE(s) << s.error().message;
-    server = std::move(*s);
-    auto p = server->bind();
-    ASSERT_TRUE(p) << p.error().message;
-    port = *p;
-    thread = std::thread([this] { server->run(); });
+    serving.start(t.w.db, o);
   }
-  void TearDown() override {
-    if (server) server->stop();
-    if (thread.joinable()) thread.join();
-  }
-  http::Response get(const std::string& target) {
-    http::Request r;
-    r.url = fmt::format("http://127.0.0.1:{}{}", port, target);
-    r.timeout_ms = 10000;
-    auto resp = http::perform(r);
-    EXPECT_TRUE(resp) << target << ": " << (resp ? "" : resp.error().message);
-    return resp ? *resp : http::Response{};
-  }
+  void TearDown() override { serving.stop(); }
+  http::Response get(const std::string& target) { return serving.get(target); }
 
   TwoRepos t;
-  std::unique_ptr<web::Server> server;
-  std::thread thread;
-  int port = 0;
+  testing::Serving serving;
 };
 
 TEST_F(WebRepos, TheDayOfEveryRepositoryLabelsEachEntryMostWorthReadingFirst) {
