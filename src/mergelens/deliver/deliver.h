@@ -62,7 +62,7 @@ Result<std::vector<DayReport>> deliver_due(Store& store, const RepoRecord& repo,
 
 // The days deliver_due would send to `target` (a target of `repo`) at `now`
 // (Unix seconds), in the order it sends them: what the workers' deliver jobs
-// are made of (cli/cmd_worker.cc). Empty when nothing is due. Fails for a
+// are made of (cli/deliver_jobs.cc). Empty when nothing is due. Fails for a
 // bad time zone and store errors.
 Result<std::vector<std::string>> due_days(Store& store, const RepoRecord& repo,
                                           const Target& target, std::int64_t now);
