@@ -62,6 +62,8 @@ class FakeService {
     server_.Post(R"(/services/.*)", handler);
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
+    // A stop() before the loop starts would be missed and the join hang.
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   ~FakeService() {
     server_.stop();

@@ -11,6 +11,14 @@
 namespace mergelens {
 namespace {
 
+// The first ten jobs in `state`.
+JobQuery in_state(JobState state) {
+  JobQuery q;
+  q.state = state;
+  q.limit = 10;
+  return q;
+}
+
 using testing::TempDir;
 using testing::TestStore;
 
@@ -63,7 +71,7 @@ TEST(JobQueue, ClaimsByPriorityThenAgeAndSkipsBusySerials) {
   }
   // x2 waits while x1 (same serial) runs.
   EXPECT_EQ(keys, (std::vector<std::string>{"x1", "soon", "late"}));
-  auto x1 = s->list_jobs(JobQuery{JobState::kRunning, "", 10});
+  auto x1 = s->list_jobs(in_state(JobState::kRunning));
   ASSERT_TRUE(x1);
   std::int64_t x1_id = 0;
   for (const auto& j : *x1)
@@ -124,7 +132,7 @@ TEST(JobQueue, FailuresRetryWithBackoffThenDeadLetterWithTheReason) {
     EXPECT_FALSE(claim(*s, "w", now + 9));  // backing off
     now += 10;
   }
-  auto dead = s->list_jobs(JobQuery{JobState::kDead, "", 10});
+  auto dead = s->list_jobs(in_state(JobState::kDead));
   ASSERT_TRUE(dead);
   ASSERT_EQ(dead->size(), 1u);
   EXPECT_EQ(dead->front().last_error, "boom 3");
@@ -145,7 +153,7 @@ TEST(JobQueue, AJobWhoseWorkerKeepsDyingIsDeadLettered) {
   auto next = s->claim_job("w", none, now, 60);  // the 4th claim of poison would be one too many
   ASSERT_TRUE(next && *next);
   EXPECT_EQ((*next)->spec.key, "fine");
-  auto dead = s->list_jobs(JobQuery{JobState::kDead, "", 10});
+  auto dead = s->list_jobs(in_state(JobState::kDead));
   ASSERT_TRUE(dead && dead->size() == 1u);
   EXPECT_NE(dead->front().last_error.find("lease expired"), std::string::npos);
 }

@@ -178,7 +178,7 @@ TEST(WebTime, DayBoundariesFollowTheTimeZone) {
   EXPECT_TRUE(sh->day_bounds("2028-02-29"));
 
   Pages p;
-  web::Site site{*p.w.store, p.w.repo, *sh, web::Lang::kZh, web::Links::server(web::Lang::kZh)};
+  web::Site site{*p.w.store, p.w.repo, *sh, web::Lang::kZh, web::Links::server(web::Lang::kZh), {}};
   auto day = web::day_page(site, "2026-09-17");
   ASSERT_TRUE(day);
   ASSERT_EQ(day->model["items"].size(), 1u);
@@ -222,7 +222,7 @@ TEST(WebExport, WritesTheSiteWithRelativeLinksAndTheDigest) {
   testing::TempDir out;
   web::ExportOptions o;
   o.out = out.path();
-  auto stats = web::export_site(*p.w.store, p.w.repo, o);
+  auto stats = web::export_site(*p.w.store, o);
   ASSERT_TRUE(stats) << stats.error().message;
   EXPECT_GT(stats->pages, 10u);
   namespace fs = std::filesystem;

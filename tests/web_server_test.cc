@@ -14,6 +14,7 @@
 #include "mergelens/util/http.h"
 #include "mergelens/web/server.h"
 #include "web_fixture.h"
+#include "web_serving.h"
 
 namespace mergelens {
 namespace {
@@ -24,35 +25,18 @@ class WebServer : public ::testing::Test {
  protected:
   void SetUp() override {
     web::ServerOptions o;
-    o.port = 0;
     o.workers = 4;
-    const std::string db = w.db;
-    auto s = web::Server::create([db] { return open_store_at(db); }, o);
-    ASSERT_TRUE(s) << s.error().message;
-    server = std::move(*s);
-    auto p = server->bind();
-    ASSERT_TRUE(p) << p.error().message;
-    port = *p;
-    thread = std::thread([this] { server->run(); });
+    serving.start(w.db, o);
+    port = serving.port;
   }
-  void TearDown() override {
-    if (server) server->stop();
-    if (thread.joinable()) thread.join();
-  }
+  void TearDown() override { serving.stop(); }
 
   http::Response get(const std::string& target, http::Headers headers = {}) {
-    http::Request r;
-    r.url = fmt::format("http://127.0.0.1:{}{}", port, target);
-    r.headers = std::move(headers);
-    r.timeout_ms = 10000;
-    auto resp = http::perform(r);
-    EXPECT_TRUE(resp) << target << ": " << (resp ? "" : resp.error().message);
-    return resp ? *resp : http::Response{};
+    return serving.get(target, std::move(headers));
   }
 
   WebStore w;
-  std::unique_ptr<web::Server> server;
-  std::thread thread;
+  testing::Serving serving;
   int port = 0;
 };
 

@@ -24,9 +24,9 @@ Runner setup_export(CLI::App& sub, const Globals& g) {
       return fail(ErrorKind::kInvalidInput, "--lang must be zh, en or both");
     auto store = open_store(g, /*create=*/false);
     if (!store) return std::unexpected(store.error());
-    auto repo = resolve_repo(**store, g.repo);
-    if (!repo) return std::unexpected(repo.error());
-    auto stats = web::export_site(**store, *repo, a->options);
+    // Every repository of the store; --repo names the one at the root.
+    a->options.repo = g.repo;
+    auto stats = web::export_site(**store, a->options);
     if (!stats) return std::unexpected(stats.error());
     fmt::print("exported {} pages and {} feeds to {}\n", stats->pages, stats->feeds,
                a->options.out);

@@ -51,7 +51,11 @@ Runner setup_jobs(CLI::App& sub, const Globals& g) {
     }
     auto counts = (*store)->job_counts();
     if (!counts) return std::unexpected(counts.error());
-    auto jobs = (*store)->list_jobs(JobQuery{state, a->kind, a->limit});
+    JobQuery q;
+    q.state = state;
+    q.kind = a->kind;
+    q.limit = a->limit;
+    auto jobs = (*store)->list_jobs(q);
     if (!jobs) return std::unexpected(jobs.error());
     if (a->json) {
       nlohmann::json out = {{"counts", nlohmann::json::array()}, {"jobs", nlohmann::json::array()}};

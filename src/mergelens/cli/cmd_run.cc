@@ -208,9 +208,8 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
         eo.out = a->export_dir;
         eo.tz = a->server.tz;
         eo.langs = *langs;
-        auto repo = resolve_repo(**store, report->ingest.repo.name);
-        auto stats = repo ? web::export_site(**store, *repo, eo)
-                          : Result<web::ExportStats>(std::unexpected(repo.error()));
+        eo.repo = report->ingest.repo.name;  // at the root; other repositories under r/
+        auto stats = web::export_site(**store, eo);
         if (!stats) {
           (void)finish();
           return std::unexpected(stats.error());

@@ -11,6 +11,9 @@
 #include <fmt/format.h>
 
 #include "mergelens/cli/commands.h"
+#include "mergelens/cli/deliver_jobs.h"
+#include "mergelens/deliver/config.h"
+#include "mergelens/deliver/transport.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/pipeline/model_gate.h"
 #include "mergelens/pipeline/repos_config.h"
@@ -112,6 +115,12 @@ Runner setup_worker(CLI::App& sub, const Globals& g) {
       client->set_gate(gate.get());
       a->opt.client = client.get();
     }
+    // [[deliver]] targets: ingests enqueue the days that close, and this
+    // worker sends them (deliver jobs; pipeline/worker.h).
+    auto targets = deliver::read_targets(a->config);
+    if (!targets) return std::unexpected(targets.error());
+    a->opt.deliver = deliver_hooks(std::move(*targets), a->config,
+                                   std::shared_ptr<deliver::Transport>(deliver::real_transport()));
     a->opt.github_token = env_token();
     a->opt.stop = &g_stop;
     std::signal(SIGTERM, on_signal);

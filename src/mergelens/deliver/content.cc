@@ -49,7 +49,13 @@ Result<Content> build_content(Store& store, const RepoRecord& repo, const Target
   if (!tz) return std::unexpected(tz.error());
   if (auto b = tz->day_bounds(day); !b) return std::unexpected(b.error());
   const web::Lang lang = web::lang_from(target.lang);
-  const web::Site site{store, repo, *tz, lang, web::Links::server(lang)};
+  // In a store of several repositories the links name the repository
+  // (/r/NAME/...), which a server answers whichever one it shows at "/".
+  auto repos = store.list_repos();
+  if (!repos) return std::unexpected(repos.error());
+  web::Links links = web::Links::server(lang);
+  if (repos->size() > 1) links = links.at("r/" + repo.name);
+  const web::Site site{store, repo, *tz, lang, links, {}};
   Content c;
   c.lang = target.lang;
   c.repo = repo.name;

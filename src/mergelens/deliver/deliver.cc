@@ -109,54 +109,60 @@ Result<DayReport> deliver_day(Store& store, const RepoRecord& repo, const Target
   return rep;
 }
 
+Result<std::vector<std::string>> due_days(Store& store, const RepoRecord& repo, const Target& t,
+                                          std::int64_t now) {
+  auto tz = web::TimeZone::named(t.tz);
+  if (!tz) return std::unexpected(tz.error());
+  // Days before `cutoff` are due.
+  const std::string cutoff = tz->day(now - static_cast<std::int64_t>(t.delay_minutes) * 60);
+  auto cut = tz->day_bounds(cutoff);
+  if (!cut) return std::unexpected(cut.error());
+  std::vector<std::string> days;
+  auto last = store.deliveries(repo.id, t.name, "");
+  if (!last) return std::unexpected(last.error());
+  std::string after;
+  if (!last->empty()) {
+    after = last->front().day;
+    if (!all_sent(*last) && after < cutoff) days.push_back(after);
+  }
+  std::set<std::string> due;
+  if (after.empty()) {
+    auto newest = store.adjacent_merge(repo.id, cut->first, /*before=*/true);
+    if (!newest) return std::unexpected(newest.error());
+    if (t.send_empty)
+      due.insert(tz->day(cut->first - 1));
+    else if (*newest)
+      due.insert(tz->day(**newest));
+  } else if (t.send_empty) {
+    for (std::string d = next_day(*tz, after); !d.empty() && d < cutoff; d = next_day(*tz, d))
+      due.insert(d);
+  } else {
+    auto from = tz->day_bounds(after);
+    if (!from) return std::unexpected(from.error());
+    ListQuery q;
+    q.since = from->second;
+    q.until = cut->first;
+    auto rows = store.list_changes(repo.id, q);
+    if (!rows) return std::unexpected(rows.error());
+    for (const auto& r : *rows)
+      if (!r.open) due.insert(tz->day(r.merged_at));
+  }
+  std::vector<std::string> later(due.begin(), due.end());
+  if (later.size() > static_cast<size_t>(t.catch_up_days))
+    later.erase(later.begin(), later.end() - t.catch_up_days);
+  days.insert(days.end(), later.begin(), later.end());
+  return days;
+}
+
 Result<std::vector<DayReport>> deliver_due(Store& store, const RepoRecord& repo,
                                            const std::vector<Target>& targets,
                                            Transport& transport) {
   std::vector<DayReport> out;
   for (const auto& t : targets) {
     if (!t.repo.empty() && t.repo != repo.name) continue;
-    auto tz = web::TimeZone::named(t.tz);
-    if (!tz) return std::unexpected(tz.error());
-    const std::int64_t now = transport.now_ms() / 1000;
-    // Days before `cutoff` are due.
-    const std::string cutoff = tz->day(now - static_cast<std::int64_t>(t.delay_minutes) * 60);
-    auto cut = tz->day_bounds(cutoff);
-    if (!cut) return std::unexpected(cut.error());
-    std::vector<std::string> days;
-    auto last = store.deliveries(repo.id, t.name, "");
-    if (!last) return std::unexpected(last.error());
-    std::string after;
-    if (!last->empty()) {
-      after = last->front().day;
-      if (!all_sent(*last) && after < cutoff) days.push_back(after);
-    }
-    std::set<std::string> due;
-    if (after.empty()) {
-      auto newest = store.adjacent_merge(repo.id, cut->first, /*before=*/true);
-      if (!newest) return std::unexpected(newest.error());
-      if (t.send_empty)
-        due.insert(tz->day(cut->first - 1));
-      else if (*newest)
-        due.insert(tz->day(**newest));
-    } else if (t.send_empty) {
-      for (std::string d = next_day(*tz, after); !d.empty() && d < cutoff; d = next_day(*tz, d))
-        due.insert(d);
-    } else {
-      auto from = tz->day_bounds(after);
-      if (!from) return std::unexpected(from.error());
-      ListQuery q;
-      q.since = from->second;
-      q.until = cut->first;
-      auto rows = store.list_changes(repo.id, q);
-      if (!rows) return std::unexpected(rows.error());
-      for (const auto& r : *rows)
-        if (!r.open) due.insert(tz->day(r.merged_at));
-    }
-    std::vector<std::string> later(due.begin(), due.end());
-    if (later.size() > static_cast<size_t>(t.catch_up_days))
-      later.erase(later.begin(), later.end() - t.catch_up_days);
-    days.insert(days.end(), later.begin(), later.end());
-    for (const auto& d : days) {
+    auto days = due_days(store, repo, t, transport.now_ms() / 1000);
+    if (!days) return std::unexpected(days.error());
+    for (const auto& d : *days) {
       auto r = deliver_day(store, repo, t, d, transport);
       if (!r) {
         DayReport failed;

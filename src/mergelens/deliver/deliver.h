@@ -60,6 +60,13 @@ Result<std::vector<DayReport>> deliver_due(Store& store, const RepoRecord& repo,
                                            const std::vector<Target>& targets,
                                            Transport& transport);
 
+// The days deliver_due would send to `target` (a target of `repo`) at `now`
+// (Unix seconds), in the order it sends them: what the workers' deliver jobs
+// are made of (cli/deliver_jobs.cc). Empty when nothing is due. Fails for a
+// bad time zone and store errors.
+Result<std::vector<std::string>> due_days(Store& store, const RepoRecord& repo,
+                                          const Target& target, std::int64_t now);
+
 // One line for the log: "sglang-feishu 2026-09-16: 2 parts sent (3 requests)".
 std::string describe(const DayReport& r);
 

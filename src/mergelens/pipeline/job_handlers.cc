@@ -21,7 +21,7 @@ namespace {
 constexpr size_t kEnqueueChunk = 500;  // write jobs per enqueue transaction
 
 std::string serial_of(const RepoSettings& repo) {
-  return "repo:" + repo.name;
+  return chain_serial(repo.name);
 }
 
 JobSpec chain_job(std::string_view kind, const RepoSettings& repo, std::int64_t repo_id) {
@@ -68,6 +68,10 @@ Result<JobOutcome> run_ingest(Store& store, const Job& job, const JobContext& ct
   if (repo->schedule_seconds > 0)
     next.push_back(ingest_job(*repo, now_seconds() + repo->schedule_seconds));
   if (auto r = store.enqueue_jobs(next, now_seconds()); !r) return std::unexpected(r.error());
+  // The days that have closed for the repository's delivery targets.
+  auto delivering = enqueue_deliveries(store, ingested->repo, ctx);
+  if (!delivering) return std::unexpected(delivering.error());
+  if (*delivering) out.note += fmt::format(", {} day(s) to deliver", *delivering);
   return out;
 }
 
@@ -175,13 +179,7 @@ Result<JobOutcome> run_job(Store& store, const Job& job, const JobContext& ctx) 
   if (kind == kJobSync) return run_sync(store, job, ctx);
   if (kind == kJobAnalyze) return run_analyze(store, job, ctx);
   if (kind == kJobWrite) return run_write(store, job, ctx);
-  if (kind == kJobDeliver) {
-    if (!ctx.options.deliver)
-      return fail(ErrorKind::kUnsupported,
-                  "delivering a day is not part of this build yet (deliver/ is being built)");
-    if (auto r = ctx.options.deliver(store, job); !r) return std::unexpected(r.error());
-    return JobOutcome{};
-  }
+  if (kind == kJobDeliver) return run_deliver(store, job, ctx);
   return fail(ErrorKind::kUnsupported, "unknown job kind '{}'", kind);
 }
 

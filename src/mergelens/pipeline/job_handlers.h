@@ -31,6 +31,20 @@ Result<JobOutcome> run_job(Store& store, const Job& job, const JobContext& ctx);
 // Seconds since the epoch.
 UnixSeconds now_seconds();
 
+// The serial of a repository's chain (ingest, sync, analyze): "repo:NAME".
+inline std::string chain_serial(std::string_view repo_name) {
+  return "repo:" + std::string(repo_name);
+}
+
+// The deliver jobs (job_deliver.cc): enqueues one per day `hooks.due` finds
+// for `repo` (nothing when the worker has no hooks). Returns how many.
+Result<size_t> enqueue_deliveries(Store& store, const RepoRecord& repo, const JobContext& ctx);
+// Runs one deliver job: waits for the day's work, then delivers the day.
+Result<JobOutcome> run_deliver(Store& store, const Job& job, const JobContext& ctx);
+// The kinds a worker takes when told none: every kind, but deliver only
+// with delivery hooks.
+std::vector<std::string> default_kinds(const WorkerOptions& options);
+
 // Runs a store call again while it fails with kIo (the server restarting),
 // for at most `seconds`, printing the error once.
 template <class F>

@@ -73,10 +73,15 @@ bool permanent(const Error& e) {
 // Nothing of `kinds` (any when empty) due now or soon, and nothing running
 // anywhere (a running job may enqueue more).
 Result<bool> idle(Store& store, const std::vector<std::string>& kinds) {
-  auto running = store.list_jobs(JobQuery{JobState::kRunning, "", 1});
+  JobQuery q;
+  q.state = JobState::kRunning;
+  q.limit = 1;
+  auto running = store.list_jobs(q);
   if (!running) return std::unexpected(running.error());
   if (!running->empty()) return false;
-  auto queued = store.list_jobs(JobQuery{JobState::kQueued, "", 100000});
+  q.state = JobState::kQueued;
+  q.limit = 100000;
+  auto queued = store.list_jobs(q);
   if (!queued) return std::unexpected(queued.error());
   const UnixSeconds soon = now_seconds() + 60;
   return std::none_of(queued->begin(), queued->end(), [&](const Job& j) {
@@ -91,6 +96,7 @@ Result<bool> idle(Store& store, const std::vector<std::string>& kinds) {
 Result<WorkerReport> run_worker(Store& store, const WorkerOptions& in) {
   WorkerOptions o = in;
   if (o.id.empty()) o.id = default_id();
+  o.kinds = default_kinds(o);  // deliver jobs only with delivery hooks
   WorkerReport report;
   JobContext ctx{o};
   auto stopping = [&] { return o.stop && o.stop->load(); };

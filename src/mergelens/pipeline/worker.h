@@ -19,6 +19,18 @@
 // dead-lettered with the error, shown by `mergelens jobs`. When the store
 // itself is unreachable (PostgreSQL restarting), the worker waits and tries
 // again, printing the error (which names the server) once per outage.
+//
+// Delivering digests: each ingest job asks `DeliverHooks::due` which days
+// have closed for the repository's delivery targets and enqueues one
+// deliver job per target and day (key repository:target:day, serial per
+// target, so one target is never sent to by two workers at once). A deliver
+// job waits (given back, not counted as an attempt) while the day's work is
+// still in the queue (the repository's ingest, sync or analyze, a write of
+// one of the day's changes) and while an earlier day of the target is
+// queued, for at most `deliver_wait_seconds`; then `DeliverHooks::deliver`
+// sends the day. The delivery module records every part in the store, so a
+// job run again (a retry, a worker killed mid-send, the same day enqueued
+// twice) sends only what is still unsent.
 #pragma once
 
 #include <atomic>
@@ -38,9 +50,25 @@ class Client;
 
 using StoreOpener = std::function<Result<std::unique_ptr<Store>>()>;
 
-// Delivers one day of a repository (the deliver/ module plugs in here; until
-// then deliver jobs fail with a message saying so and are dead-lettered).
-using DeliverFn = std::function<Result<void>(Store&, const Job&)>;
+// One day due for one delivery target.
+struct DeliveryDay {
+  std::string target;                // the target's name (a [[deliver]] table)
+  std::string day;                   // "YYYY-MM-DD" in the target's time zone
+  UnixSeconds since = 0, until = 0;  // the day: changes merged in [since, until)
+};
+
+// Delivering digests, passed in by cli (pipeline/ does not depend on
+// deliver/; see ARCHITECTURE.md). Both empty: this worker takes no deliver
+// jobs and enqueues none.
+struct DeliverHooks {
+  // The days due at `now` for the targets of `repo`, oldest first.
+  std::function<Result<std::vector<DeliveryDay>>(Store&, const RepoRecord&, UnixSeconds now)> due;
+  // Delivers one day: planned once in the store, only the unsent parts
+  // sent. Returns a line for the log; an error fails the attempt (kIo:
+  // retried with backoff; kInvalidInput, kNotFound: dead-lettered).
+  std::function<Result<std::string>(Store&, const RepoRecord&, const DeliveryDay&)> deliver;
+  explicit operator bool() const { return due && deliver; }
+};
 
 struct WorkerOptions {
   std::string id;                  // unique per process; default host:pid
@@ -55,7 +83,9 @@ struct WorkerOptions {
   std::string github_api_url = "https://api.github.com";
   double store_wait_seconds = 600;          // how long to wait for an unreachable store
   StoreOpener open_store;                   // connections for the heartbeat thread
-  DeliverFn deliver;                        // empty: deliver jobs fail (not built yet)
+  DeliverHooks deliver;                     // empty: no deliver jobs (no [[deliver]] target)
+  double deliver_wait_seconds = 3 * 3600;   // a deliver job waits at most this for its day's guides
+  double deliver_poll_seconds = 20;         // ... looking again this often
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler
   bool verbose = false;                     // print one line per job
 };

@@ -140,10 +140,12 @@ class Queue {
   Result<std::vector<Job>> list(const JobQuery& query) {
     auto st = db_.q(
         fmt::format("SELECT {} FROM jobs WHERE ($1 = '' OR state = $1) AND ($2 = '' OR kind = $2) "
+                    "AND ($4 = 0 OR repo_id = $4) AND ($5 = '' OR serial = $5) "
                     "ORDER BY id DESC LIMIT $3",
                     kColumns));
     st.bind(1, query.state ? to_string(*query.state) : "").bind(2, query.kind);
     st.bind(3, static_cast<std::int64_t>(query.limit));
+    st.bind(4, query.repo_id).bind(5, query.serial);
     std::vector<Job> out;
     for (;;) {
       auto row = st.step();

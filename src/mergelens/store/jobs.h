@@ -72,6 +72,8 @@ struct JobQuery {
   std::optional<JobState> state;  // any when empty
   std::string kind;               // any when empty
   size_t limit = 50;
+  std::int64_t repo_id = 0;  // JobSpec::repo_id; any when 0
+  std::string serial;        // JobSpec::serial; any when empty
 };
 
 // The shared model limits: requests per minute (0 = none) and tokens per

@@ -41,10 +41,11 @@ Result<void> each_row(pg::Stmt& st, Fn row) {
 
 Result<std::optional<UnixSeconds>> PgStore::adjacent_merge(std::int64_t repo_id, UnixSeconds t,
                                                            bool before) {
-  auto st = q(before ? "SELECT max(merged_at) FROM changes WHERE repo_id = $1 AND "
-                       "merged_at < $2 AND open = 0"
-                     : "SELECT min(merged_at) FROM changes WHERE repo_id = $1 AND "
-                       "merged_at >= $2 AND open = 0");
+  const std::string repo = repo_filter(repo_id, "repo_id", "$1");
+  auto st = q(before ? "SELECT max(merged_at) FROM changes WHERE " + repo +
+                           " AND merged_at < $2 AND open = 0"
+                     : "SELECT min(merged_at) FROM changes WHERE " + repo +
+                           " AND merged_at >= $2 AND open = 0");
   st.bind(1, repo_id).bind(2, t);
   auto row = st.step();
   if (!row) return std::unexpected(row.error());
@@ -88,10 +89,12 @@ Result<std::vector<TagStat>> PgStore::tag_stats(std::int64_t repo_id, size_t wee
   constexpr std::int64_t kWeek = 7 * 86400;
   const UnixSeconds end_week = week_start(**last);
   const UnixSeconds first_week = end_week - static_cast<std::int64_t>(weeks - 1) * kWeek;
+  const std::string repo = repo_filter(repo_id, "c.repo_id", "$1");
   auto st =
       q("SELECT t.name, count(*), count(*) FILTER (WHERE f.verdict = 'close_read') FROM "
         "change_tags t JOIN changes c ON c.id = t.change_id LEFT JOIN facts f ON f.change_id = "
-        "c.id WHERE c.repo_id = $1 GROUP BY t.name ORDER BY count(*) DESC, t.name");
+        "c.id WHERE " +
+        repo + " GROUP BY t.name ORDER BY count(*) DESC, t.name");
   st.bind(1, repo_id);
   std::map<std::string, size_t> index;
   auto r = each_row(st, [&](pg::Stmt& s) {
@@ -106,8 +109,8 @@ Result<std::vector<TagStat>> PgStore::tag_stats(std::int64_t repo_id, size_t wee
   if (!r) return std::unexpected(r.error());
   auto wk =
       q("SELECT t.name, (c.merged_at - $2) / 604800, count(*) FROM change_tags t "
-        "JOIN changes c ON c.id = t.change_id WHERE c.repo_id = $1 AND c.merged_at >= $2 "
-        "GROUP BY 1, 2");
+        "JOIN changes c ON c.id = t.change_id WHERE " +
+        repo + " AND c.merged_at >= $2 GROUP BY 1, 2");
   wk.bind(1, repo_id).bind(2, first_week);
   r = each_row(wk, [&](pg::Stmt& s) {
     auto it = index.find(s.text(0));
@@ -123,7 +126,8 @@ Result<Aggregate> PgStore::aggregate(std::int64_t repo_id, const AggregateQuery&
   if (aq.tags.size() > 8) return fail(ErrorKind::kInvalidInput, "at most 8 tags can be combined");
   // The filter shared by every query below; the tags are one array parameter.
   std::string where_sql =
-      "c.repo_id = $1 AND ($2::bigint IS NULL OR c.merged_at >= $2) AND ($3::bigint IS NULL OR "
+      repo_filter(repo_id, "c.repo_id", "$1") +
+      " AND ($2::bigint IS NULL OR c.merged_at >= $2) AND ($3::bigint IS NULL OR "
       "c.merged_at < $3) AND ($4 = '' OR f.verdict = $4) AND coalesce(f.importance, 0) >= $5";
   std::string tag_array;
   if (!aq.tags.empty()) {

@@ -158,10 +158,10 @@ Result<std::vector<SearchHit>> PgStore::search(std::int64_t repo_id,
   if (include.empty())
     return fail(ErrorKind::kInvalidInput, "a search needs at least one term that is not excluded");
   const std::string query = include + exclude;
-  auto count =
-      q("SELECT count(*) FROM (SELECT 1 FROM search_docs s JOIN changes c ON c.id = s.change_id "
-        "WHERE s.doc @@ $1::tsquery AND c.repo_id = $2 LIMIT " +
-        std::to_string(kRankedMatches) + ") m");
+  auto count = q(
+      "SELECT count(*) FROM (SELECT 1 FROM search_docs s JOIN changes c ON c.id = s.change_id "
+      "WHERE s.doc @@ $1::tsquery AND " +
+      repo_filter(repo_id, "c.repo_id", "$2") + " LIMIT " + std::to_string(kRankedMatches) + ") m");
   count.bind(1, query).bind(2, repo_id);
   auto counted = count.step();
   if (!counted)
@@ -172,7 +172,8 @@ Result<std::vector<SearchHit>> PgStore::search(std::int64_t repo_id,
       q("WITH hits AS MATERIALIZED (SELECT s.change_id AS id, " +
         std::string(by_rank ? "-ts_rank(s.doc, $1::tsquery)::float8" : "0.0::float8") +
         " AS rank FROM search_docs s JOIN changes c ON c.id = s.change_id WHERE s.doc @@ "
-        "$1::tsquery AND c.repo_id = $2" +
+        "$1::tsquery AND " +
+        repo_filter(repo_id, "c.repo_id", "$2") +
         (by_rank ? " ORDER BY 2, s.change_id DESC" : " ORDER BY s.change_id DESC") +
         " LIMIT $4) SELECT " + std::string(kSummaryColumns) +
         ", h.rank, (SELECT g.headline || chr(1) || g.text FROM guides g WHERE g.change_id = c.id "
@@ -188,8 +189,8 @@ Result<std::vector<SearchHit>> PgStore::search(std::int64_t repo_id,
     if (!*row) break;
     SearchHit h;
     h.change = read_summary(st);
-    h.rank = st.f64(17);
-    const std::string g = st.text(18);
+    h.rank = st.f64(kSummaryCount);
+    const std::string g = st.text(kSummaryCount + 1);
     const size_t sep = g.find('\1');
     h.headline = g.substr(0, sep);
     if (sep != std::string::npos) h.text = g.substr(sep + 1);

@@ -251,8 +251,9 @@ Result<size_t> PgStore::put_changes(std::int64_t repo_id, std::span<const Change
 Result<std::vector<ChangeSummary>> PgStore::list_changes(std::int64_t repo_id,
                                                          const ListQuery& lq) {
   auto st = q("SELECT " + std::string(kSummaryColumns) +
-              " FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
-              "WHERE c.repo_id = $1 AND ($2::bigint IS NULL OR c.merged_at >= $2) AND "
+              " FROM changes c LEFT JOIN facts f ON f.change_id = c.id WHERE " +
+              repo_filter(repo_id, "c.repo_id", "$1") +
+              " AND ($2::bigint IS NULL OR c.merged_at >= $2) AND "
               "($3::bigint IS NULL OR c.merged_at < $3) ORDER BY c.merged_at DESC, c.id DESC "
               "LIMIT $4");
   st.bind(1, repo_id).bind(2, lq.since).bind(3, lq.until);

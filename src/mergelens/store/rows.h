@@ -10,11 +10,23 @@
 
 namespace mergelens {
 
-// Columns 0-16 of a ChangeSummary (changes c LEFT JOIN facts f).
+// Columns 0-17 of a ChangeSummary (changes c LEFT JOIN facts f); a query
+// selecting more reads them from kSummaryCount on.
 inline constexpr std::string_view kSummaryColumns =
     "c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, c.author_login, "
     "c.merged_at, c.url, c.file_count, c.additions, c.deletions, coalesce(f.verdict, ''), "
-    "coalesce(f.importance, 0), coalesce(f.insight, 0), c.open";
+    "coalesce(f.importance, 0), coalesce(f.insight, 0), c.open, c.repo_id";
+inline constexpr int kSummaryCount = 18;
+
+// The repository condition of a page query: `column = param` for one
+// repository; for kAllRepos a condition true for every row that still names
+// the parameter, so parameter numbers stay and the one-repository form keeps
+// its index.
+inline std::string repo_filter(std::int64_t repo_id, std::string_view column,
+                               std::string_view param) {
+  if (repo_id == kAllRepos) return std::string(param) + " = 0";
+  return std::string(column) + " = " + std::string(param);
+}
 
 template <class St>
 ChangeSummary read_summary(const St& st) {
@@ -34,6 +46,7 @@ ChangeSummary read_summary(const St& st) {
   s.importance = static_cast<int>(st.i64(14));
   s.insight = static_cast<int>(st.i64(15));
   s.open = st.i64(16) != 0;
+  s.repo_id = st.i64(17);
   return s;
 }
 

@@ -30,10 +30,11 @@ std::string id_list(std::span<const std::int64_t> ids) {
 Result<std::optional<UnixSeconds>> SqliteStore::adjacent_merge(std::int64_t repo_id, UnixSeconds t,
                                                                bool before) {
   // Open pull requests (merged_at 0) belong to no day.
-  auto st = prepare(before ? "SELECT max(merged_at) FROM changes WHERE repo_id = ?1 AND "
-                             "merged_at < ?2 AND open = 0"
-                           : "SELECT min(merged_at) FROM changes WHERE repo_id = ?1 AND "
-                             "merged_at >= ?2 AND open = 0");
+  const std::string repo = repo_filter(repo_id, "repo_id", "?1");
+  auto st = prepare(before ? "SELECT max(merged_at) FROM changes WHERE " + repo +
+                                 " AND merged_at < ?2 AND open = 0"
+                           : "SELECT min(merged_at) FROM changes WHERE " + repo +
+                                 " AND merged_at >= ?2 AND open = 0");
   if (!st) return std::unexpected(st.error());
   st->bind(1, repo_id).bind(2, t);
   auto row = st->step();
@@ -83,14 +84,16 @@ Result<std::vector<TagStat>> SqliteStore::tag_stats(std::int64_t repo_id, size_t
   constexpr std::int64_t kWeek = 7 * 86400;
   const UnixSeconds end_week = week_start(**last);
   const UnixSeconds first_week = end_week - static_cast<std::int64_t>(weeks - 1) * kWeek;
+  const std::string repo = repo_filter(repo_id, "c.repo_id", "?1");
   auto st = prepare(
       "SELECT t.name, count(*), sum(f.verdict = 'close_read') FROM change_tags t "
       "JOIN changes c ON c.id = t.change_id LEFT JOIN facts f ON f.change_id = c.id "
-      "WHERE c.repo_id = ?1 GROUP BY t.name ORDER BY count(*) DESC, t.name");
+      "WHERE " +
+      repo + " GROUP BY t.name ORDER BY count(*) DESC, t.name");
   auto wk = prepare(
       "SELECT t.name, (c.merged_at - ?2) / 604800, count(*) FROM change_tags t "
-      "JOIN changes c ON c.id = t.change_id WHERE c.repo_id = ?1 AND c.merged_at >= ?2 "
-      "GROUP BY t.name, 2");
+      "JOIN changes c ON c.id = t.change_id WHERE " +
+      repo + " AND c.merged_at >= ?2 GROUP BY t.name, 2");
   if (!st) return std::unexpected(st.error());
   if (!wk) return std::unexpected(wk.error());
   st->bind(1, repo_id);
@@ -123,9 +126,9 @@ Result<std::vector<TagStat>> SqliteStore::tag_stats(std::int64_t repo_id, size_t
 Result<Aggregate> SqliteStore::aggregate(std::int64_t repo_id, const AggregateQuery& q) {
   if (q.tags.size() > 8) return fail(ErrorKind::kInvalidInput, "at most 8 tags can be combined");
   // The filter, shared by every query below; tags are bound as ?5, ?6, ...
-  std::string where =
-      "c.repo_id = ?1 AND (?2 IS NULL OR c.merged_at >= ?2) AND (?3 IS NULL OR c.merged_at < "
-      "?3) AND (?4 = '' OR f.verdict = ?4) AND coalesce(f.importance, 0) >= ?9";
+  std::string where = repo_filter(repo_id, "c.repo_id", "?1") +
+                      " AND (?2 IS NULL OR c.merged_at >= ?2) AND (?3 IS NULL OR c.merged_at < "
+                      "?3) AND (?4 = '' OR f.verdict = ?4) AND coalesce(f.importance, 0) >= ?9";
   if (!q.tags.empty()) {
     std::string list;
     for (size_t i = 0; i < q.tags.size(); ++i) list += fmt::format("{}?{}", i ? "," : "", 10 + i);

@@ -183,12 +183,14 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::int64_t repo_id,
   if (include.empty())
     return fail(ErrorKind::kInvalidInput, "a search needs at least one term that is not excluded");
   const std::string match = include + exclude;
-  // The repository filter is needed only when the store holds several.
+  // The repository filter is needed only when the store holds several and
+  // one of them is asked for.
   auto repos = prepare("SELECT count(*) FROM repos");
   if (!repos) return std::unexpected(repos.error());
   if (auto row = repos->step(); !row) return db_error(row.error());
-  const std::string filter =
-      repos->i64(0) > 1 ? " AND +rowid IN (SELECT id FROM changes WHERE repo_id = ?2)" : "";
+  const std::string filter = repos->i64(0) > 1 && repo_id != kAllRepos
+                                 ? " AND +rowid IN (SELECT id FROM changes WHERE repo_id = ?2)"
+                                 : "";
   // bm25 ranks every match, which costs ~1 µs per matching document; a term
   // found in thousands of documents (a common word) says little about
   // relevance, so such queries list the newest matches first instead.
@@ -228,8 +230,8 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::int64_t repo_id,
     if (!*row) break;
     SearchHit h;
     h.change = read_summary(*st);
-    h.rank = st->f64(17);
-    const std::string g = st->text(18);
+    h.rank = st->f64(kSummaryCount);
+    const std::string g = st->text(kSummaryCount + 1);
     const size_t sep = g.find('\1');
     h.headline = g.substr(0, sep);
     if (sep != std::string::npos) h.text = g.substr(sep + 1);

@@ -203,8 +203,9 @@ Result<std::vector<ChangeSummary>> SqliteStore::list_changes(std::int64_t repo_i
                                                              const ListQuery& q) {
   auto st =
       prepare("SELECT " + std::string(kSummaryColumns) +
-              " FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
-              "WHERE c.repo_id = ?1 AND (?2 IS NULL OR c.merged_at >= ?2) AND "
+              " FROM changes c LEFT JOIN facts f ON f.change_id = c.id WHERE " +
+              repo_filter(repo_id, "c.repo_id", "?1") +
+              " AND (?2 IS NULL OR c.merged_at >= ?2) AND "
               "(?3 IS NULL OR c.merged_at < ?3) ORDER BY c.merged_at DESC, c.id DESC LIMIT ?4");
   if (!st) return std::unexpected(st.error());
   st->bind(1, repo_id).bind(2, q.since).bind(3, q.until);

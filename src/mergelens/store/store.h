@@ -37,8 +37,14 @@ struct RepoRecord {
   std::string base_sha;
 };
 
+// The repository id that stands for every repository of the store in the
+// page queries that take it (list_changes, adjacent_merge, tag_stats,
+// aggregate, search): the cross-repository pages. No repository has it.
+inline constexpr std::int64_t kAllRepos = 0;
+
 struct ChangeSummary {
   std::int64_t id = 0;
+  std::int64_t repo_id = 0;  // the repository the change belongs to
   ChangeKind kind = ChangeKind::kCommit;
   std::optional<std::int64_t> number;
   std::string sha;
@@ -234,7 +240,8 @@ class Store : public DeliveryStore, public JobStore {
   virtual Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
                                      const std::optional<std::string>& new_base) = 0;
 
-  // Changes of a repository, newest merge first.
+  // Changes of a repository (kAllRepos: of every repository), newest merge
+  // first.
   virtual Result<std::vector<ChangeSummary>> list_changes(std::int64_t repo_id,
                                                           const ListQuery& query) = 0;
   virtual Result<size_t> count_changes(std::int64_t repo_id) = 0;
@@ -296,6 +303,7 @@ class Store : public DeliveryStore, public JobStore {
 
   // The merge time of the newest change merged before `t` (`before`), or of
   // the oldest change merged at or after `t` (!`before`); nullopt when none.
+  // repo_id kAllRepos: over every repository (as in tag_stats, aggregate).
   virtual Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
                                                             bool before) = 0;
   // Tag names of each change (sorted), for the given ids; ids without tags
@@ -332,8 +340,9 @@ class Store : public DeliveryStore, public JobStore {
   // Indexes every change that has no search document yet (a store created
   // before the index existed). Returns how many were indexed.
   virtual Result<size_t> refresh_search_index() = 0;
-  // Changes of the repository matching every included term and no excluded
-  // one, best first (bm25), at most `limit`; when 500 or more changes match
+  // Changes of the repository (kAllRepos: of every repository) matching
+  // every included term and no excluded one, best first (bm25), at most
+  // `limit`; when 500 or more changes match
   // (a common word), the newest matches first. kInvalidInput when no term is
   // included or a term has no letter or digit.
   virtual Result<std::vector<SearchHit>> search(std::int64_t repo_id,

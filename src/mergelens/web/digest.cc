@@ -130,7 +130,9 @@ nlohmann::json digest_item(const Site& site, const DigestEntry& e) {
   it["paragraph_text"] = e.paragraph;
   it["importance_reason"] = e.importance_reason;
   it["insight_reason"] = e.insight_reason;
-  it["anchor"] = "pr-" + url_ref(e.change);
+  // Numbers repeat across repositories: their anchors name the repository.
+  it["anchor"] = site.all() ? fmt::format("pr-r{}-{}", e.change.repo_id, url_ref(e.change))
+                            : "pr-" + url_ref(e.change);
   return it;
 }
 

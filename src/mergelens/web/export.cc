@@ -32,11 +32,15 @@ struct Exporter {
   Store& store;
   const RepoRecord& repo;
   const TimeZone& tz;
-  fs::path root;  // the language root
+  fs::path root;      // the scope's folder
+  std::string scope;  // "" (the root's), "all" or "r/NAME"
+  const Scopes& scopes;
   Lang lang;
   ExportStats stats;
 
-  Site site(int depth) const { return Site{store, repo, tz, lang, Links::exported(lang, depth)}; }
+  Site site(int depth) const {
+    return Site{store, repo, tz, lang, Links::exported(lang, depth, scope), scopes};
+  }
 
   Result<void> page(int depth, const std::string& rel, Result<Page> p) {
     if (!p) return std::unexpected(p.error());
@@ -54,67 +58,105 @@ struct Exporter {
     ++stats.feeds;
     return write_file(root / rel, *xml);
   }
+
+  // Every page of the scope: its days, its PRs (a repository's scope only),
+  // the tag list, the tag pages and the feeds.
+  Result<void> write_all(const std::string& since_day, UnixSeconds since) {
+    const Site s0 = site(0);
+    auto days = all_days(s0);
+    if (!days) return std::unexpected(days.error());
+    if (auto r = page(0, "index.html", day_page(s0, "")); !r) return r;
+    for (const auto& d : *days) {
+      if (!since_day.empty() && d < since_day) continue;
+      if (auto r = page(1, fmt::format("day/{}.html", d), day_page(site(1), d)); !r) return r;
+    }
+    if (repo.id != kAllRepos) {
+      ListQuery q;
+      if (since != INT64_MIN) q.since = since;
+      auto rows = store.list_changes(repo.id, q);
+      if (!rows) return std::unexpected(rows.error());
+      for (const auto& c : *rows) {
+        const Site s1 = site(1);
+        const std::string link = s1.links.pr(url_ref(c));  // "../pr/REF.html"
+        if (auto r = page(1, link.substr(3), pr_page(s1, url_ref(c))); !r) return r;
+      }
+    }
+    if (auto r = page(1, "tags/index.html", tags_page(site(1), "")); !r) return r;
+    auto tag_stats = store.tag_stats(repo.id, 1);
+    if (!tag_stats) return std::unexpected(tag_stats.error());
+    if (auto r = feed(0, "feed.xml", FeedKind::kAll, ""); !r) return r;
+    if (auto r = feed(1, "feed/close.xml", FeedKind::kCloseReads, ""); !r) return r;
+    for (const auto& t : *tag_stats) {
+      const Site s1 = site(1);
+      const std::string link = s1.links.tag(t.name).substr(3);  // "tags/NAME.html"
+      if (auto r = page(1, link, tag_page(s1, AggregateParams{t.name, "", "", "", ""})); !r)
+        return r;
+      const std::string f = site(2).links.feed_tag(t.name).substr(6);  // "feed/tags/..."
+      if (auto r = feed(2, f, FeedKind::kTag, t.name); !r) return r;
+    }
+    return {};
+  }
 };
+
+// The folder of `scope` under a language root ("r/o/r/", "all/", "").
+fs::path scope_folder(const fs::path& lang_root, std::string_view scope) {
+  // Links know the layout: the home page of the scope, seen from the root's
+  // home page, is "<folder>index.html".
+  const std::string home = Links::exported(Lang::kZh, 0).at(scope).home();
+  return lang_root / home.substr(0, home.size() - std::string_view("index.html").size());
+}
 
 }  // namespace
 
-Result<ExportStats> export_site(Store& store, const RepoRecord& repo, const ExportOptions& o) {
+Result<ExportStats> export_site(Store& store, const ExportOptions& o) {
   if (o.out.empty()) return fail(ErrorKind::kInvalidInput, "--out is required");
   auto tz = TimeZone::named(o.tz);
   if (!tz) return std::unexpected(tz.error());
   if (!o.since.empty()) {
     if (auto b = tz->day_bounds(o.since); !b) return wrap(b.error(), "--since");
   }
+  for (const auto& code : o.langs)
+    if (code != "zh" && code != "en")
+      return fail(ErrorKind::kInvalidInput, "language must be zh or en, not \"{}\"", code);
+  auto repos = store.list_repos();
+  if (!repos) return std::unexpected(repos.error());
+  Scopes scopes{*repos, kAllRepos};
+  if (!o.repo.empty() || repos->size() < 2) {
+    auto root = resolve_repo(store, o.repo);
+    if (!root) return std::unexpected(root.error());
+    scopes.root = root->id;
+  }
+  // What is written: the root first, then every other repository, then all
+  // of them together (a store of one repository: the root only, as before).
+  std::vector<std::int64_t> order{scopes.root};
+  if (repos->size() > 1) {
+    for (const auto& r : *repos)
+      if (r.id != scopes.root) order.push_back(r.id);
+    if (scopes.root != kAllRepos) order.push_back(kAllRepos);
+  } else {
+    scopes.repos.clear();  // no switcher, no repository labels
+  }
   if (auto r = store.refresh_search_index(); !r) return std::unexpected(r.error());
   ExportStats total;
   const EmbeddedFile* css = embedded_file("style.css");
   if (auto r = write_file(fs::path(o.out) / "static" / "style.css", css ? css->data : ""); !r)
     return std::unexpected(r.error());
+  UnixSeconds since = INT64_MIN;
+  if (!o.since.empty()) since = tz->day_bounds(o.since)->first;
   for (const auto& code : o.langs) {
-    if (code != "zh" && code != "en")
-      return fail(ErrorKind::kInvalidInput, "language must be zh or en, not \"{}\"", code);
     const Lang lang = lang_from(code);
-    Exporter ex{store, repo, *tz, lang == Lang::kEn ? fs::path(o.out) / "en" : fs::path(o.out),
-                lang,  {}};
-    const Site s0 = ex.site(0);
-    auto days = all_days(s0);
-    if (!days) return std::unexpected(days.error());
-    if (auto r = ex.page(0, "index.html", day_page(s0, "")); !r) return std::unexpected(r.error());
-    UnixSeconds since = INT64_MIN;
-    if (!o.since.empty()) since = tz->day_bounds(o.since)->first;
-    for (const auto& d : *days) {
-      if (!o.since.empty() && d < o.since) continue;
-      const Site s1 = ex.site(1);
-      if (auto r = ex.page(1, fmt::format("day/{}.html", d), day_page(s1, d)); !r)
-        return std::unexpected(r.error());
+    const fs::path lang_root = lang == Lang::kEn ? fs::path(o.out) / "en" : fs::path(o.out);
+    for (const std::int64_t id : order) {
+      // From the store's list: a store of one repository keeps no scopes.
+      const Scopes every{*repos, scopes.root};
+      const RepoRecord* found = every.find(id);
+      const RepoRecord repo = found ? *found : all_repos_record(lang);
+      const std::string scope = scopes.scope_of(id);
+      Exporter ex{store, repo, *tz, scope_folder(lang_root, scope), scope, scopes, lang, {}};
+      if (auto r = ex.write_all(o.since, since); !r) return std::unexpected(r.error());
+      total.pages += ex.stats.pages;
+      total.feeds += ex.stats.feeds;
     }
-    ListQuery q;
-    if (since != INT64_MIN) q.since = since;
-    auto rows = store.list_changes(repo.id, q);
-    if (!rows) return std::unexpected(rows.error());
-    for (const auto& c : *rows) {
-      const Site s1 = ex.site(1);
-      const std::string link = s1.links.pr(url_ref(c));  // "../pr/REF.html"
-      if (auto r = ex.page(1, link.substr(3), pr_page(s1, url_ref(c))); !r)
-        return std::unexpected(r.error());
-    }
-    if (auto r = ex.page(1, "tags/index.html", tags_page(ex.site(1), "")); !r)
-      return std::unexpected(r.error());
-    auto stats = store.tag_stats(repo.id, 1);
-    if (!stats) return std::unexpected(stats.error());
-    if (auto r = ex.feed(0, "feed.xml", FeedKind::kAll, ""); !r) return std::unexpected(r.error());
-    if (auto r = ex.feed(1, "feed/close.xml", FeedKind::kCloseReads, ""); !r)
-      return std::unexpected(r.error());
-    for (const auto& t : *stats) {
-      const Site s1 = ex.site(1);
-      const std::string link = s1.links.tag(t.name).substr(3);  // "tags/NAME.html"
-      if (auto r = ex.page(1, link, tag_page(s1, AggregateParams{t.name, "", "", "", ""})); !r)
-        return std::unexpected(r.error());
-      const std::string feed = ex.site(2).links.feed_tag(t.name).substr(6);  // "feed/tags/..."
-      if (auto r = ex.feed(2, feed, FeedKind::kTag, t.name); !r) return std::unexpected(r.error());
-    }
-    total.pages += ex.stats.pages;
-    total.feeds += ex.stats.feeds;
   }
   return total;
 }
@@ -190,7 +232,7 @@ Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_vie
   auto tz = TimeZone::named(tz_name);
   if (!tz) return std::unexpected(tz.error());
   const Lang lang = lang_from(lang_code_in);
-  const Site site{store, repo, *tz, lang, Links::server(lang)};
+  const Site site{store, repo, *tz, lang, Links::server(lang), {}};
   if (date.empty()) return fail(ErrorKind::kInvalidInput, "--date is required");
   if (format == "json") {
     auto page = day_page(site, date);

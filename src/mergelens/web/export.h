@@ -5,6 +5,12 @@
 //   index.html            the newest day      day/YYYY-MM-DD.html
 //   pr/REF.html           REF = number or sha tags/index.html, tags/TAG.html
 //   feed.xml, feed/close.xml, feed/tags/TAG.xml   static/style.css
+//
+// A store of several repositories is written whole, laid out as the server
+// lays it out: the root repository's pages as above (or, when none is
+// named, every repository's together), each other repository's the same
+// way under r/OWNER/NAME/, the cross-repository ones under all/ (their
+// day pages, tags and feeds; PR pages live in each repository's folder).
 #pragma once
 
 #include <string>
@@ -16,7 +22,8 @@
 namespace mergelens::web {
 
 struct ExportOptions {
-  std::string out;  // folder, created when missing
+  std::string out;   // folder, created when missing
+  std::string repo;  // the root repository; empty: the only one, or with several all together
   std::string tz = "UTC";
   std::vector<std::string> langs = {"zh", "en"};
   std::string since;  // only days (and their PRs) on or after this date, empty: all
@@ -27,9 +34,10 @@ struct ExportStats {
   size_t feeds = 0;
 };
 
-// Writes the site of `repo`. kInvalidInput for a bad option, kIo when a
-// file cannot be written.
-Result<ExportStats> export_site(Store& store, const RepoRecord& repo, const ExportOptions& options);
+// Writes the site of every repository of the store. kInvalidInput for a bad
+// option, kNotFound for an unknown `repo` or an empty store, kIo when a file
+// cannot be written.
+Result<ExportStats> export_site(Store& store, const ExportOptions& options);
 
 // One day's digest for posting elsewhere: "md" (Markdown, raw HTML in
 // titles neutralised) or "json" (the day page's view model).

@@ -63,7 +63,9 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
   auto items = change_items(site, rows);
   if (!items) return std::unexpected(items.error());
   if (auto r = add_paragraphs(site, *items); !r) return std::unexpected(r.error());
-  const std::string repo_id = url_encode(site.repo.name);
+  // The feed of every repository has its own id; each entry keeps its
+  // repository's (the same entry in both feeds).
+  const std::string repo_id = site.all() ? std::string("all") : url_encode(site.repo.name);
   std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
   out += fmt::format("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"{}\">\n",
                      html_lang(site.lang));
@@ -80,8 +82,11 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
     const auto& s = rows[i];
     const auto& it = (*items)[i];
     out += "  <entry>\n";
-    out += fmt::format("    <id>urn:mergelens:{}:change:{}</id>\n", repo_id, s.sha);
-    out += fmt::format("    <title>{}</title>\n", xml(it["headline"].get<std::string>()));
+    const std::string repo_name = it["repo_name"].get<std::string>();
+    out += fmt::format("    <id>urn:mergelens:{}:change:{}</id>\n",
+                       url_encode(site.repo_name(s.repo_id)), s.sha);
+    out += fmt::format("    <title>{}{}</title>\n", xml(repo_name.empty() ? "" : repo_name + " · "),
+                       xml(it["headline"].get<std::string>()));
     out += fmt::format("    <updated>{}</updated>\n", format_utc(s.merged_at));
     out += fmt::format("    <published>{}</published>\n", format_utc(s.merged_at));
     out += fmt::format("    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",

@@ -102,6 +102,9 @@ constexpr Entry kStrings[] = {
      "the number on the right is the highest week."},
     {"axis_left", "左轴", "left axis"},
     {"axis_right", "右轴", "right axis"},
+    {"all_repos", "全部仓库", "All repositories"},
+    {"repositories", "仓库", "Repositories"},
+    {"by_repo", "各仓库：", "By repository: "},
 };
 
 constexpr std::pair<const char*, std::pair<const char*, const char*>> kVerdicts[] = {

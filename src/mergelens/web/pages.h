@@ -5,8 +5,10 @@
 // ?lang=en) and the static export (relative .html paths).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,14 +19,25 @@
 
 namespace mergelens::web {
 
+// Where pages live. A site shows one repository or several: the pages of
+// its *root* (the repository `--repo` names, the only one, or with several
+// and none named every repository together) are at the site's root, as they
+// always were; another repository's pages live under "r/NAME/" and the
+// cross-repository pages under "all/" (a scope, below). Links are made for
+// pages of one scope (`at`), from a page of one scope (the static export's
+// relative links climb out of it).
 class Links {
  public:
   // Live server: "/day/2026-09-16", with "?lang=xx" appended when `lang` is
   // not the server's default language.
   static Links server(Lang lang, Lang default_lang = Lang::kZh);
   // Static export: relative links from a page `depth` folders below its
+  // scope's folder (`scope`: "" the root, "all", "r/NAME"), itself under its
   // language root; English pages live under en/.
-  static Links exported(Lang lang, int depth);
+  static Links exported(Lang lang, int depth, std::string_view scope = "");
+  // The same links, to the pages of `scope` ("" the root, "all" or
+  // "r/NAME"; see Scopes::scope_of).
+  Links at(std::string_view scope) const;
 
   bool is_static() const { return static_; }
   std::string home() const;
@@ -34,29 +47,73 @@ class Links {
   // One tag or several combined ("quantization,moe").
   std::string tag(std::string_view names) const;
   std::string search(std::string_view q = "") const;  // empty in a static export
+  // A form's action on the server: `path` ("/search") in the scope, without
+  // the language (a hidden field carries it); empty in a static export.
+  std::string action(std::string_view path) const;
   std::string css() const;
   std::string feed_all() const;
   std::string feed_close() const;
   std::string feed_tag(std::string_view tag) const;
   // The same page in the other language: `self` is the server path without
-  // query ("/day/2026-09-16") or the export path ("day/2026-09-16.html").
+  // query, scope included ("/r/o/r/day/2026-09-16"), or the export path in
+  // the page's scope ("day/2026-09-16.html").
   std::string other_lang(std::string_view self, std::string_view query = "") const;
 
  private:
   std::string page(std::string_view path_server, std::string_view path_static) const;
+  std::string up() const;  // static: from the page to its language root
   Lang lang_ = Lang::kZh, default_ = Lang::kZh;
   bool static_ = false;
   int depth_ = 0;
+  std::string here_;   // the scope of the page the links are on (static export)
+  std::string there_;  // the scope of the pages linked to
+};
+
+// The repositories of a site and where the pages of each one live.
+struct Scopes {
+  std::vector<RepoRecord> repos;  // every repository of the store, by name
+  std::int64_t root = 0;          // whose pages are at the root: a repository, or kAllRepos
+  // "" for the root's pages, "all" for kAllRepos, else "r/" + the name.
+  std::string scope_of(std::int64_t repo_id) const;
+  // nullptr when the id is not a repository of `repos`.
+  const RepoRecord* find(std::int64_t repo_id) const;
+  // The repository whose scope `path` starts with ("/r/NAME/..." or
+  // "/all/..."; the longest name that matches whole segments), with the
+  // rest of the path ("/" when nothing is left); nullopt for a path outside
+  // every scope (the root's pages). kAllRepos for "/all".
+  struct Match {
+    std::int64_t repo_id = kAllRepos;
+    std::string prefix;  // the matched part as requested ("/r/o/r")
+    std::string rest;
+  };
+  std::optional<Match> match(std::string_view path) const;
 };
 
 // What every page needs.
 struct Site {
   Store& store;
+  // The repository shown; id kAllRepos (with the name "all repositories" in
+  // the site's language): every repository of `scopes` together.
   RepoRecord repo;
   const TimeZone& tz;
   Lang lang = Lang::kZh;
-  Links links;
+  Links links;  // to the pages of the site's own scope
+  // Every repository (the switcher, each entry's repository on the pages of
+  // every repository); empty for a site of one repository, which then has
+  // no switcher and keeps everything at the root.
+  Scopes scopes;
+
+  bool all() const { return repo.id == kAllRepos; }
+  // Links to the pages of the repository `repo_id` belongs to: the site's
+  // own, except on the pages of every repository.
+  Links links_of(std::int64_t repo_id) const;
+  // The name of repository `repo_id` (empty when unknown).
+  std::string repo_name(std::int64_t repo_id) const;
 };
+
+// The site of every repository's pages together: `repo` named "all
+// repositories" in `lang`, id kAllRepos.
+RepoRecord all_repos_record(Lang lang);
 
 struct Page {
   std::string template_name;  // "day", "pr", "tags", "tag", "search", "message"
@@ -72,7 +129,8 @@ Result<std::string> latest_day(const Site& site);
 // Every local day with changes, newest first (for the export).
 Result<std::vector<std::string>> all_days(const Site& site);
 
-// PR page: `ref` is a PR number or a sha prefix. kNotFound when unknown.
+// PR page: `ref` is a PR number or a sha prefix. kNotFound when unknown, and
+// on the site of every repository (a PR page belongs to one repository).
 Result<Page> pr_page(const Site& site, std::string_view ref);
 
 // Tag list, sorted by "count" (default) or "name".

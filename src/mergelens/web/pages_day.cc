@@ -2,6 +2,7 @@
 // the most worth reading first, skip-verdict PRs last one line each, and a
 // top line with the day's figures linking its close reads.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "mergelens/web/digest.h"
@@ -47,12 +48,26 @@ Result<Page> day_page(const Site& site, std::string_view date_in) {
       continue;
     }
     if (e.change.verdict == "close_read")
-      m["close_links"].push_back({{"ref", it["ref"]},
-                                  {"href", "#" + it["anchor"].get<std::string>()},
-                                  {"headline_rich", it["headline_rich"]}});
+      m["close_links"].push_back(
+          {{"ref", site.all() ? fmt::format("{} {}", it["repo_name"].get<std::string>(),
+                                            it["ref"].get<std::string>())
+                              : it["ref"].get<std::string>()},
+           {"href", "#" + it["anchor"].get<std::string>()},
+           {"headline_rich", it["headline_rich"]}});
     m["items"].push_back(std::move(it));
   }
   for (const auto& e : d->open) m["open_items"].push_back(digest_item(site, e));
+  // The day of every repository: how many each one merged, linking its own day.
+  m["repo_counts"] = nlohmann::json::array();
+  if (site.all()) {
+    std::map<std::int64_t, size_t> merged;
+    for (const auto& e : d->entries) ++merged[e.change.repo_id];
+    for (const auto& r : site.scopes.repos)
+      if (auto it = merged.find(r.id); it != merged.end())
+        m["repo_counts"].push_back({{"name", clean_text(r.name)},
+                                    {"href", site.links_of(r.id).day(d->date)},
+                                    {"merged", it->second}});
+  }
   m["merged"] = d->entries.size();
   m["close_reads"] = d->close_reads;
   m["open"] = d->open.size();

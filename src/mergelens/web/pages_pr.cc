@@ -99,6 +99,11 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
 }  // namespace
 
 Result<Page> pr_page(const Site& site, std::string_view ref) {
+  if (site.all())
+    return fail(
+        ErrorKind::kNotFound,
+        "a PR page belongs to one repository: /r/OWNER/NAME/pr/{} (the switcher lists them)",
+        clean_text(ref));
   auto change = find_change(site.store, site.repo, ref);
   if (!change) return std::unexpected(change.error());
   const Change& c = *change;

@@ -157,7 +157,7 @@ Result<Page> tag_page(const Site& site, const AggregateParams& p) {
       {"tags", tag_list},
       {"single", q.tags.size() == 1},
       {"feed", site.links.feed_tag(q.tags.front())},
-      {"action", site.links.is_static() ? "" : fmt::format("/tags/{}", url_encode(names))},
+      {"action", site.links.action(fmt::format("/tags/{}", url_encode(names)))},
       {"static", site.links.is_static()},
       {"en", site.lang == Lang::kEn},
       {"filters",

@@ -86,16 +86,34 @@ Result<std::string> render_page(const Site& site, const Page& page, std::string_
   model["static"] = site.links.is_static();
   auto content = render_template(page.template_name, model);
   if (!content) return content;
+  // The repository switcher, when the store holds several: every
+  // repository together first, then each one; on a day page each link goes
+  // to the same day there.
+  nlohmann::json repos = nlohmann::json::array();
+  if (site.scopes.repos.size() > 1) {
+    const bool day = page.template_name == "day" && page.model.contains("date") &&
+                     page.model["date"].is_string() &&
+                     !page.model["date"].get<std::string>().empty();
+    auto entry = [&](std::int64_t id, const std::string& name) {
+      const Links l = site.links.at(site.scopes.scope_of(id));
+      repos.push_back({{"name", clean_text(name)},
+                       {"href", day ? l.day(page.model["date"].get<std::string>()) : l.home()},
+                       {"current", site.repo.id == id}});
+    };
+    entry(kAllRepos, tr(site.lang, "all_repos"));
+    for (const auto& r : site.scopes.repos) entry(r.id, r.name);
+  }
   const nlohmann::json layout = {
       {"ui", ui_strings(site.lang)},
       {"lang", html_lang(site.lang)},
       {"en", site.lang == Lang::kEn},
       {"title", page.title},
-      {"repo", site.repo.name},
+      {"repo", clean_text(site.repo.name)},
       {"css", site.links.css()},
       {"home", site.links.home()},
       {"tags", site.links.tags()},
-      {"search", site.links.is_static() ? "" : "/search"},
+      {"search", site.links.action("/search")},
+      {"repos", repos},
       {"feed", site.links.feed_all()},
       {"feed_close", site.links.feed_close()},
       {"switch", site.links.other_lang(self, query)},

@@ -195,6 +195,7 @@ Result<Page> search_page(const Site& site, std::string_view q) {
   page.title = fmt::format("{} · {}", tr(site.lang, "search_results"), site.repo.name);
   nlohmann::json& m = page.model;
   m["q"] = clean_text(q);
+  m["action"] = site.links.action("/search");
   m["results"] = nlohmann::json::array();
   m["count"] = 0;
   m["asked"] = false;

@@ -96,7 +96,9 @@ struct Server::Impl {
   ServerOptions options;
   TimeZone tz;
   Lang default_lang = Lang::kZh;
-  RepoRecord repo;
+  // Whose pages are at the root: the repository --repo names (or the only
+  // one), or with several and none named kAllRepos (see pages.h, Links).
+  std::int64_t root = kAllRepos;
   std::unique_ptr<HttpServer> http;
   std::atomic<bool> stopped{false};
 
@@ -153,7 +155,7 @@ struct Server::Impl {
     if (!page) {
       const ErrorKind k = page.error().kind;
       r.status = k == ErrorKind::kInvalidInput ? 400 : k == ErrorKind::kNotFound ? 404 : 500;
-      const char* key = r.status == 400   ? (self == "/search" ? "bad_query" : "bad_request")
+      const char* key = r.status == 400 ? (self.ends_with("/search") ? "bad_query" : "bad_request")
                         : r.status == 404 ? "not_found"
                                           : "server_error";
       if (api) {
@@ -185,32 +187,53 @@ struct Server::Impl {
   }
 
   Reply route(Store& store, const HttpRequest& req, Lang lang) {
-    Site site{store, repo, tz, lang, Links::server(lang, default_lang)};
     std::string path = req.path;
     const bool api = path.starts_with("/api/");
     if (api) path = path.substr(4);
+    // The scope: "/r/NAME/..." one repository, "/all/..." every one, else
+    // the root's. The list is read in the page's snapshot, so a repository
+    // added meanwhile has its pages at once.
+    auto repos = store.list_repos();
+    if (!repos) return text_reply(500, "internal error\n");
+    Scopes scopes{std::move(*repos), root};
+    std::int64_t scope_id = root;
+    std::string prefix;
+    if (auto m = scopes.match(path)) {
+      scope_id = m->repo_id;
+      prefix = m->prefix;
+      path = m->rest;
+    }
+    const RepoRecord* found = scopes.find(scope_id);
+    const RepoRecord repo = found ? *found : all_repos_record(lang);
+    const Links links = Links::server(lang, default_lang).at(scopes.scope_of(scope_id));
+    // One repository alone needs no switcher and no repository labels.
+    if (scopes.repos.size() < 2 && scope_id != kAllRepos) scopes.repos.clear();
+    Site site{store, repo, tz, lang, links, std::move(scopes)};
     // The query without lang, for the language switch.
     std::string query;
     for (const auto& [k, v] : req.params) {
       if (k == "lang") continue;
       query += fmt::format("{}{}={}", query.empty() ? "" : "&", url_encode(k), url_encode(v));
     }
-    const std::string self = url_encode(path, true);
+    const std::string self = url_encode(prefix + path, true);
+    const std::string home = url_encode(prefix + "/", true);
     auto param = [&](const char* name) { return req.param(name); };
     if (path == "/" || path == "/day" || path == "/day/")
-      return page_reply(site, day_page(site, ""), "/", query, api);
+      return page_reply(site, day_page(site, ""), home, query, api);
     if (path.starts_with("/day/"))
       return page_reply(site, day_page(site, path.substr(5)), self, query, api);
     if (path.starts_with("/pr/") && path.size() > 4)
       return page_reply(site, pr_page(site, path.substr(4)), self, query, api);
     if (path == "/tags" || path == "/tags/")
-      return page_reply(site, tags_page(site, param("sort")), "/tags", query, api);
+      return page_reply(site, tags_page(site, param("sort")), url_encode(prefix + "/tags", true),
+                        query, api);
     if (path.starts_with("/tags/")) {
       AggregateParams p{path.substr(6), param("from"), param("to"), param("verdict"), param("min")};
       return page_reply(site, tag_page(site, p), self, query, api);
     }
     if (path == "/search")
-      return page_reply(site, search_page(site, param("q")), "/search", query, api);
+      return page_reply(site, search_page(site, param("q")), url_encode(prefix + "/search", true),
+                        query, api);
     if (!api && (path == "/feed.xml" || path == "/feed/close.xml" ||
                  (path.starts_with("/feed/tags/") && path.ends_with(".xml")))) {
       const FeedKind kind = path == "/feed.xml"         ? FeedKind::kAll
@@ -352,8 +375,14 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
   if (!tz) return std::unexpected(tz.error());
   auto probe = open();
   if (!probe) return std::unexpected(probe.error());
-  auto repo = resolve_repo(**probe, options.repo);
-  if (!repo) return std::unexpected(repo.error());
+  std::int64_t root = kAllRepos;
+  auto repos = (*probe)->list_repos();
+  if (!repos) return std::unexpected(repos.error());
+  if (!options.repo.empty() || repos->size() < 2) {
+    auto repo = resolve_repo(**probe, options.repo);
+    if (!repo) return std::unexpected(repo.error());
+    root = repo->id;
+  }
   if (auto r = (*probe)->refresh_search_index(); !r) return std::unexpected(r.error());
   std::unique_ptr<Server> s(new Server());
   Impl& im = *s->impl_;
@@ -361,7 +390,7 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
   im.options = options;
   im.tz = std::move(*tz);
   im.default_lang = lang_from(options.lang);
-  im.repo = std::move(*repo);
+  im.root = root;
   im.probe = std::move(*probe);
   im.cache = std::make_unique<PageCache>(options.cache_mb << 20,
                                          std::chrono::seconds(options.max_stale_seconds),

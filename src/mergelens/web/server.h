@@ -26,8 +26,12 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: any free port
   std::string tz = "UTC";
-  std::string lang = "zh";     // default UI and guide language
-  std::string repo;            // repository of the store; empty: the only one
+  std::string lang = "zh";  // default UI and guide language
+  // The repository whose pages are at "/" (today's URLs); empty: the only
+  // one, or with several every repository together (the cross-repository
+  // pages). Every repository's pages are also under /r/NAME/, and the
+  // cross-repository ones under /all/ (web/pages.h, Links).
+  std::string repo;
   size_t loops = 2;            // event-loop threads: own the connections, answer cached pages
   size_t workers = 16;         // threads building pages (at most 4 build at once, see page_cache.h)
   size_t cache_mb = 256;       // rendered pages kept in memory

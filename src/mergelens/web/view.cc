@@ -1,4 +1,6 @@
 // Links and the helpers shared by the page families.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "mergelens/analysis/glossary.h"
@@ -37,17 +39,60 @@ Links Links::server(Lang lang, Lang default_lang) {
   return l;
 }
 
-Links Links::exported(Lang lang, int depth) {
+Links Links::exported(Lang lang, int depth, std::string_view scope) {
   Links l;
   l.lang_ = lang;
   l.static_ = true;
   l.depth_ = depth;
+  l.here_ = l.there_ = std::string(scope);
   return l;
 }
 
+Links Links::at(std::string_view scope) const {
+  Links l = *this;
+  l.there_ = std::string(scope);
+  return l;
+}
+
+namespace {
+
+// "r/NAME" → "r/" + each element of NAME as a file name; "all" stays.
+std::string static_dir(std::string_view scope) {
+  if (scope.empty()) return "";
+  if (!scope.starts_with("r/")) return std::string(scope) + "/";
+  std::string out = "r/";
+  std::string_view name = scope.substr(2);
+  while (!name.empty()) {
+    const size_t slash = name.find('/');
+    const std::string_view part = name.substr(0, slash);
+    if (!part.empty()) out += slug(part) + "/";
+    name = slash == std::string_view::npos ? "" : name.substr(slash + 1);
+  }
+  return out;
+}
+
+int dir_depth(std::string_view dir) {
+  return static_cast<int>(std::count(dir.begin(), dir.end(), '/'));
+}
+
+std::string server_prefix(std::string_view scope) {
+  if (scope.empty()) return "";
+  if (scope.starts_with("r/")) return "/r/" + url_encode(scope.substr(2), /*path=*/true);
+  return "/" + std::string(scope);
+}
+
+}  // namespace
+
+std::string Links::up() const {
+  return repeat_up(depth_ + dir_depth(static_dir(here_)));
+}
+
 std::string Links::page(std::string_view path_server, std::string_view path_static) const {
-  if (static_) return repeat_up(depth_) + std::string(path_static);
-  std::string out(path_server);
+  if (static_) {
+    if (there_ == here_) return repeat_up(depth_) + std::string(path_static);
+    return up() + static_dir(there_) + std::string(path_static);
+  }
+  std::string out = server_prefix(there_) + std::string(path_server);
   if (lang_ != default_)
     out +=
         fmt::format("{}lang={}", out.find('?') == std::string::npos ? '?' : '&', lang_code(lang_));
@@ -74,8 +119,12 @@ std::string Links::search(std::string_view q) const {
   if (static_) return "";
   return page(q.empty() ? std::string("/search") : fmt::format("/search?q={}", url_encode(q)), "");
 }
+std::string Links::action(std::string_view path) const {
+  if (static_) return "";
+  return server_prefix(there_) + std::string(path);
+}
 std::string Links::css() const {
-  if (static_) return repeat_up(depth_ + (lang_ == Lang::kEn ? 1 : 0)) + "static/style.css";
+  if (static_) return up() + (lang_ == Lang::kEn ? "../" : "") + "static/style.css";
   return "/static/style.css";
 }
 std::string Links::feed_all() const {
@@ -89,13 +138,61 @@ std::string Links::feed_tag(std::string_view tag) const {
               fmt::format("feed/tags/{}.xml", slug(tag)));
 }
 std::string Links::other_lang(std::string_view self, std::string_view query) const {
-  if (static_) return repeat_up(depth_) + (lang_ == Lang::kEn ? "../" : "en/") + std::string(self);
+  if (static_)
+    return up() + (lang_ == Lang::kEn ? "../" : "en/") + static_dir(here_) + std::string(self);
   const Lang other = lang_ == Lang::kZh ? Lang::kEn : Lang::kZh;
   std::string out(self);
   if (!query.empty()) out += "?" + std::string(query);
   if (other != default_)
     out += fmt::format("{}lang={}", query.empty() ? '?' : '&', lang_code(other));
   return out;
+}
+
+std::string Scopes::scope_of(std::int64_t repo_id) const {
+  if (repo_id == root) return "";
+  if (repo_id == kAllRepos) return "all";
+  const RepoRecord* r = find(repo_id);
+  return r ? "r/" + r->name : "";
+}
+
+const RepoRecord* Scopes::find(std::int64_t repo_id) const {
+  for (const auto& r : repos)
+    if (r.id == repo_id) return &r;
+  return nullptr;
+}
+
+std::optional<Scopes::Match> Scopes::match(std::string_view path) const {
+  auto rest_of = [](std::string_view p) { return p.empty() ? std::string("/") : std::string(p); };
+  if (path == "/all" || path.starts_with("/all/"))
+    return Match{kAllRepos, "/all", rest_of(path.substr(4))};
+  if (!path.starts_with("/r/")) return std::nullopt;
+  const std::string_view tail = path.substr(3);
+  const RepoRecord* best = nullptr;
+  for (const auto& r : repos) {
+    const bool whole = tail == r.name || (tail.starts_with(r.name) && tail.size() > r.name.size() &&
+                                          tail[r.name.size()] == '/');
+    if (!r.name.empty() && whole && (!best || r.name.size() > best->name.size())) best = &r;
+  }
+  if (!best) return std::nullopt;
+  return Match{best->id, "/r/" + best->name, rest_of(tail.substr(best->name.size()))};
+}
+
+Links Site::links_of(std::int64_t repo_id) const {
+  if (!all() || scopes.repos.empty()) return links;
+  return links.at(scopes.scope_of(repo_id));
+}
+
+std::string Site::repo_name(std::int64_t repo_id) const {
+  if (repo_id == repo.id) return repo.name;
+  const RepoRecord* r = scopes.find(repo_id);
+  return r ? r->name : "";
+}
+
+RepoRecord all_repos_record(Lang lang) {
+  RepoRecord r;
+  r.id = kAllRepos;
+  r.name = tr(lang, "all_repos");
+  return r;
 }
 
 std::string safe_url(std::string_view url) {
@@ -207,10 +304,11 @@ nlohmann::json change_item(const Site& site, const ChangeSummary& s,
                         {"tag", clean_text(t)},
                         {"href", site.links.tag(t)}});
   const std::string title = clean_text(s.title);
-  return {
+  const Links links = site.links_of(s.repo_id);
+  nlohmann::json item = {
       {"id", s.id},
       {"ref", display_ref(s)},
-      {"href", site.links.pr(url_ref(s))},
+      {"href", links.pr(url_ref(s))},
       {"title", title},
       {"headline", headline.empty() ? title : clean_text(headline)},
       {"has_guide", !headline.empty()},
@@ -231,6 +329,11 @@ nlohmann::json change_item(const Site& site, const ChangeSummary& s,
       {"deletions", s.deletions},
       {"files", s.file_count},
   };
+  // On the pages of every repository each entry names its own (always set:
+  // an empty value stops a template's lookup from reaching the page's).
+  item["repo_name"] = site.all() ? clean_text(site.repo_name(s.repo_id)) : "";
+  item["repo_href"] = site.all() ? links.home() : "";
+  return item;
 }
 
 Result<nlohmann::json> change_items(const Site& site, const std::vector<ChangeSummary>& rows) {
