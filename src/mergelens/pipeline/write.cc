@@ -47,31 +47,37 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
       }
       std::vector<std::pair<std::int64_t, Guide>> guides(changes.size());
       std::vector<LlmOutcome> outcomes(changes.size());
+      // The offline writer cites only facts; the checker still runs, so a
+      // detector bug can never publish a citation the change lacks.
+      auto offline = [&](size_t i) {
+        Guide g = write_offline_guide(changes[i], facts[i], lang);
+        CitationIndex index(changes[i], facts[i]);
+        auto failures = check_citations(g, index);
+        if (!failures.empty()) {
+          Guide empty = g;
+          remove_failed_citations(g, failures, g, index);
+        }
+        guides[i] = {changes[i].id, std::move(g)};
+      };
       if (llm_writer) {
         // One thread per change in flight; the client bounds concurrent requests.
+        // A shallow boundary has no diff to show a model: its guide is the
+        // offline one, which says so.
         const unsigned threads = std::max(1u, std::min<unsigned>(llm_writer->concurrency(), 16));
         auto work = [&](unsigned t) {
           for (size_t i = t; i < changes.size(); i += threads)
-            guides[i] = {changes[i].id,
-                         llm_writer->write(changes[i], facts[i], lang, &outcomes[i])};
+            if (changes[i].shallow)
+              offline(i);
+            else
+              guides[i] = {changes[i].id,
+                           llm_writer->write(changes[i], facts[i], lang, &outcomes[i])};
         };
         std::vector<std::thread> pool;
         for (unsigned t = 1; t < threads && t < changes.size(); ++t) pool.emplace_back(work, t);
         work(0);
         for (auto& th : pool) th.join();
       } else {
-        // The offline writer cites only facts; the checker still runs, so a
-        // detector bug can never publish a citation the change lacks.
-        for (size_t i = 0; i < changes.size(); ++i) {
-          Guide g = write_offline_guide(changes[i], facts[i], lang);
-          CitationIndex index(changes[i], facts[i]);
-          auto failures = check_citations(g, index);
-          if (!failures.empty()) {
-            Guide empty = g;
-            remove_failed_citations(g, failures, g, index);
-          }
-          guides[i] = {changes[i].id, std::move(g)};
-        }
+        for (size_t i = 0; i < changes.size(); ++i) offline(i);
       }
       if (auto r = store.put_guides(guides); !r) return std::unexpected(r.error());
       for (size_t i = 0; i < guides.size(); ++i) {
