@@ -83,6 +83,23 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
     g.headline = g.headline.substr(0, cut) + "…";
   }
   g.limits = guide_limits(change, g.lang);
+  auto reasons = [&](const Score& s) {
+    std::vector<std::string> out;
+    for (const auto& r : s.reasons) {
+      if (out.size() == 3) break;
+      out.push_back(phrases::score_reason(r, g.lang));
+    }
+    return fmt::format("{}", fmt::join(out, p.semi));
+  };
+  g.writer.kind = "offline";
+  if (change.shallow) {  // no diff: say so and how to get it, nothing else
+    g.summary = fmt::format(fmt::runtime(p.summary_shallow), change.parent_sha.substr(0, 12));
+    g.verdict_text = std::string(p.verdict_shallow);
+    g.digest = g.summary + (g.lang == "zh" ? "" : " ") + g.verdict_text;
+    g.importance.reason = reasons(facts.importance);
+    g.insight.reason = reasons(facts.insight);
+    return g;
+  }
   g.summary = guide_detail::summary(ctx);
   g.verdict_text = guide_detail::verdict_text(ctx);
   const bool worth =
@@ -101,17 +118,8 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   g.advice = guide_detail::advice(ctx, g);
   if (worth) g.audience = guide_detail::audience(ctx);
   g.references = guide_detail::references(ctx);
-  auto reasons = [&](const Score& s) {
-    std::vector<std::string> out;
-    for (const auto& r : s.reasons) {
-      if (out.size() == 3) break;
-      out.push_back(phrases::score_reason(r, g.lang));
-    }
-    return fmt::format("{}", fmt::join(out, p.semi));
-  };
   g.importance.reason = reasons(facts.importance);
   g.insight.reason = reasons(facts.insight);
-  g.writer.kind = "offline";
   return g;
 }
 

@@ -27,6 +27,12 @@ Phrases make_zh() {
   p.summary_fixes = "修复 {}";
   p.summary_docs_only = "只涉及文档、配置或 CI，没有主路径代码";
   p.summary_cleanup = "属于清理（{}）";
+  p.summary_shallow =
+      "这是浅克隆的边界提交：它的父提交 {} 不在克隆中，无法计算 "
+      "diff，改动了哪些文件、多少行都未知。";
+  p.verdict_shallow =
+      "暂时无从判断：diff 没有读到。在克隆中执行 git fetch --deepen=N（或 --unshallow）后重新运行，"
+      "就会补上这个改动的 diff 和指南。";
   p.close_one_place = "值得精读，但只需读一处：{} 的 {} 行（{}）";
   p.close_files = "值得精读，重点看 {} 个文件：{}";
   p.close_lines = "值得精读：约 {} 行值得细看，分布在 {} 个文件";
@@ -134,6 +140,12 @@ Phrases make_en() {
   p.summary_fixes = "fixes {}";
   p.summary_docs_only = "touches only docs, configuration or CI, no code on the main path";
   p.summary_cleanup = "is clean-up ({})";
+  p.summary_shallow =
+      "The boundary commit of a shallow clone: its parent {} is not in the clone, so the diff "
+      "could not be read; which files and how many lines it changes is unknown.";
+  p.verdict_shallow =
+      "Nothing to judge yet: the diff was not read. Run git fetch --deepen=N (or --unshallow) in "
+      "the clone and run again to get this change's diff and guide.";
   p.close_one_place = "Worth a close read, but only one place: {}, {} lines ({})";
   p.close_files = "Worth a close read, focused on {} files: {}";
   p.close_lines = "Worth a close read: about {} lines deserve attention, across {} files";
@@ -283,6 +295,7 @@ constexpr Rule kScoreRules[] = {
     {R"(clean-up \((.*)\))", "清理（\\1）"},
     {R"(no design decision to learn from)", "没有值得学习的设计决策"},
     {R"(no code on the main path.*)", "主路径上没有代码（仅文档、测试、配置或 CI）"},
+    {R"(shallow clone boundary: the diff was not read)", "浅克隆的边界提交：没有读到 diff"},
 };
 
 }  // namespace

@@ -17,10 +17,10 @@ struct Phrases {
   std::string_view open_paren, close_paren;
 
   // headline / summary
-  std::string_view headline_number;  // {title} {number}
-  std::string_view summary_files;    // {n files} {+a} {-d}
-  std::string_view summary_file_one; // {+a} {-d}
-  std::string_view summary_adds;     // {things}
+  std::string_view headline_number;   // {title} {number}
+  std::string_view summary_files;     // {n files} {+a} {-d}
+  std::string_view summary_file_one;  // {+a} {-d}
+  std::string_view summary_adds;      // {things}
   std::string_view summary_removes;
   std::string_view summary_changes;
   std::string_view summary_switches;
@@ -28,6 +28,8 @@ struct Phrases {
   std::string_view summary_fixes;
   std::string_view summary_docs_only;
   std::string_view summary_cleanup;  // {kind}
+  std::string_view summary_shallow;  // {parent sha}: a shallow clone's boundary, no diff
+  std::string_view verdict_shallow;  // how to read it: deepen the clone
 
   // verdicts
   std::string_view close_one_place;   // {n} {symbol-in-file} {a} {b}
@@ -50,7 +52,8 @@ struct Phrases {
 
   // focus questions
   std::string_view q_fallback_plain, q_fallback, q_guard, q_dtype, q_device, q_concurrency, q_env,
-      q_flag, q_signature, q_raise, q_constant, q_new, q_modified, q_early, q_test, q_removed, q_generic;
+      q_flag, q_signature, q_raise, q_constant, q_new, q_modified, q_early, q_test, q_removed,
+      q_generic;
   // why a focus region
   std::string_view why_new, why_signature, why_signal, why_lines, why_test, why_reviewed;
 

@@ -23,7 +23,9 @@ Result<RunReport> run_once(Store& store, const RunOptions& opt, bool show_progre
     else
       report.fetch_failed = fetched.error().message;
   }
-  auto ingested = ingest(store, opt.ingest, step("ingest").get());
+  IngestOptions io = opt.ingest;
+  io.follow_fetched = io.follow_fetched || opt.fetch;
+  auto ingested = ingest(store, io, step("ingest").get());
   if (!ingested) return std::unexpected(ingested.error());
   report.ingest = *ingested;
   const RepoRecord& repo = ingested->repo;

@@ -202,6 +202,12 @@ CREATE TABLE github_etags (
 CREATE VIRTUAL TABLE search_docs USING fts5(title, headline, body, tokenize = 'unicode61',
                                             prefix = '1 2 3');
 )sql",
+    // 6: shallow-clone boundaries: the change was read without its parent, so it has no files
+    // (Change::shallow); a later ingest of the deepened clone fills it in.
+    R"sql(
+ALTER TABLE changes ADD COLUMN shallow INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX changes_shallow ON changes(repo_id) WHERE shallow != 0;
+)sql",
 };
 
 }  // namespace
