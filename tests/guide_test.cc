@@ -231,14 +231,20 @@ TEST_F(Citations, ChecksFocusPathsAndLineRanges) {
   auto failures = check_citations(g, index);
   ASSERT_EQ(failures.size(), 2u);
   EXPECT_EQ(failures[0].field, "focus[1]");
+  EXPECT_EQ(failures[0].part, "path");
   EXPECT_EQ(failures[1].field, "focus[2]");
+  EXPECT_EQ(failures[1].part, "range");
   Guide fallback = write_offline_guide(c, f, "en");
   g.headline = "2.3x faster";
   failures = check_citations(g, index);
   size_t removed = remove_failed_citations(g, failures, fallback, index);
   EXPECT_EQ(removed, 3u);
-  ASSERT_EQ(g.focus.size(), 1u);
+  // The ghost file's point goes; the point with lines outside the hunks
+  // keeps its place and question without the range.
+  ASSERT_EQ(g.focus.size(), 2u);
   EXPECT_EQ(g.focus[0].path, "python/pkg/runner/graph_runner.py");  // canonical path
+  EXPECT_EQ(g.focus[1].start_line, 0);
+  EXPECT_EQ(g.focus[1].question, "q?");
   EXPECT_EQ(g.headline, fallback.headline);
   EXPECT_EQ(g.writer.removed.size(), 3u);
   EXPECT_TRUE(check_citations(g, index).empty());

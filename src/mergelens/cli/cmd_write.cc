@@ -17,11 +17,14 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
     std::string lang = "zh";
     bool force = false;
     size_t budget = 12000;
+    int max_calls = 4;
+    bool one_lang_per_call = false;
     size_t batch = 16;
     bool offline = false;
     bool use_llm = false;
     std::string config = "mergelens.toml";
     llm::Settings llm;
+    std::vector<std::string> refs;
   };
   auto a = std::make_shared<Args>();
   sub.add_option("--lang", a->lang, "Output language: zh (default), en or both")
@@ -31,6 +34,14 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
   sub.add_flag("--force", a->force, "Rewrite guides that are current");
   sub.add_option("--budget", a->budget, "Prompt budget in estimated tokens (model writer)")
       ->capture_default_str();
+  sub.add_option("--max-calls", a->max_calls,
+                 "Model calls a PR at most (a PR too large for one prompt is read in several: "
+                 "notes on its parts, then the guide; retries count)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 16));
+  sub.add_flag("--one-language-per-call", a->one_lang_per_call,
+               "With --lang both, ask for each language in its own call (default: one call "
+               "answers both)");
   sub.add_option("--batch", a->batch, "Guides stored per transaction")->capture_default_str();
   sub.add_flag("--llm", a->use_llm,
                "Ask a model (OpenAI-compatible API; settings from flags, OPENAI_BASE_URL / "
@@ -41,6 +52,9 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
   sub.add_option("--llm-max-retries", a->llm.max_retries, "Retries per request");
   sub.add_option("--config", a->config, "mergelens.toml with an [llm] table")
       ->capture_default_str();
+  sub.add_option("refs", a->refs,
+                 "Write only these changes (1234, #1234 or a sha); each still only when it needs "
+                 "a guide, unless --force");
   return [a, &g]() -> Result<void> {
     auto langs = parse_langs(a->lang);
     if (!langs) return std::unexpected(langs.error());
@@ -57,10 +71,17 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
       client = std::make_unique<llm::Client>(*settings);
     }
     WriteOptions opt;
+    for (const auto& ref : a->refs) {
+      auto change = find_change(**store, *repo, ref);
+      if (!change) return std::unexpected(change.error());
+      opt.only.push_back(change->id);
+    }
     opt.client = client.get();
     opt.langs = *langs;
     opt.force = a->force;
     opt.budget_tokens = a->budget;
+    opt.max_calls = a->max_calls;
+    opt.bilingual = !a->one_lang_per_call;
     opt.batch_size = a->batch;
     Progress progress("write", 0);
     auto report = write_guides(**store, *repo, opt, &progress);

@@ -1,15 +1,41 @@
-// The citation checker: every path, line range, identifier, number, PR
-// reference, commit sha and URL a guide cites must exist in the change (its
-// diff, title, body, commit messages, labels and review conversation) or be a
-// figure derived from it (file and line counts, hunk line numbers, scores).
+// The citation checker: a guide may claim only what the change supports, and
+// may propose what it likes where it proposes.
 //
-// Model answers are checked before they are stored; the offline writer's
-// guides pass by construction, which the tests verify on every sample change.
+// A *claim* is a path, a line range, an identifier said to be in the code, a
+// figure attributed to the PR, a PR reference, a commit or a URL. It must be
+// true of the change (its diff, title, body, commit messages, labels, review
+// conversation and the facts derived from them), or of the repository at the
+// merge commit when a clone is there (RepoLookup): a file the PR does not
+// touch but that exists is fine.
+//
+// A *suggestion* proposes or reasons: a test to add, a setting to try, an
+// alternative expression, a value of a variable, a name from the language or
+// protocol the code speaks. Its code is not in the change by nature. The
+// checker decides per code span (guide/prose.h tells sentences apart):
+//   - written in the change, a path of it, or made only of its identifiers
+//     and literals (a derived expression such as `ps > 1` from `ps == 1`,
+//     `[:-0]` from `x[:-swa_tail_len]`), or of names of the language, its
+//     standard library and the protocols it speaks (guide/vocabulary.h):
+//     allowed anywhere;
+//   - in a suggesting place (focus questions, design decisions, questions,
+//     gaps, advice) and a suggesting sentence: a setting built on a name the
+//     change has (`CUDA_MODULE_LOADING=EAGER`, `--tp 4`), a bare value next
+//     to such a name (`EAGER`), code the guide declares it proposes
+//     (`Guide::suggested_code`), or code a sentence introduces ("add a test
+//     `test_x`", "例如 `fcntl.LOCK_EX | fcntl.LOCK_NB`"): allowed, and listed
+//     as a suggestion so publishers can show it as one;
+//   - anything else is a failure naming the place and the sentence.
+//
+// Failures are removed sentence by sentence (remove_failed_citations): an
+// item survives when what remains still stands. Model answers are checked
+// before they are stored; the offline writer's guides too, so a detector bug
+// cannot publish a citation the change lacks.
 #pragma once
 
 #include <cstdint>
-#include <memory>
+#include <functional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,60 +46,118 @@
 
 namespace mergelens {
 
+// What the repository at the merge commit holds beyond the change; either
+// function may be empty (no clone). Called only for citations the change
+// itself does not support, so they may be slow; must be thread-compatible
+// with the index that holds them (one index per thread).
+struct RepoLookup {
+  // Whether a file or folder exists at the merge commit.
+  std::function<bool(std::string_view path)> has_path;
+  // Whether an identifier is written in the files around the change (the
+  // changed files and their folders at the merge commit).
+  std::function<bool(std::string_view token)> has_identifier;
+};
+
 // What a change allows a guide to cite. Built once per change; read-only after.
 class CitationIndex {
  public:
-  CitationIndex(const Change& change, const Facts& facts);
+  explicit CitationIndex(const Change& change, const Facts& facts, RepoLookup repo = {});
 
   // The full path of the change's file `cited` names (exact path, old path of
   // a rename, or a unique file-name / path suffix); empty when none.
   std::string resolve_path(std::string_view cited) const;
+  // resolve_path, or a file or folder of the repository at the merge commit.
+  bool path_exists(std::string_view cited) const;
+  // Whether `dir` is a folder of one of the change's files or of the
+  // repository (a place a suggested new file could go).
+  bool folder_exists(std::string_view dir) const;
   // Whether [start, end] overlaps a hunk of `path` (new-file lines, or old-file
   // lines for a deleted file), with a few lines of tolerance for context.
   bool range_in_diff(const std::string& path, std::int32_t start, std::int32_t end) const;
+  // The same for any file of the change (a range cited without its path).
+  bool range_in_any_file(std::int32_t start, std::int32_t end) const;
+  // Written in the change (substring of its text or of the facts' symbols),
+  // or a path of it.
   bool has_code_span(std::string_view span) const;
+  // An identifier token of the change (any length), a known name of the
+  // language or protocol (vocabulary), or one the repository has.
+  bool has_token(std::string_view token) const;
+  bool known_token(std::string_view token) const;
+  // A name the change sets or reads as a variable: an environment variable,
+  // a command-line flag or a config key (facts' signals), or an upper-case
+  // identifier with an underscore written in the change.
+  bool is_variable(std::string_view name) const;
   // `strict`: a decimal or a figure with a unit (x, %, ms, GB, ...): it must be
   // written in the change. Otherwise derived counts and line numbers pass too.
   bool has_number(std::string_view number, bool strict) const;
+  // A numeric literal written in the change (normalised: "2.30" = "2.3").
+  bool has_literal(std::string_view number) const;
   bool has_pr(std::int64_t number) const;
   bool has_sha(std::string_view hex) const;
   bool has_url(std::string_view url) const;
 
  private:
-  std::string corpus_;             // all text of the change, for substring checks
-  std::string facts_code_;         // symbols and signal details the analysis read
-  std::string unquoted_;           // both, without backticks and single quotes
-  std::set<std::string> paths_;    // full paths and old paths
-  std::set<std::string> tokens_;   // identifier tokens of the corpus
-  std::set<std::string> numbers_;  // numeric literals of the corpus, normalised
-  std::set<std::string> derived_;  // counts and line numbers derived from the change
-  std::set<std::int64_t> prs_;     // PR/issue numbers written or referenced
-  std::vector<std::string> shas_;  // commit shas of the change and its references
+  std::string corpus_;               // all text of the change, for substring checks
+  std::string facts_code_;           // symbols and signal details the analysis read
+  std::string unquoted_;             // both, without backticks and single quotes
+  std::set<std::string> paths_;      // full paths and old paths
+  std::set<std::string> folders_;    // every folder of a path
+  std::set<std::string> tokens_;     // identifier tokens of the corpus and facts
+  std::set<std::string> variables_;  // env vars, flags, config keys
+  std::set<std::string> numbers_;    // numeric literals of the corpus, normalised
+  std::set<std::string> derived_;    // counts and line numbers derived from the change
+  std::set<std::int64_t> prs_;       // PR/issue numbers written or referenced
+  std::vector<std::string> shas_;    // commit shas of the change and its references
   struct Span {
     std::string path;
     std::int32_t start, end;
   };
   std::vector<Span> spans_;
   std::int32_t max_line_ = 0;
+  RepoLookup repo_;
 };
 
 struct CitationFailure {
   std::string field;     // "headline", "focus[2]", "questions[0]", ...
+  std::string part;      // of an object item: "path", "range", "symbol", "question",
+                         // "why", "reason", "text", "ref", "note"; "" for a string
   std::string citation;  // what was cited: "`foo()`", "2.3x", "#123", "x.py:10-20"
   std::string reason;    // "not in the change", ...
+  // The failing sentence as [begin, end) bytes of that text; 0, 0 when the
+  // whole part fails (a path, a range, a symbol, a reference).
+  size_t begin = 0, end = 0;
 };
 
-// Every failing citation of `guide` (empty when all check out). The guide's
-// `source` and `writer` fields are not checked (the pipeline fills them).
+struct CitationReport {
+  std::vector<CitationFailure> failures;
+  // Code spans accepted as suggestions (not in the change), each once, in
+  // the order they appear.
+  std::vector<std::string> suggested;
+};
+
+// Checks every element of `guide` except `source` and `writer` (the pipeline
+// fills them). `guide.suggested_code` lists code the writer declares it
+// proposes; it is honoured only in suggesting places.
+CitationReport check_guide(const Guide& guide, const CitationIndex& index);
+// check_guide(...).failures.
 std::vector<CitationFailure> check_citations(const Guide& guide, const CitationIndex& index);
 
-// Removes every list item (focus point, question, gap, advice, reference, ...)
-// that carries a failing citation, replaces failing scalar fields (headline,
-// summary, verdict, why, audience, score reasons) with `fallback`'s, records
-// each removal in guide.writer.removed, and canonicalises cited focus paths to
-// full paths. Returns the number of citations removed.
+// Removes the failing sentences of every text and keeps an item when what
+// remains still stands; drops list items whose path, reference or whole
+// text fails; clears a focus point's failing range or symbol (the point
+// stays); replaces a scalar (headline, digest, summary, verdict, why,
+// audience, score reasons) that no longer stands with `fallback`'s. Records
+// each removal in guide.writer.removed ("field: citation (reason): what was
+// removed"), canonicalises cited focus and skim paths to full paths, and
+// sets guide.suggested_code to `suggested`. Returns the number of failures
+// handled.
 size_t remove_failed_citations(Guide& guide, const std::vector<CitationFailure>& failures,
-                               const Guide& fallback, const CitationIndex& index);
+                               const Guide& fallback, const CitationIndex& index,
+                               const std::vector<std::string>& suggested = {});
+
+// How many list items (focus, skim, design decisions, questions, number
+// cautions, body vs code, gaps, advice, references) a guide has.
+size_t count_items(const Guide& guide);
 
 // `text` without backticks and single quotes.
 std::string unquoted(std::string_view text);

@@ -12,8 +12,8 @@
 
 namespace mergelens {
 
-// 2: `digest` and `analysis` were added (a version-1 document reads with them
-// empty).
+// 2: `digest`, `analysis` and `suggested_code` were added (a version-1
+// document reads with them empty).
 inline constexpr int kGuideSchemaVersion = 2;
 
 // A place to read and the question to hold while reading it.
@@ -76,8 +76,14 @@ struct GuideWriter {
   std::string prompt_version;   // for "llm"
   std::string fallback_reason;  // set when an LLM was asked for but the offline writer wrote it
   std::vector<std::string> removed;  // citations the checker removed, with the reason
-  int attempts = 0;                  // model calls made for this guide (0 when cached/offline)
+  int attempts = 0;                  // HTTP requests made for this guide (0 when cached/offline)
   bool cached = false;               // answer taken from the cache
+  // What writing it took (a bilingual answer counts once for both guides):
+  // model calls, tokens the server reported, and the plan ("single", "both",
+  // "split 3+1", "split 2+1 both", "both +en" when a language was asked again).
+  int calls = 0;
+  std::int64_t prompt_tokens = 0, completion_tokens = 0;
+  std::string plan;
 };
 
 struct Guide {
@@ -103,6 +109,11 @@ struct Guide {
   std::vector<GuideAdvice> advice;
   std::string audience;
   std::vector<GuideReference> references;
+  // Code the guide proposes that is not in the change (a test to add, a
+  // setting to try, an alternative expression), as written between its
+  // backticks; publishers show these spans as suggestions. A model may
+  // declare them in its answer; the citation check keeps those it accepts.
+  std::vector<std::string> suggested_code;
   // What the guide could not see: files whose hunks were capped, a file list
   // cut at the cap, a title or body clipped. Empty when it saw everything.
   std::vector<std::string> limits;

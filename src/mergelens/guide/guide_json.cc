@@ -102,8 +102,9 @@ bool read_score(Reader& r, GuideScore& s) {
 
 // Reads the content fields shared by stored guides and model answers.
 bool read_content(Reader& r, Guide& g) {
-  return r.str("headline", g.headline) && r.str("summary", g.summary) &&
-         r.str("verdict_text", g.verdict_text) && r.str("why", g.why) &&
+  return r.str("headline", g.headline) && r.str("digest", g.digest) &&
+         r.str("summary", g.summary) && r.str("verdict_text", g.verdict_text) &&
+         r.str("why", g.why) &&
          r.objects("focus",
                    [&](Reader& f) {
                      GuideFocus x;
@@ -139,6 +140,7 @@ bool read_content(Reader& r, Guide& g) {
                      g.references.push_back(std::move(x));
                      return ok;
                    }) &&
+         r.strings("suggested_code", g.suggested_code) &&
          r.object("importance", [&](Reader& f) { return read_score(f, g.importance); }) &&
          r.object("insight", [&](Reader& f) { return read_score(f, g.insight); });
 }
@@ -148,13 +150,7 @@ json string_array_schema() {
 }
 
 json object_schema(std::initializer_list<std::pair<const char*, json>> props) {
-  json p = json::object(), req = json::array();
-  for (const auto& [k, v] : props) {
-    p[k] = v;
-    req.push_back(k);
-  }
-  return {
-      {"type", "object"}, {"properties", p}, {"required", req}, {"additionalProperties", false}};
+  return strict_object_schema(props);
 }
 
 }  // namespace
@@ -185,6 +181,7 @@ json guide_to_json(const Guide& g) {
       {"advice", advice},
       {"audience", g.audience},
       {"references", refs},
+      {"suggested_code", g.suggested_code},
       {"limits", g.limits},
       {"importance", {{"value", g.importance.value}, {"reason", g.importance.reason}}},
       {"insight", {{"value", g.insight.value}, {"reason", g.insight.reason}}},
@@ -211,7 +208,11 @@ json guide_to_json(const Guide& g) {
         {"fallback_reason", g.writer.fallback_reason},
         {"removed", g.writer.removed},
         {"attempts", g.writer.attempts},
-        {"cached", g.writer.cached}}},
+        {"cached", g.writer.cached},
+        {"calls", g.writer.calls},
+        {"prompt_tokens", g.writer.prompt_tokens},
+        {"completion_tokens", g.writer.completion_tokens},
+        {"plan", g.writer.plan}}},
   };
 }
 
@@ -221,7 +222,7 @@ Result<Guide> guide_from_json(const json& j) {
   Reader r(j, "guide");
   bool ok =
       r.integer("schema", g.schema) && r.str("lang", g.lang) && r.str("verdict", g.verdict) &&
-      r.str("digest", g.digest) && read_content(r, g) &&
+      read_content(r, g) &&
       r.object("analysis",
                [&](Reader& a) {
                  return a.str("verdict", g.analysis.verdict) &&
@@ -230,7 +231,8 @@ Result<Guide> guide_from_json(const json& j) {
                         a.object("insight",
                                  [&](Reader& f) { return read_score(f, g.analysis.insight); }) &&
                         a.str("argument", g.analysis.argument);
-               }) && r.strings("tags", g.tags) && r.strings("limits", g.limits) &&
+               }) &&
+      r.strings("tags", g.tags) && r.strings("limits", g.limits) &&
       r.object("source",
                [&](Reader& s) {
                  return s.str("repo", g.source.repo) && s.integer("number", g.source.number) &&
@@ -243,7 +245,10 @@ Result<Guide> guide_from_json(const json& j) {
                w.str("prompt_version", g.writer.prompt_version) &&
                w.str("fallback_reason", g.writer.fallback_reason) &&
                w.strings("removed", g.writer.removed) && w.integer("attempts", g.writer.attempts) &&
-               w.boolean("cached", g.writer.cached);
+               w.boolean("cached", g.writer.cached) && w.integer("calls", g.writer.calls) &&
+               w.integer("prompt_tokens", g.writer.prompt_tokens) &&
+               w.integer("completion_tokens", g.writer.completion_tokens) &&
+               w.str("plan", g.writer.plan);
       });
   if (!ok) return fail(ErrorKind::kCorrupt, "stored guide: {}", r.error());
   return g;
@@ -255,8 +260,10 @@ const json& guide_answer_schema() {
     json integer = {{"type", "integer"}};
     json score = object_schema(
         {{"value", {{"type", "integer"}, {"minimum", 1}, {"maximum", 10}}}, {"reason", str}});
+    json verdict = {{"type", "string"}, {"enum", {"close_read", "selective_read", "skim", "skip"}}};
     return object_schema({
         {"headline", str},
+        {"digest", str},
         {"summary", str},
         {"verdict_text", str},
         {"why", str},
@@ -284,8 +291,10 @@ const json& guide_answer_schema() {
         {"references",
          {{"type", "array"},
           {"items", object_schema({{"ref", str}, {"relation", str}, {"note", str}})}}},
+        {"suggested_code", string_array_schema()},
         {"importance", score},
         {"insight", score},
+        {"judgment", object_schema({{"verdict", verdict}, {"argument", str}})},
     });
   }();
   return schema;
@@ -295,6 +304,7 @@ json guide_document_schema() {
   json s = guide_answer_schema();
   json str = {{"type", "string"}};
   json props = s["properties"];
+  props.erase("judgment");  // stored as verdict + analysis
   props["schema"] = {{"type", "integer"}, {"const", kGuideSchemaVersion}};
   props["lang"] = {{"type", "string"}, {"enum", {"zh", "en"}}};
   props["verdict"] = {{"type", "string"},
@@ -317,7 +327,11 @@ json guide_document_schema() {
                                    {"fallback_reason", str},
                                    {"removed", string_array_schema()},
                                    {"attempts", {{"type", "integer"}}},
-                                   {"cached", {{"type", "boolean"}}}});
+                                   {"cached", {{"type", "boolean"}}},
+                                   {"calls", {{"type", "integer"}}},
+                                   {"prompt_tokens", {{"type", "integer"}}},
+                                   {"completion_tokens", {{"type", "integer"}}},
+                                   {"plan", str}});
   // Scores of a stored guide may be 0 (not scored).
   for (const char* k : {"importance", "insight"})
     props[k]["properties"]["value"] = {{"type", "integer"}, {"minimum", 0}, {"maximum", 10}};
@@ -347,7 +361,23 @@ Result<Guide> guide_from_answer(const json& answer) {
   Guide g;
   Reader r(answer, "answer");
   if (!read_content(r, g)) return fail(ErrorKind::kInvalidInput, "{}", r.error());
+  // The judgment the model argues: its verdict lands in `verdict`, its
+  // argument in `analysis.argument`; the writer weighs them against the facts.
+  bool ok = r.object("judgment", [&](Reader& j) {
+    return j.str("verdict", g.verdict) && j.str("argument", g.analysis.argument);
+  });
+  if (!ok) return fail(ErrorKind::kInvalidInput, "{}", r.error());
   return g;
+}
+
+json strict_object_schema(std::initializer_list<std::pair<const char*, json>> props) {
+  json p = json::object(), req = json::array();
+  for (const auto& [k, v] : props) {
+    p[k] = v;
+    req.push_back(k);
+  }
+  return {
+      {"type", "object"}, {"properties", p}, {"required", req}, {"additionalProperties", false}};
 }
 
 std::string guide_text(const Guide& g) {
@@ -358,6 +388,7 @@ std::string guide_text(const Guide& g) {
     out += s;
   };
   add(g.headline);
+  add(g.digest);
   add(g.summary);
   add(g.verdict_text);
   add(g.why);

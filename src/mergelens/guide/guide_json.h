@@ -28,6 +28,11 @@ Result<Guide> guide_from_answer(const nlohmann::json& answer);
 // in docs/guide.schema.json is generated from it (`mergelens schema`).
 nlohmann::json guide_document_schema();
 
+// A JSON schema of an object whose listed properties are all required and
+// no other is allowed (what strict response formats want).
+nlohmann::json strict_object_schema(
+    std::initializer_list<std::pair<const char*, nlohmann::json>> props);
+
 // All the guide's prose in one string (for search indexes and checks).
 std::string guide_text(const Guide& g);
 

@@ -98,6 +98,8 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
     g.digest = g.summary + (g.lang == "zh" ? "" : " ") + g.verdict_text;
     g.importance.reason = reasons(facts.importance);
     g.insight.reason = reasons(facts.insight);
+    g.analysis.importance.reason = g.importance.reason;
+    g.analysis.insight.reason = g.insight.reason;
     return g;
   }
   g.summary = guide_detail::summary(ctx);
@@ -120,6 +122,8 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   g.references = guide_detail::references(ctx);
   g.importance.reason = reasons(facts.importance);
   g.insight.reason = reasons(facts.insight);
+  g.analysis.importance.reason = g.importance.reason;
+  g.analysis.insight.reason = g.insight.reason;
   return g;
 }
 

@@ -6,386 +6,221 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/guide/prompt_excerpt.h"
 #include "mergelens/guide/prompt_text.h"
 #include "mergelens/llm/tokens.h"
 #include "mergelens/model/diff.h"
 
 namespace mergelens {
-namespace {
 
 using llm::estimate_tokens;
+using prompt_detail::build_excerpt;
+using prompt_detail::clip_tokens;
+using prompt_detail::facts_section;
+using prompt_detail::fence_of;
+using prompt_detail::replace_all;
+using prompt_detail::untrusted_section;
 
-std::string replace_all(std::string s, std::string_view from, std::string_view to) {
-  size_t pos = 0;
-  while ((pos = s.find(from, pos)) != std::string::npos) {
-    s.replace(pos, from.size(), to);
-    pos += to.size();
-  }
+namespace {
+
+std::string system_for(std::string_view lang) {
+  std::string_view rule = lang == "zh"   ? prompt_text::kLangZh
+                          : lang == "en" ? prompt_text::kLangEn
+                                         : prompt_text::kLangBoth;
+  return replace_all(std::string(prompt_text::kSystem), "{lang_rule}", rule);
+}
+
+std::string answer_suffix(const Facts& f, std::string_view lang) {
+  std::string s = fmt::format("\n{}\n", prompt_text::kAnswerFormat);
+  if (lang == "both") s += fmt::format("{}\n", prompt_text::kBothFormat);
+  s +=
+      fmt::format("\nThe verdict in the facts is {}; its scores are importance {} and insight {}. ",
+                  to_string(f.verdict), f.importance.value, f.insight.value);
+  s += lang == "zh"   ? "Write the prose in Simplified Chinese.\n"
+       : lang == "en" ? "Write the prose in English.\n"
+                      : "Write \"zh\" in Simplified Chinese and \"en\" in English.\n";
   return s;
 }
 
-// Cuts `text` (at a UTF-8 boundary) so that it estimates at most `tokens`.
-std::string clip_tokens(std::string_view text, size_t tokens) {
-  if (estimate_tokens(text) <= tokens) return std::string(text);
-  size_t lo = 0, hi = text.size();
-  while (lo < hi) {
-    size_t mid = (lo + hi + 1) / 2;
-    if (estimate_tokens(text.substr(0, mid)) <= tokens)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;
-  return std::string(text.substr(0, lo)) + "\n[… clipped]";
+std::string call_line(std::string_view kind) {
+  return fmt::format("Call: {}\n", kind);
 }
 
-const char* role_of(const Facts& f, const std::string& path) {
-  auto it = f.roles.find(path);
-  return it == f.roles.end() ? "core" : to_string(it->second);
-}
-
-std::string facts_section(const Change& c, const Facts& f) {
-  std::string s;
-  auto line = [&](std::string t) {
-    s += t;
-    s += '\n';
-  };
-  line(fmt::format("Repository: {}", c.repo));
-  line(fmt::format(
-      "Change: {}{}", c.ref(),
-      c.open ? " (open pull request, not merged yet: address reviewers before merge)" : ""));
-  line(fmt::format("Author: {}", c.author.login.empty() ? c.author.name : c.author.login));
-  line(fmt::format("Size: {} files, +{} -{}", c.files.size(), c.additions(), c.deletions()));
-  line("");
-  line("## Facts (deterministic analysis)");
-  line(fmt::format(
-      "verdict: {}{}; lines worth reading: {}", to_string(f.verdict),
-      f.verdict_scope.empty() ? "" : fmt::format(" (scope: {})", fmt::join(f.verdict_scope, ", ")),
-      f.lines_worth_reading));
-  if (!f.cleanup.empty()) line(fmt::format("whole change is clean-up: {}", f.cleanup));
-  line(fmt::format("importance: {} ({})", f.importance.value,
-                   fmt::join(f.importance.reasons, "; ")));
-  line(fmt::format("insight: {} ({})", f.insight.value, fmt::join(f.insight.reasons, "; ")));
-  std::vector<std::string> tags;
-  for (const auto& t : f.tags) tags.push_back(t.name);
-  if (!tags.empty()) line(fmt::format("tags: {}", fmt::join(tags, ", ")));
-  line("files:");
-  size_t shown = 0;
-  for (const auto& fc : c.files) {
-    if (shown++ == 60) {
-      line(fmt::format("  … and {} more files", c.files.size() - 60));
-      break;
-    }
-    line(fmt::format("  {} ({}, {}, +{} -{}{}{})", fc.path, role_of(f, fc.path),
-                     to_string(fc.status), fc.additions, fc.deletions, fc.binary ? ", binary" : "",
-                     fc.old_path.empty() ? "" : ", from " + fc.old_path));
-  }
-  if (!f.focus.empty()) {
-    line("focus regions, best first:");
-    for (size_t i = 0; i < f.focus.size() && i < 8; ++i) {
-      const auto& r = f.focus[i];
-      std::vector<std::string> reasons(r.reasons.begin(),
-                                       r.reasons.begin() + std::min<size_t>(r.reasons.size(), 5));
-      line(fmt::format("  {}. {}:{}-{}{} — {}", i + 1, r.path, r.start_line, r.end_line,
-                       r.symbol.empty() ? "" : " " + r.symbol, fmt::join(reasons, "; ")));
-    }
-  }
-  if (!f.skim.empty()) {
-    line("clean-up files (skim):");
-    for (const auto& k : f.skim) line(fmt::format("  {} ({})", k.path, k.reason));
-  }
-  if (!f.signals.empty()) {
-    line("signals:");
-    size_t n = 0;
-    for (const auto& sg : f.signals) {
-      if (sg.kind == "public_api" || n >= 25) continue;
-      ++n;
-      line(fmt::format("  {}{} `{}` at {}:{}{}", sg.added ? "" : "removed ", sg.kind,
-                       sg.detail.substr(0, 100), sg.at.path, sg.at.line,
-                       sg.at.symbol.empty() ? "" : " in " + sg.at.symbol));
-    }
-  }
-  size_t n = 0;
-  for (const auto& d : f.definitions) {
-    if (d.change == "modified" || d.kind == "section" || n >= 25) continue;
-    if (n++ == 0) line("definitions:");
-    line(fmt::format("  {} {} {} at {}:{}", d.change, d.kind, d.name, d.at.path, d.at.line));
-  }
-  // Each list is capped so the facts stay a small share of any budget.
-  auto capped = [&](const auto& items, auto render) {
-    size_t k = 0;
-    for (const auto& x : items)
-      if (k++ < 20) line(render(x));
-    if (items.size() > 20) line(fmt::format("  … and {} more", items.size() - 20));
-  };
-  capped(f.numbers, [](const NumberFact& x) {
-    return fmt::format("number claimed: {} ({}) — \"{}\" [{}]", x.text, x.kind,
-                       x.sentence.substr(0, 160), x.source);
-  });
-  capped(f.number_cautions, [](const NumberCaution& x) {
-    return fmt::format("number caution: {}: {}", x.kind, x.detail);
-  });
-  capped(f.body_mismatches, [](const BodyMismatch& x) {
-    return fmt::format("description vs code: {} {}: {}", x.kind, x.subject, x.detail);
-  });
-  capped(f.tests, [](const TestFact& x) {
-    return fmt::format("test: {}{}", x.path, x.covers.empty() ? "" : " covers " + x.covers);
-  });
-  capped(f.gaps,
-         [](const Gap& x) { return fmt::format("gap: {} {}: {}", x.kind, x.subject, x.detail); });
-  capped(f.references, [](const Reference& x) {
-    return fmt::format("reference: {} {} ({}, in {})", x.relation, x.text, x.kind, x.source);
-  });
-  capped(f.referenced_by, [](const Backlink& x) {
-    return fmt::format("later change: {} {} \"{}\"", x.relation, x.ref, x.title);
-  });
-  if (!f.reviewers.empty()) line(fmt::format("reviewers: {}", fmt::join(f.reviewers, ", ")));
-  capped(f.review_points, [](const ReviewPoint& x) {
-    return fmt::format("review: {} by {}{}: {}", x.kind, x.reviewer,
-                       x.path.empty() ? "" : fmt::format(" on {}:{}", x.path, x.line),
-                       x.excerpt.substr(0, 200));
-  });
-  return s;
-}
-
-std::string untrusted_section(const Change& c, const std::string& fence, size_t tokens) {
-  std::string t =
-      fmt::format("Title: {}\n\nDescription:\n{}\n", c.title, c.body.empty() ? "(empty)" : c.body);
-  if (c.commits.size() > 1) {
-    t += "\nCommit messages:\n";
-    for (const auto& cm : c.commits)
-      t += fmt::format("- {} {}\n", cm.sha.substr(0, 10), cm.message.substr(0, 400));
-  }
-  if (!c.reviews.empty() || !c.review_comments.empty()) {
-    t += "\nReviews:\n";
-    for (const auto& r : c.reviews)
-      if (!r.body.empty())
-        t += fmt::format("- {} ({}): {}\n", r.author, r.state, r.body.substr(0, 600));
-    for (const auto& r : c.review_comments)
-      t += fmt::format("- {} on {}:{}: {}\n", r.author, r.path, r.line, r.body.substr(0, 600));
-  }
-  t = replace_all(std::move(t), "UNTRUSTED",
-                  "untrusted");  // the fence cannot be closed from inside
-  return fmt::format("<<<UNTRUSTED {}\n{}\nUNTRUSTED>>> {}\n", fence, clip_tokens(t, tokens),
-                     fence);
-}
-
-// The position of each line of a hunk in the new file ('-' lines sit where
-// they used to be).
-std::vector<std::int32_t> positions(const Hunk& h) {
-  std::vector<std::int32_t> pos;
-  std::int32_t last = h.new_start > 0 ? h.new_start - 1 : 0;
-  for (const auto& l : h.lines) {
-    if (l.new_no > 0) last = l.new_no;
-    pos.push_back(l.new_no > 0 ? l.new_no : last + 1);
-  }
-  return pos;
-}
-
-// Which hunk lines the excerpt shows, and the excerpt itself.
-class Excerpt {
- public:
-  Excerpt(const Change& c, const Facts& f) : c_(c), f_(f), shown_(c.files.size()) {
-    for (size_t i = 0; i < c.files.size(); ++i) shown_[i].resize(c.files[i].hunks.size());
-    for (size_t i = 0; i < c.files.size(); ++i)
-      for (size_t h = 0; h < c.files[i].hunks.size(); ++h)
-        shown_[i][h].assign(c.files[i].hunks[h].lines.size(), false);
-  }
-
-  // Renders lines [from, to) of a hunk that are not shown yet; empty when none.
-  std::string render(size_t fi, size_t hi, size_t from, size_t to) const {
-    const Hunk& h = c_.files[fi].hunks[hi];
-    std::string out;
-    for (size_t i = from; i < to && i < h.lines.size(); ++i) {
-      if (shown_[fi][hi][i]) continue;
-      const DiffLine& l = h.lines[i];
-      if (l.origin == '\\') continue;
-      std::string no = l.origin == '-' ? std::string("     ") : fmt::format("{:>5}", l.new_no);
-      std::string text = l.text.size() > 400 ? l.text.substr(0, 400) + "…" : l.text;
-      out += fmt::format("{} {}{}\n", no, l.origin, text);
-    }
-    return out;
-  }
-  void mark(size_t fi, size_t hi, size_t from, size_t to) {
-    auto& v = shown_[fi][hi];
-    for (size_t i = from; i < to && i < v.size(); ++i) v[i] = true;
-  }
-  bool any(size_t fi) const {
-    for (const auto& h : shown_[fi])
-      if (std::find(h.begin(), h.end(), true) != h.end()) return true;
-    return false;
-  }
-  bool any(size_t fi, size_t hi) const {
-    const auto& h = shown_[fi][hi];
-    return std::find(h.begin(), h.end(), true) != h.end();
-  }
-  // Share of the changed lines of `r` that are shown.
-  std::pair<size_t, size_t> region_lines(const FocusRegion& r) const {
-    size_t total = 0, shown = 0;
-    for (size_t fi = 0; fi < c_.files.size(); ++fi) {
-      if (c_.files[fi].path != r.path) continue;
-      for (size_t hi = 0; hi < c_.files[fi].hunks.size(); ++hi) {
-        const Hunk& h = c_.files[fi].hunks[hi];
-        auto pos = positions(h);
-        for (size_t i = 0; i < h.lines.size(); ++i) {
-          if (h.lines[i].origin != '+' && h.lines[i].origin != '-') continue;
-          if (pos[i] < r.start_line || pos[i] > r.end_line) continue;
-          ++total;
-          shown += shown_[fi][hi][i];
-        }
-      }
-    }
-    return {total, shown};
-  }
-
- private:
-  const Change& c_;
-  const Facts& f_;
-  std::vector<std::vector<std::vector<bool>>> shown_;
-};
-
-}  // namespace
-
-Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size_t budget) {
-  Prompt p;
-  p.system = replace_all(std::string(prompt_text::kSystem), "{lang_rule}",
-                         lang == "zh" ? prompt_text::kLangZh : prompt_text::kLangEn);
-  std::string facts = facts_section(c, f);
-  const std::string fence = c.sha.empty() ? std::string("data") : c.sha.substr(0, 12);
-  std::string suffix =
-      fmt::format("\n{}\n\nThe verdict in the facts is {}. Write the prose in {}.\n",
-                  prompt_text::kAnswerFormat, to_string(f.verdict),
-                  lang == "zh" ? "Simplified Chinese" : "English");
-  // The facts take at most half the budget; the PR text up to 35% with them.
-  const size_t frame = estimate_tokens(p.system) + estimate_tokens(suffix) + 160;
-  if (frame + estimate_tokens(facts) > budget / 2)
-    facts = clip_tokens(facts, budget / 2 > frame ? budget / 2 - frame : 64);
-  const size_t fixed = frame + estimate_tokens(facts);
-  const size_t text_cap =
-      std::max(budget * 35 / 100 > fixed ? budget * 35 / 100 - fixed : 0, budget * 8 / 100);
-  const std::string text = untrusted_section(c, fence, text_cap);
-  // Reserve room for the list of files the excerpt leaves out (at most 80
-  // lines; an upper bound: every changed file).
-  size_t left_reserve = 0, listed = 0;
-  for (const auto& fc : c.files)
-    if (listed++ < 81) left_reserve += estimate_tokens(fc.path) + 12;
-  long remaining =
-      static_cast<long>(budget) - static_cast<long>(fixed + estimate_tokens(text) + left_reserve);
-
-  Excerpt ex(c, f);
-  std::string diff;
-  auto add_piece = [&](const std::string& header, size_t fi, size_t hi, size_t from, size_t to) {
-    // Whole when it fits, otherwise line by line until the budget is spent.
-    std::string piece = ex.render(fi, hi, from, to);
-    if (piece.empty()) return true;
-    long cost = static_cast<long>(estimate_tokens(header) + estimate_tokens(piece));
-    if (cost <= remaining) {
-      diff += header + piece;
-      ex.mark(fi, hi, from, to);
-      remaining -= cost;
-      return true;
-    }
-    long head = static_cast<long>(estimate_tokens(header)) + 8;
-    if (head >= remaining) return false;
-    std::string part = header;
-    remaining -= head;
-    for (size_t i = from; i < to; ++i) {
-      std::string l = ex.render(fi, hi, i, i + 1);
-      long t = static_cast<long>(estimate_tokens(l));
-      if (t > remaining) break;
-      part += l;
-      remaining -= t;
-      ex.mark(fi, hi, i, i + 1);
-    }
-    diff += part + "[… cut here: prompt budget]\n";
-    return false;
-  };
-
-  // 1. Focus regions, best first, with a few lines of context.
-  constexpr std::int32_t kContext = 6;
-  for (size_t k = 0; k < f.focus.size() && remaining > 0; ++k) {
-    const FocusRegion& r = f.focus[k];
-    for (size_t fi = 0; fi < c.files.size(); ++fi) {
-      if (c.files[fi].path != r.path) continue;
-      bool first = true;
-      for (size_t hi = 0; hi < c.files[fi].hunks.size(); ++hi) {
-        auto pos = positions(c.files[fi].hunks[hi]);
-        size_t from = pos.size(), to = 0;
-        for (size_t i = 0; i < pos.size(); ++i)
-          if (pos[i] >= r.start_line - kContext && pos[i] <= r.end_line + kContext) {
-            from = std::min(from, i);
-            to = i + 1;
-          }
-        if (from >= to) continue;
-        std::string header = first ? fmt::format("--- {} (focus #{}{})\n", r.path, k + 1,
-                                                 r.symbol.empty() ? "" : ", " + r.symbol)
-                                   : std::string("    …\n");
-        if (ex.render(fi, hi, from, to).empty()) continue;
-        first = false;
-        add_piece(header, fi, hi, from, to);
-      }
-    }
-  }
-  // 2. Other hunks by focus score, clean-up files last (left out).
-  std::set<std::string> skim;
-  for (const auto& s : f.skim) skim.insert(s.path);
-  std::vector<const HunkFacts*> order;
-  for (const auto& h : f.hunks) order.push_back(&h);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const HunkFacts* a, const HunkFacts* b) { return a->score > b->score; });
-  for (const HunkFacts* h : order) {
-    if (remaining <= 40) break;
-    if (h->file >= c.files.size() || h->hunk >= c.files[h->file].hunks.size()) continue;
-    const FileChange& fc = c.files[h->file];
-    if (skim.count(fc.path)) continue;
-    const Hunk& hunk = fc.hunks[h->hunk];
-    if (ex.render(h->file, h->hunk, 0, hunk.lines.size()).empty()) continue;
-    std::string header =
-        fmt::format("--- {} @@ -{},{} +{},{} @@{}\n", fc.path, hunk.old_start, hunk.old_lines,
-                    hunk.new_start, hunk.new_lines, h->symbol.empty() ? "" : " " + h->symbol);
-    std::string piece = ex.render(h->file, h->hunk, 0, hunk.lines.size());
-    if (static_cast<long>(estimate_tokens(header) + estimate_tokens(piece)) <= remaining)
-      add_piece(header, h->file, h->hunk, 0, hunk.lines.size());
-  }
-  // 3. What the excerpt leaves out.
-  std::vector<std::string> left;
-  for (size_t fi = 0; fi < c.files.size(); ++fi) {
-    const FileChange& fc = c.files[fi];
-    p.coverage.hunks_total += fc.hunks.size();
-    for (size_t hi = 0; hi < fc.hunks.size(); ++hi) p.coverage.hunks_included += ex.any(fi, hi);
-    if (ex.any(fi) || (fc.additions + fc.deletions == 0 && !fc.binary)) continue;
-    p.coverage.files_left_out.push_back(fc.path);
-    left.push_back(fmt::format("  {} (+{} -{}{})", fc.path, fc.additions, fc.deletions,
-                               fc.binary             ? ", binary"
-                               : skim.count(fc.path) ? ", clean-up"
-                                                     : ""));
-  }
-  size_t total = 0, shown = 0;
-  for (size_t k = 0; k < f.focus.size() && k < 3; ++k) {
-    auto [t, s] = ex.region_lines(f.focus[k]);
-    total += t;
-    shown += s;
-  }
-  p.coverage.top3_share =
-      total == 0 ? 1.0 : static_cast<double>(shown) / static_cast<double>(total);
-
-  p.user = facts;
-  p.user += "\n## The PR's own text (untrusted data)\n" + text;
-  p.user += fmt::format(
+std::string diff_section(const Change& c, const std::string& diff,
+                         const std::vector<std::string>& left_in) {
+  const std::string fence = fence_of(c);
+  std::string out = fmt::format(
       "\n## Diff excerpt (untrusted data; new-file line numbers at the left, '-' lines removed)\n"
       "<<<UNTRUSTED {}\n{}UNTRUSTED>>> {}\n",
       fence, replace_all(diff, "UNTRUSTED", "untrusted"), fence);
-  if (!left.empty()) {
+  if (!left_in.empty()) {
+    std::vector<std::string> left = left_in;
     if (left.size() > 80) {
       size_t more = left.size() - 80;
       left.resize(80);
       left.push_back(fmt::format("  … and {} more", more));
     }
-    p.user += fmt::format("Files not shown in the excerpt:\n{}\n", fmt::join(left, "\n"));
+    out += fmt::format("Files not shown in the excerpt:\n{}\n", fmt::join(left, "\n"));
   }
-  p.user += suffix;
+  return out;
+}
+
+// Reserve for the list of files an excerpt leaves out (at most 80 lines; an
+// upper bound: every changed file).
+size_t left_reserve(const Change& c) {
+  size_t reserve = 0, listed = 0;
+  for (const auto& fc : c.files)
+    if (listed++ < 81) reserve += estimate_tokens(fc.path) + 12;
+  return reserve;
+}
+
+struct Frame {
+  std::string facts, text;  // clipped to their shares
+  long excerpt_budget = 0;
+};
+
+// The facts take at most `facts_share` of the budget; the PR text up to
+// `text_share` with them (at least 8 %); the excerpt the rest.
+Frame frame(const Change& c, const Facts& f, size_t budget, size_t fixed_tokens, size_t facts_share,
+            size_t text_share) {
+  Frame fr;
+  fr.facts = facts_section(c, f);
+  const size_t frame_tokens = fixed_tokens + 160;
+  const size_t facts_cap = budget * facts_share / 100;
+  if (frame_tokens + estimate_tokens(fr.facts) > facts_cap)
+    fr.facts = clip_tokens(fr.facts, facts_cap > frame_tokens ? facts_cap - frame_tokens : 64);
+  const size_t fixed = frame_tokens + estimate_tokens(fr.facts);
+  const size_t text_cap = std::max(
+      budget * text_share / 100 > fixed ? budget * text_share / 100 - fixed : 0, budget * 8 / 100);
+  fr.text = untrusted_section(c, fence_of(c), text_cap);
+  fr.excerpt_budget = static_cast<long>(budget) -
+                      static_cast<long>(fixed + estimate_tokens(fr.text) + left_reserve(c));
+  return fr;
+}
+
+std::vector<size_t> all_regions(const Facts& f) {
+  std::vector<size_t> v(f.focus.size());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = i;
+  return v;
+}
+
+void finish(Prompt& p) {
   p.estimated_tokens =
       llm::estimate_tokens(std::vector<llm::Message>{{"system", p.system}, {"user", p.user}});
+}
+
+}  // namespace
+
+Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size_t budget) {
+  Prompt p;
+  p.system = system_for(lang);
+  const std::string suffix = answer_suffix(f, lang);
+  const std::string call = lang == "both" ? call_line("both") : std::string();
+  Frame fr =
+      frame(c, f, budget, estimate_tokens(p.system) + estimate_tokens(suffix + call), 50, 35);
+  auto ex = build_excerpt(c, f, all_regions(f), fr.excerpt_budget, /*other_hunks=*/true);
+  p.coverage = ex.coverage;
+  p.user = call + fr.facts;
+  p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
+  p.user += diff_section(c, ex.diff, ex.left);
+  p.user += suffix;
+  p.max_tokens = lang == "both" ? 8192 : 4096;
+  finish(p);
+  return p;
+}
+
+std::optional<SplitPlan> plan_split(const Change& c, const Facts& f, size_t budget, int max_calls) {
+  if (max_calls < 3 || f.focus.size() < 2) return std::nullopt;
+  Prompt single = build_prompt(c, f, "zh", budget);
+  if (single.coverage.top_regions_shown >= single.coverage.top_regions) return std::nullopt;
+  // What one notes call can show: the budget less its frame.
+  const size_t notes_fixed =
+      estimate_tokens(prompt_text::kNotesSystem) + estimate_tokens(prompt_text::kNotesFormat) + 40;
+  Frame fr = frame(c, f, budget, notes_fixed, 25, 35);
+  const long room = std::max<long>(fr.excerpt_budget, static_cast<long>(budget / 4));
+  const size_t max_groups = static_cast<size_t>(max_calls - 1);
+  SplitPlan plan;
+  plan.regions_single = single.coverage.top_regions_shown;
+  std::vector<long> used;
+  std::vector<std::set<std::string>> files;
+  // Regions best first; a region joins the first group with room (its own
+  // file's group first), a new group while there may be one more, else it
+  // is left out. A region larger than a whole call gets a group of its own
+  // and is cut there.
+  const size_t candidates = std::min<size_t>(f.focus.size(), 3 * kTopRegions);
+  for (size_t k = 0; k < candidates; ++k) {
+    long cost = static_cast<long>(prompt_detail::region_cost(c, f, k));
+    size_t pick = plan.groups.size();
+    for (size_t g = 0; g < plan.groups.size() && pick == plan.groups.size(); ++g)
+      if (files[g].count(f.focus[k].path) && used[g] + cost <= room) pick = g;
+    for (size_t g = 0; g < plan.groups.size() && pick == plan.groups.size(); ++g)
+      if (used[g] + cost <= room) pick = g;
+    if (pick == plan.groups.size()) {
+      if (plan.groups.size() == max_groups) continue;
+      plan.groups.emplace_back();
+      used.push_back(0);
+      files.emplace_back();
+    }
+    plan.groups[pick].push_back(k);
+    used[pick] += cost;
+    files[pick].insert(f.focus[k].path);
+    ++plan.regions_planned;
+  }
+  if (plan.groups.size() < 2) return std::nullopt;  // one prompt shows as much
+  return plan;
+}
+
+Prompt build_notes_prompt(const Change& c, const Facts& f, const SplitPlan& plan, size_t group,
+                          size_t budget) {
+  Prompt p;
+  p.system = std::string(prompt_text::kNotesSystem);
+  std::string files;
+  std::set<std::string> seen;
+  for (size_t k : plan.groups.at(group))
+    if (seen.insert(f.focus[k].path).second) files += (files.empty() ? "" : ", ") + f.focus[k].path;
+  const std::string head =
+      call_line(fmt::format("notes-{}", group + 1)) +
+      fmt::format("Part {} of {} of this PR: {}\n\n", group + 1, plan.groups.size(), files);
+  const std::string suffix = fmt::format("\n{}\n", prompt_text::kNotesFormat);
+  Frame fr =
+      frame(c, f, budget, estimate_tokens(p.system) + estimate_tokens(head + suffix), 25, 35);
+  auto ex = build_excerpt(c, f, plan.groups[group], fr.excerpt_budget, /*other_hunks=*/false);
+  p.coverage = ex.coverage;
+  p.user = head + fr.facts;
+  p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
+  p.user += diff_section(c, ex.diff, {});
+  p.user += suffix;
+  p.max_tokens = 2048;
+  finish(p);
+  return p;
+}
+
+Prompt build_reduce_prompt(const Change& c, const Facts& f, std::string_view lang,
+                           std::string_view notes, size_t budget) {
+  Prompt p;
+  p.system = system_for(lang);
+  const std::string suffix = answer_suffix(f, lang);
+  const std::string head = call_line(lang == "both" ? "reduce-both" : "reduce");
+  std::string note_text =
+      fmt::format("\n## Notes on the parts of this PR\n{}\n{}\n", prompt_text::kReduceIntro, notes);
+  // The notes come first: at most 40 % of the budget.
+  note_text = clip_tokens(note_text, budget * 40 / 100);
+  Frame fr =
+      frame(c, f, budget,
+            estimate_tokens(p.system) + estimate_tokens(suffix + head) + estimate_tokens(note_text),
+            70, 80);
+  // A short excerpt of the top regions, so the guide can cite their lines.
+  std::vector<size_t> top;
+  for (size_t k = 0; k < f.focus.size() && k < 3; ++k) top.push_back(k);
+  auto ex = build_excerpt(c, f, top, std::max<long>(fr.excerpt_budget, 0), /*other_hunks=*/false);
+  p.coverage = ex.coverage;
+  p.user = head + fr.facts;
+  p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
+  p.user += note_text;
+  p.user += diff_section(c, ex.diff, {});
+  p.user += suffix;
+  p.max_tokens = lang == "both" ? 8192 : 4096;
+  finish(p);
   return p;
 }
 
@@ -393,9 +228,11 @@ std::string citation_retry_message(const std::vector<CitationFailure>& failures,
                                    std::string_view lang) {
   std::string list;
   for (const auto& f : failures)
-    list += fmt::format("- {}: {} ({})\n", f.field, f.citation, f.reason);
+    list += fmt::format("- {}{}: {} ({})\n", f.field, f.part.empty() ? "" : "." + f.part,
+                        f.citation, f.reason);
   std::string msg = replace_all(std::string(prompt_text::kRetryEn), "{failures}", list);
   if (lang == "zh") msg += " Keep writing the prose in Simplified Chinese.";
+  if (lang == "both") msg += " Keep both languages, \"zh\" and \"en\".";
   return msg;
 }
 
@@ -424,7 +261,7 @@ BaselineCoverage largest_files_first(const Change& c, const Facts& f, size_t bud
     for (const auto& fc : c.files) {
       if (fc.path != r.path) continue;
       for (const auto& h : fc.hunks) {
-        auto pos = positions(h);
+        auto pos = prompt_detail::positions(h);
         for (size_t i = 0; i < h.lines.size(); ++i) {
           if (h.lines[i].origin != '+' && h.lines[i].origin != '-') continue;
           if (pos[i] < r.start_line || pos[i] > r.end_line) continue;

@@ -1,9 +1,17 @@
-// The prompt for the model writer: the editorial standard, the facts, the PR's
-// own text fenced as untrusted data, and a diff excerpt chosen by the focus
-// ranking within a token budget.
+// The prompts of the model writer: the editorial standard, the facts, the
+// PR's own text fenced as untrusted data, and a diff excerpt chosen by the
+// focus ranking within a token budget.
+//
+// A PR whose top focus regions do not fit one prompt is read in several
+// calls (a bounded map-reduce): one notes call per group of regions, each
+// within the budget, then one call that writes the guide from the checked
+// notes and a short excerpt (plan_split, build_notes_prompt,
+// build_reduce_prompt). Any prompt may ask for both languages in one answer
+// (lang "both").
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,24 +23,32 @@
 namespace mergelens {
 
 // Part of the answer-cache key: bump when the prompt's wording or layout changes.
-inline constexpr std::string_view kPromptVersion = "guide-prompt-1";
+inline constexpr std::string_view kPromptVersion = "guide-prompt-2";
+
+// The focus regions a prompt is judged by: a single prompt is enough when it
+// shows (90 % of the changed lines of) each of the top ones.
+inline constexpr size_t kTopRegions = 8;
 
 struct PromptCoverage {
   size_t hunks_total = 0, hunks_included = 0;  // hunks shown whole or in part
   // Share of the changed lines of the top-3 focus regions that the excerpt shows
   // (1.0 when there are no focus regions).
   double top3_share = 1.0;
+  size_t top_regions = 0;                   // min(kTopRegions, focus regions)
+  size_t top_regions_shown = 0;             // of them, shown (90 % of their changed lines)
   std::vector<std::string> files_left_out;  // files with changed lines not shown at all
 };
 
 struct Prompt {
-  std::string system;  // the instructions; never contains PR text
-  std::string user;    // facts, fenced PR text, diff excerpt, the answer format
+  std::string system;           // the instructions; never contains PR text
+  std::string user;             // facts, fenced PR text, diff excerpt, the answer format
   size_t estimated_tokens = 0;  // both messages, conservative (llm/tokens.h)
   PromptCoverage coverage;
+  int max_tokens = 4096;  // for the answer
 };
 
-// Builds the prompt for `lang` ("zh" or "en") within `budget_tokens` (the
+// Builds the prompt for `lang` ("zh", "en", or "both": one answer holding
+// {"zh": guide, "en": guide}) within `budget_tokens` (the
 // facts and PR text take what they need up to ~35% of it; the diff excerpt the
 // rest: top focus regions first with context, then other hunks by score, then
 // the list of files left out). The PR body, commit messages and reviews are
@@ -40,6 +56,30 @@ struct Prompt {
 // instruction.
 Prompt build_prompt(const Change& change, const Facts& facts, std::string_view lang,
                     size_t budget_tokens);
+
+// The notes calls of a large PR: groups of focus-region indexes (into
+// facts.focus), at most max_calls - 1 of them, each shown whole within the
+// budget of one call. nullopt when the single prompt already shows the top
+// regions, when there is nothing to split, or when max_calls < 3 (a split
+// needs at least two notes calls to show more than one prompt does).
+struct SplitPlan {
+  std::vector<std::vector<size_t>> groups;
+  size_t regions_planned = 0;  // regions in the groups
+  size_t regions_single = 0;   // top regions the single prompt would show
+};
+std::optional<SplitPlan> plan_split(const Change& change, const Facts& facts, size_t budget_tokens,
+                                    int max_calls);
+
+// The prompt of notes call `group` (0-based) of `plan`; its answer is
+// {"notes": [...], "skim": [...]} (guide/notes.h).
+Prompt build_notes_prompt(const Change& change, const Facts& facts, const SplitPlan& plan,
+                          size_t group, size_t budget_tokens);
+
+// The prompt that writes the guide (in `lang`, as build_prompt) from the
+// notes of the notes calls, rendered as text by render_notes (guide/notes.h),
+// with an excerpt of the top regions in the budget left.
+Prompt build_reduce_prompt(const Change& change, const Facts& facts, std::string_view lang,
+                           std::string_view notes, size_t budget_tokens);
 
 // The follow-up message asking the model to fix a guide whose citations failed.
 std::string citation_retry_message(const std::vector<CitationFailure>& failures,

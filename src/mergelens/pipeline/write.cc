@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <map>
 #include <thread>
 
 #include "mergelens/guide/citations.h"
@@ -9,6 +10,25 @@
 #include "mergelens/pipeline/write_llm.h"
 
 namespace mergelens {
+namespace {
+
+// One unit of work: a change and the languages it needs a guide in.
+struct Item {
+  std::int64_t id = 0;
+  std::vector<std::string> langs;
+};
+
+// The offline writer cites only facts; the checker still runs, so a detector
+// bug can never publish a citation the change lacks.
+Guide offline_checked(const Change& c, const Facts& f, const std::string& lang) {
+  Guide g = write_offline_guide(c, f, lang);
+  CitationIndex index(c, f);
+  auto failures = check_citations(g, index);
+  if (!failures.empty()) remove_failed_citations(g, failures, g, index);
+  return g;
+}
+
+}  // namespace
 
 Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const WriteOptions& opt,
                                  Progress* progress) {
@@ -18,84 +38,106 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
   LlmWriter* llm_writer = nullptr;
   std::unique_ptr<LlmWriter> owned;
   if (opt.client) {
-    owned = std::make_unique<LlmWriter>(*opt.client, store, opt.budget_tokens);
+    LlmOptions lo;
+    lo.budget_tokens = opt.budget_tokens;
+    lo.max_calls = opt.max_calls;
+    lo.bilingual = opt.bilingual;
+    lo.clone_path = repo.path;
+    owned = std::make_unique<LlmWriter>(*opt.client, store, lo);
     llm_writer = owned.get();
     report.ledger.model = llm_writer->model();
   }
 
+  // What needs writing, per change: with a model and both languages, a change
+  // that needs both gets one bilingual request.
+  std::vector<Item> items;
+  std::map<std::int64_t, size_t> at;
+  const bool merge_langs = llm_writer && opt.bilingual && opt.langs.size() > 1;
   for (const auto& lang : opt.langs) {
     auto ids = store.changes_needing_guide(repo.id, lang, opt.client != nullptr, opt.force);
     if (!ids) return std::unexpected(ids.error());
-    if (progress) progress->set_total(report.written + ids->size());
-    const size_t batch = std::max<size_t>(1, opt.batch_size);
-    for (size_t start = 0; start < ids->size(); start += batch) {
-      const size_t n = std::min(batch, ids->size() - start);
-      std::vector<Change> changes;
-      std::vector<Facts> facts;
-      for (size_t i = 0; i < n; ++i) {
-        auto c = store.get_change_by_id((*ids)[start + i]);
-        if (!c) return std::unexpected(c.error());
-        auto f = store.get_facts((*ids)[start + i]);
-        if (!f) return std::unexpected(f.error());
-        if (!*c || !*f) continue;
-        // Back-references as known now (facts may predate a later fix).
-        auto back = store.referenced_by(repo.id, **c);
-        if (!back) return std::unexpected(back.error());
-        (*f)->referenced_by = std::move(*back);
-        changes.push_back(std::move(**c));
-        facts.push_back(std::move(**f));
+    for (auto id : *ids) {
+      if (!opt.only.empty() && std::find(opt.only.begin(), opt.only.end(), id) == opt.only.end())
+        continue;
+      if (merge_langs && at.count(id)) {
+        items[at[id]].langs.push_back(lang);
+        continue;
       }
-      std::vector<std::pair<std::int64_t, Guide>> guides(changes.size());
-      std::vector<LlmOutcome> outcomes(changes.size());
-      // The offline writer cites only facts; the checker still runs, so a
-      // detector bug can never publish a citation the change lacks.
-      auto offline = [&](size_t i) {
-        Guide g = write_offline_guide(changes[i], facts[i], lang);
-        CitationIndex index(changes[i], facts[i]);
-        auto failures = check_citations(g, index);
-        if (!failures.empty()) {
-          Guide empty = g;
-          remove_failed_citations(g, failures, g, index);
-        }
-        guides[i] = {changes[i].id, std::move(g)};
-      };
-      if (llm_writer) {
-        // One thread per change in flight; the client bounds concurrent requests.
-        // A shallow boundary has no diff to show a model: its guide is the
-        // offline one, which says so.
-        const unsigned threads = std::max(1u, std::min<unsigned>(llm_writer->concurrency(), 16));
-        auto work = [&](unsigned t) {
-          for (size_t i = t; i < changes.size(); i += threads)
-            if (changes[i].shallow)
-              offline(i);
-            else
-              guides[i] = {changes[i].id,
-                           llm_writer->write(changes[i], facts[i], lang, &outcomes[i])};
-        };
-        std::vector<std::thread> pool;
-        for (unsigned t = 1; t < threads && t < changes.size(); ++t) pool.emplace_back(work, t);
-        work(0);
-        for (auto& th : pool) th.join();
-      } else {
-        for (size_t i = 0; i < changes.size(); ++i) offline(i);
-      }
-      if (auto r = store.put_guides(guides); !r) return std::unexpected(r.error());
-      for (size_t i = 0; i < guides.size(); ++i) {
-        const Guide& g = guides[i].second;
-        ++report.written;
-        if (g.writer.kind == "llm")
-          ++report.llm;
-        else
-          ++report.offline;
-        if (g.writer.cached) ++report.cached;
-        if (!g.writer.fallback_reason.empty()) {
-          ++report.fallbacks;
-          ++report.fallback_reasons[g.writer.fallback_reason];
-        }
-        report.removed_citations += g.writer.removed.size();
-      }
-      if (progress) progress->advance(n);
+      at[id] = items.size();
+      items.push_back({id, {lang}});
     }
+  }
+  size_t total = 0;
+  for (const auto& it : items) total += it.langs.size();
+  if (progress) progress->set_total(total);
+
+  const size_t batch = std::max<size_t>(1, opt.batch_size);
+  for (size_t start = 0; start < items.size(); start += batch) {
+    const size_t n = std::min(batch, items.size() - start);
+    std::vector<Change> changes;
+    std::vector<Facts> facts;
+    std::vector<const Item*> work;
+    size_t guides_in_batch = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const Item& item = items[start + i];
+      guides_in_batch += item.langs.size();
+      auto c = store.get_change_by_id(item.id);
+      if (!c) return std::unexpected(c.error());
+      auto f = store.get_facts(item.id);
+      if (!f) return std::unexpected(f.error());
+      if (!*c || !*f) continue;
+      // Back-references as known now (facts may predate a later fix).
+      auto back = store.referenced_by(repo.id, **c);
+      if (!back) return std::unexpected(back.error());
+      (*f)->referenced_by = std::move(*back);
+      changes.push_back(std::move(**c));
+      facts.push_back(std::move(**f));
+      work.push_back(&item);
+    }
+    std::vector<std::vector<Guide>> written(changes.size());
+    if (llm_writer) {
+      // One thread per change in flight; the client bounds concurrent requests.
+      const unsigned threads = std::max(1u, std::min<unsigned>(llm_writer->concurrency(), 16));
+      auto run = [&](unsigned t) {
+        for (size_t i = t; i < changes.size(); i += threads) {
+          LlmOutcome outcome;
+          if (changes[i].shallow) {  // no diff to show a model: the offline guide says so
+            for (const auto& lang : work[i]->langs)
+              written[i].push_back(offline_checked(changes[i], facts[i], lang));
+          } else if (work[i]->langs.size() == 2)
+            written[i] = llm_writer->write_both(changes[i], facts[i], &outcome);
+          else
+            written[i] = {llm_writer->write(changes[i], facts[i], work[i]->langs[0], &outcome)};
+        }
+      };
+      std::vector<std::thread> pool;
+      for (unsigned t = 1; t < threads && t < changes.size(); ++t) pool.emplace_back(run, t);
+      run(0);
+      for (auto& th : pool) th.join();
+    } else {
+      for (size_t i = 0; i < changes.size(); ++i)
+        for (const auto& lang : work[i]->langs)
+          written[i].push_back(offline_checked(changes[i], facts[i], lang));
+    }
+    std::vector<std::pair<std::int64_t, Guide>> guides;
+    for (size_t i = 0; i < changes.size(); ++i)
+      for (auto& g : written[i]) guides.emplace_back(changes[i].id, std::move(g));
+    if (auto r = store.put_guides(guides); !r) return std::unexpected(r.error());
+    for (const auto& [id, g] : guides) {
+      (void)id;
+      ++report.written;
+      if (g.writer.kind == "llm")
+        ++report.llm;
+      else
+        ++report.offline;
+      if (g.writer.cached) ++report.cached;
+      if (!g.writer.fallback_reason.empty()) {
+        ++report.fallbacks;
+        ++report.fallback_reasons[g.writer.fallback_reason];
+      }
+      report.removed_citations += g.writer.removed.size();
+    }
+    if (progress) progress->advance(guides_in_batch);
   }
   if (progress) progress->finish();
 

@@ -28,7 +28,12 @@ struct WriteOptions {
   size_t batch_size = 16;
   // The model to ask; nullptr writes offline. Not owned.
   llm::Client* client = nullptr;
-  size_t budget_tokens = 12000;  // prompt budget for the diff excerpt and facts
+  size_t budget_tokens = 12000;  // prompt budget for the diff excerpt and facts, per call
+  int max_calls = 4;             // model calls a PR (a large PR is read in several)
+  bool bilingual = true;         // with zh and en, one model call for both
+  // When not empty, only these change ids are considered (each still only
+  // when it needs a guide, or with `force`).
+  std::vector<std::int64_t> only;
 };
 
 struct WriteReport {

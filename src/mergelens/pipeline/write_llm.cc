@@ -1,33 +1,63 @@
+// The model writer's plan per change: the cache, the split into notes calls
+// for a large PR, one bilingual call or one per language, and the fallback
+// (see write_llm.h; one exchange is in write_llm_answer.cc).
 #include "mergelens/pipeline/write_llm.h"
-
-#include <re2/re2.h>
 
 #include <fmt/format.h>
 
 #include "mergelens/analysis/facts_json.h"
-#include "mergelens/guide/citations.h"
 #include "mergelens/guide/guide_json.h"
+#include "mergelens/guide/notes.h"
 #include "mergelens/guide/offline.h"
-#include "mergelens/guide/prompt.h"
+#include "mergelens/guide/validate.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/llm/repair.h"
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
+#include "mergelens/pipeline/write_llm_job.h"
 #include "mergelens/util/hash.h"
 
 namespace mergelens {
-namespace {
 
-std::string clip(std::string s, size_t n) {
-  if (s.size() <= n) return s;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return s.substr(0, n) + "…";
+using write_llm_detail::Answer;
+using write_llm_detail::ask;
+using write_llm_detail::from_cached;
+
+namespace write_llm_detail {
+
+Job::Job(const Change& c, const Facts& f, llm::Client& cl, const LlmOptions& o, std::string m,
+         LlmOutcome& outcome)
+    : change(c), facts(f), client(cl), options(o), model(std::move(m)), out(outcome) {
+  for (const auto& fc : c.files) changed_paths.push_back(fc.path);
+  RepoLookup lookup;
+  if (!o.clone_path.empty() && !c.sha.empty())
+    if (auto t = TreeLookup::open(o.clone_path, c.sha); t) tree = std::move(*t);
+  if (tree) {
+    lookup.has_path = [this](std::string_view p) { return tree->has_path(p); };
+    lookup.has_identifier = [this](std::string_view t) {
+      return tree->has_identifier(t, changed_paths);
+    };
+  }
+  index = std::make_unique<CitationIndex>(c, f, std::move(lookup));
+  injected = injected_paragraphs(c);
+  calls_left = std::max(1, o.max_calls);
 }
 
-// Cache key: the change's content, its facts, the prompt version, the model
-// and the language.
-std::string cache_key(const Change& c, const Facts& f, const std::string& model,
-                      const std::string& lang, size_t budget) {
+const Guide& Job::offline_guide(const std::string& lang) {
+  auto it = offline.find(lang);
+  if (it != offline.end()) return it->second;
+  Guide g = write_offline_guide(change, facts, lang);
+  if (auto f = check_citations(g, *index); !f.empty()) remove_failed_citations(g, f, g, *index);
+  return offline.emplace(lang, std::move(g)).first->second;
+}
+
+}  // namespace write_llm_detail
+
+namespace {
+
+// What the cache key is made of, besides what is asked: the change's
+// content and its facts.
+std::string content_hash(const Change& c, const Facts& f) {
   Hasher content;
   content.add(c.title).add(c.body);
   for (const auto& cm : c.commits) content.add(cm.sha).add(cm.message);
@@ -36,74 +66,21 @@ std::string cache_key(const Change& c, const Facts& f, const std::string& model,
   for (const auto& r : c.review_comments) content.add(r.author).add(r.path).add(r.body);
   Hasher facts;
   facts.add(dump_json(facts_to_json(f), -1));
-  return fmt::format("{}|{}|{}|{}|{}|{}", content.hex(), facts.hex(), kPromptVersion, model, lang,
-                     budget);
+  return content.hex() + "|" + facts.hex();
 }
 
-// Paragraphs of the PR's own text that try to instruct the model.
-std::vector<std::string> injected_paragraphs(const Change& c) {
-  static const RE2 kInjection(
-      R"((?i)(ignore|disregard|forget)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|preceding)\s+(instructions|prompts?|rules)|system\s+prompt|you\s+are\s+now\s|new\s+instructions\s*:|忽略(之前|以上|前面)的?(所有)?指令)");
-  std::vector<std::string> out;
-  auto scan = [&](const std::string& text) {
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find("\n\n", start);
-      if (end == std::string::npos) end = text.size();
-      std::string para = text.substr(start, end - start);
-      if (RE2::PartialMatch(para, kInjection)) out.push_back(para);
-      start = end + 2;
-    }
-  };
-  scan(c.title + "\n\n" + c.body);
-  for (const auto& cm : c.commits) scan(cm.message);
-  for (const auto& r : c.reviews) scan(r.body);
-  for (const auto& r : c.review_comments) scan(r.body);
-  for (const auto& r : c.comments) scan(r.body);
-  return out;
-}
-
-// Why a model guide is unusable (empty when it is fine): missing fields, the
-// wrong language, a verdict that contradicts the facts, or text obeying an
-// instruction planted in the PR.
-std::string validate(const Guide& g, const Facts& f, const std::string& lang,
-                     const std::vector<std::string>& injected) {
-  if (g.headline.empty()) return "the headline is empty";
-  if (g.summary.empty()) return "the summary is empty";
-  if (g.verdict_text.empty()) return "the verdict is empty";
-  if (g.headline.size() > 400) return "the headline is longer than 400 bytes";
-  const std::string prose = g.headline + g.summary + g.verdict_text;
-  if (lang == "zh" && !has_cjk(prose)) return "the guide is not written in Chinese";
-  if (lang == "en" && has_cjk(g.verdict_text + g.summary))
-    return "the guide is not written in English";
-  if (g.focus.size() > 12 || g.questions.size() > 12 || g.advice.size() > 12)
-    return "too many items in a list";
-  const bool worth = f.verdict == Verdict::kCloseRead || f.verdict == Verdict::kSelectiveRead;
-  static const RE2 kSkipWords(R"((?i)\bskip\b|可以跳过|无需阅读|不必读)");
-  if (worth && RE2::PartialMatch(g.verdict_text, kSkipWords))
-    return "the verdict says skip but the analysis found it worth reading";
-  const std::string text = guide_text(g);
-  for (const auto& para : injected) {
-    // Copying 24+ bytes of a planted instruction, or any URL only it contains.
-    for (size_t i = 0; i + 24 <= para.size(); i += 8) {
-      std::string_view piece(para.data() + i, 24);
-      if (text.find(piece) != std::string::npos)
-        return "the guide repeats text from an instruction planted in the PR";
-    }
-    static const RE2 kUrl(R"((https?://[^\s)>"']+))");
-    re2::StringPiece in(para);
-    std::string url;
-    while (RE2::FindAndConsume(&in, kUrl, &url))
-      if (text.find(url) != std::string::npos)
-        return "the guide repeats a URL from an instruction planted in the PR";
-  }
-  return {};
+// `what`: "zh", "en" (a guide asked alone), "both:zh", "both:en" (one part of
+// a bilingual answer), "notes-2/3" (a notes call).
+std::string cache_key(const std::string& hash, const std::string& model, const std::string& what,
+                      const LlmOptions& o) {
+  return fmt::format("{}|{}|{}|{}|{}|calls={}", hash, kPromptVersion, model, what, o.budget_tokens,
+                     o.max_calls);
 }
 
 }  // namespace
 
-LlmWriter::LlmWriter(llm::Client& client, Store& store, size_t budget_tokens)
-    : client_(client), store_(store), budget_(budget_tokens) {}
+LlmWriter::LlmWriter(llm::Client& client, Store& store, LlmOptions options)
+    : client_(client), store_(store), options_(std::move(options)) {}
 
 std::string LlmWriter::model() const {
   return client_.settings().model;
@@ -125,110 +102,179 @@ void LlmWriter::fill_ledger(WriteRunRecord& l) const {
 
 Guide LlmWriter::write(const Change& change, const Facts& facts, const std::string& lang,
                        LlmOutcome* outcome) {
+  return write_langs(change, facts, {lang}, outcome).front();
+}
+
+std::vector<Guide> LlmWriter::write_both(const Change& change, const Facts& facts,
+                                         LlmOutcome* outcome) {
+  return write_langs(change, facts, {"zh", "en"}, outcome);
+}
+
+std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& facts,
+                                          const std::vector<std::string>& langs,
+                                          LlmOutcome* outcome) {
   LlmOutcome local;
   LlmOutcome& out = outcome ? *outcome : local;
-  CitationIndex index(change, facts);
-  Guide offline = write_offline_guide(change, facts, lang);
-  if (auto f = check_citations(offline, index); !f.empty())
-    remove_failed_citations(offline, f, offline, index);
-  auto fallback = [&](std::string reason) {
-    Guide g = offline;
-    g.writer.fallback_reason = clip(std::move(reason), 300);
-    g.writer.model = model();
-    g.writer.attempts = out.requests;
-    out.fallback_reason = g.writer.fallback_reason;
-    return g;
+  write_llm_detail::Job job(change, facts, client_, options_, model(), out);
+  const std::string hash = content_hash(change, facts);
+  // The cache keeps the model's answers, not the guides made of them: a
+  // newer checker or judgment applies to a cached answer without a request.
+  auto cache_get = [&](const std::string& what, const std::string& lang) -> std::optional<Guide> {
+    std::optional<std::string> text;
+    {
+      std::lock_guard lock(store_mu_);
+      auto hit = store_.cache_get(cache_key(hash, job.model, what, options_));
+      if (!hit || !*hit) return std::nullopt;
+      text = std::move(**hit);
+    }
+    auto j = nlohmann::json::parse(*text, nullptr, false);
+    if (j.is_discarded()) return std::nullopt;
+    return from_cached(job, j, lang);
   };
-  auto finish = [&](Guide g) {
-    g.lang = lang;
-    fill_from_facts(change, facts, g);
-    if (g.importance.reason.empty()) g.importance.reason = offline.importance.reason;
-    if (g.insight.reason.empty()) g.insight.reason = offline.insight.reason;
-    g.limits = offline.limits;
-    g.writer.kind = "llm";
-    g.writer.model = model();
-    g.writer.prompt_version = std::string(kPromptVersion);
-    g.writer.attempts = out.requests;
-    return g;
-  };
-
-  const std::string key = cache_key(change, facts, model(), lang, budget_);
-  {
+  auto cache_put = [&](const std::string& what, const nlohmann::json& raw) {
     std::lock_guard lock(store_mu_);
-    auto hit = store_.cache_get(key);
-    if (hit && *hit) {
-      auto j = nlohmann::json::parse(**hit, nullptr, false);
-      if (!j.is_discarded())
-        if (auto g = guide_from_json(j); g) {
-          out.cached = true;
-          Guide cached = finish(std::move(*g));
-          cached.writer.cached = true;
-          cached.writer.attempts = 0;
-          return cached;
-        }
-    }
-  }
+    (void)store_.cache_put(cache_key(hash, job.model, what, options_), dump_json(raw, -1));
+  };
 
-  const Prompt prompt = build_prompt(change, facts, lang, budget_);
-  const auto injected = injected_paragraphs(change);
-  llm::ChatRequest req;
-  req.messages = {{"system", prompt.system}, {"user", prompt.user}};
-  req.json_schema = nlohmann::json{
-      {"name", "reading_guide"}, {"strict", true}, {"schema", guide_answer_schema()}};
-  req.temperature = 0.2;
-  req.max_tokens = 4096;
-
-  std::vector<CitationFailure> failures;
-  std::optional<Guide> best;
-  std::string last_problem;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    auto res = client_.chat(req);
-    if (!res) {
-      out.requests += 1;
-      return fallback(fmt::format("model request failed: {}", res.error().message));
-    }
-    out.requests += res->attempts;
-    std::vector<std::string> steps;
-    auto json = llm::parse_json_answer(res->content, &steps);
-    std::string problem;
-    std::optional<Guide> g;
-    if (!json) {
-      problem = fmt::format("the answer is not JSON ({})", json.error().message);
-    } else if (auto parsed = guide_from_answer(*json); !parsed) {
-      problem =
-          fmt::format("the answer does not match the guide schema: {}", parsed.error().message);
+  std::map<std::string, Guide> done;
+  std::vector<std::string> missing;
+  for (const auto& lang : langs) {
+    auto hit = cache_get(lang, lang);
+    if (!hit) hit = cache_get("both:" + lang, lang);
+    if (hit) {
+      Guide g = std::move(*hit);
+      g.writer.cached = true;
+      g.writer.attempts = 0;
+      done[lang] = std::move(g);
     } else {
-      g = std::move(*parsed);
-      problem = validate(*g, facts, lang, injected);
+      missing.push_back(lang);
     }
-    if (!problem.empty()) {
-      last_problem = problem;
-      req.messages.push_back({"assistant", clip(res->content, 20000)});
-      req.messages.push_back(
-          {"user", fmt::format("Your answer cannot be used: {}. Write the whole guide again as "
-                               "one JSON object with the keys described above, following the "
-                               "rules of the system message.",
-                               problem)});
-      continue;
-    }
-    failures = check_citations(*g, index);
-    if (failures.empty() || attempt == 1) {
-      best = std::move(g);
-      break;
-    }
-    best = std::move(g);  // kept in case the second answer is worse
-    req.messages.push_back({"assistant", clip(res->content, 20000)});
-    req.messages.push_back({"user", citation_retry_message(failures, lang)});
   }
-  if (!best) return fallback(last_problem.empty() ? "no usable answer" : last_problem);
-  Guide g = std::move(*best);
-  if (!failures.empty()) remove_failed_citations(g, failures, offline, index);
-  g = finish(std::move(g));
-  {
-    std::lock_guard lock(store_mu_);
-    (void)store_.cache_put(key, dump_json(guide_to_json(g), -1));
+  out.cached = missing.empty();
+
+  auto fallback = [&](const std::string& lang, std::string reason) {
+    Guide g = job.offline_guide(lang);
+    if (reason.size() > 300) reason = reason.substr(0, 300) + "…";
+    g.writer.fallback_reason = std::move(reason);
+    g.writer.model = job.model;
+    if (out.fallback_reason.empty()) out.fallback_reason = g.writer.fallback_reason;
+    return g;
+  };
+
+  if (!missing.empty()) {
+    // A large PR: notes on groups of regions first.
+    std::string notes;
+    std::string plan_name = "single";
+    std::optional<SplitPlan> plan;
+    if (options_.max_calls >= 3)
+      plan = plan_split(change, facts, options_.budget_tokens, options_.max_calls);
+    if (plan) {
+      std::vector<PartNotes> parts;
+      const size_t n = plan->groups.size();
+      for (size_t k = 0; k < n && job.calls_left > 1; ++k) {
+        const std::string what = fmt::format("notes-{}/{}", k + 1, n);
+        const std::string key = cache_key(hash, job.model, what, options_);
+        std::optional<PartNotes> part;
+        {
+          std::lock_guard lock(store_mu_);
+          if (auto hit = store_.cache_get(key); hit && *hit) {
+            auto j = nlohmann::json::parse(**hit, nullptr, false);
+            if (auto p = notes_from_answer(j); p) part = std::move(*p);
+          }
+        }
+        if (part) check_notes(*part, *job.index, job.notes_removed);
+        if (!part) {
+          Prompt prompt = build_notes_prompt(change, facts, *plan, k, options_.budget_tokens);
+          llm::ChatRequest req;
+          req.messages = {{"system", prompt.system}, {"user", prompt.user}};
+          req.json_schema = nlohmann::json{
+              {"name", "part_notes"}, {"strict", true}, {"schema", notes_answer_schema()}};
+          req.temperature = 0.2;
+          req.max_tokens = prompt.max_tokens;
+          --job.calls_left;
+          ++out.calls;
+          auto res = client_.chat(req);
+          if (!res) {
+            ++out.requests;
+            continue;
+          }
+          out.requests += res->attempts;
+          out.prompt_tokens += res->usage.prompt_tokens;
+          out.completion_tokens += res->usage.completion_tokens;
+          auto json = llm::parse_json_answer(res->content, nullptr);
+          if (!json) continue;
+          auto p = notes_from_answer(*json);
+          if (!p) continue;
+          {
+            std::lock_guard lock(store_mu_);
+            (void)store_.cache_put(key, dump_json(*json, -1));
+          }
+          check_notes(*p, *job.index, job.notes_removed);
+          part = std::move(*p);
+        }
+        parts.push_back(std::move(*part));
+      }
+      if (!parts.empty()) {
+        notes = render_notes(parts);
+        plan_name = fmt::format("split {}+1", parts.size());
+      }
+    }
+    const bool bilingual = missing.size() == 2 && options_.bilingual;
+    auto prompt_for = [&](const std::string& lang) {
+      return notes.empty()
+                 ? build_prompt(change, facts, lang, options_.budget_tokens)
+                 : build_reduce_prompt(change, facts, lang, notes, options_.budget_tokens);
+    };
+    Answer first;
+    if (bilingual) {
+      first = ask(job, prompt_for("both"), missing);
+      plan_name += " both";
+    }
+    for (const auto& lang : missing) {
+      std::string what = bilingual ? "both:" + lang : lang;
+      if (bilingual && first.guides.count(lang)) {
+        cache_put(what, first.raw[lang]);
+        done[lang] = std::move(first.guides[lang]);
+        continue;
+      }
+      if (bilingual && first.transport_failed) {
+        done[lang] = fallback(lang, first.problems[lang]);
+        continue;
+      }
+      // Asked alone: the bilingual answer lacked this language or got it wrong.
+      if (job.calls_left <= 0) {
+        done[lang] = fallback(lang, bilingual ? first.problems[lang] : "no model call left");
+        continue;
+      }
+      if (bilingual) plan_name += " +" + lang;
+      Answer a = ask(job, prompt_for(lang), {lang});
+      if (a.guides.count(lang)) {
+        cache_put(lang, a.raw[lang]);
+        done[lang] = std::move(a.guides[lang]);
+      } else {
+        std::string reason = a.problems.count(lang) ? a.problems[lang] : "no usable answer";
+        done[lang] = fallback(lang, reason);
+      }
+    }
+    out.plan = plan_name;
+  } else {
+    out.plan = "cached";
   }
-  return g;
+
+  std::vector<Guide> result;
+  for (const auto& lang : langs) {
+    Guide g = std::move(done[lang]);
+    if (!g.writer.cached) {
+      g.writer.attempts = out.requests;
+      g.writer.calls = out.calls;
+      g.writer.prompt_tokens = out.prompt_tokens;
+      g.writer.completion_tokens = out.completion_tokens;
+      g.writer.plan = out.plan;
+      for (const auto& r : job.notes_removed) g.writer.removed.push_back(r);
+    }
+    result.push_back(std::move(g));
+  }
+  return result;
 }
 
 }  // namespace mergelens

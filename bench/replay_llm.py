@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""An OpenAI-compatible chat-completions server that replays stored answers.
+
+Used by bench/model_answers.sh to put real model answers through `mergelens
+write --llm` without a model. Each request is matched to an answer by the PR
+number in its first user message ("Change: #N"): the answer is the file
+ANSWERS/N.answer.json (or, for the calls of a split guide and for answers in
+both languages, ANSWERS/N.<kind>.json when present, where kind is the value of
+the "mergelens_call" marker the prompt carries: notes-1, notes-2, ...,
+reduce, both). A request without a stored answer gets 404, which the client
+treats as a permanent failure.
+
+Every request is logged as one JSON line to --log: the PR, the call kind,
+the prompt's size in characters, and the tokens the server reports (the
+prompt's length / 4, a stand-in for the real tokenizer, and the answer's
+length / 4).
+
+    bench/replay_llm.py --answers DIR --port 0 --log requests.jsonl
+prints "listening on PORT" once it accepts connections.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CHANGE = re.compile(r"^Change: #(\d+)", re.M)
+CALL = re.compile(r"^Call: ([a-z0-9-]+)", re.M)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--answers", required=True)
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--log", required=True)
+    args = ap.parse_args()
+    lock = threading.Lock()
+    log = open(args.log, "a", encoding="utf-8")
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            try:
+                req = json.loads(body)
+                user = [m["content"] for m in req["messages"] if m["role"] == "user"]
+            except (ValueError, KeyError, TypeError):
+                return self.reply(400, {"error": {"message": "bad request"}})
+            m = CHANGE.search(user[0]) if user else None
+            call = CALL.search(user[0]) if user else None
+            kind = call.group(1) if call else "guide"
+            pr = m.group(1) if m else ""
+            # A retry (the writer naming failures) replays the same answer.
+            names = [f"{pr}.{kind}.json"] if kind != "guide" else []
+            names.append(f"{pr}.answer.json")
+            content = None
+            for name in names:
+                path = os.path.join(args.answers, name)
+                if os.path.exists(path):
+                    with open(path, encoding="utf-8") as f:
+                        content = f.read()
+                    break
+            prompt_chars = sum(len(m.get("content", "")) for m in req["messages"])
+            with lock:
+                log.write(json.dumps({"pr": pr, "call": kind, "messages": len(req["messages"]),
+                                      "prompt_chars": prompt_chars,
+                                      "found": content is not None}) + "\n")
+                log.flush()
+            if content is None:
+                return self.reply(404, {"error": {"message": f"no stored answer for #{pr} {kind}",
+                                                  "type": "invalid_request_error"}})
+            usage = {"prompt_tokens": prompt_chars // 4, "completion_tokens": len(content) // 4}
+            usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+            self.reply(200, {"id": "replay", "object": "chat.completion", "model": "replay",
+                             "choices": [{"index": 0, "finish_reason": "stop",
+                                          "message": {"role": "assistant", "content": content}}],
+                             "usage": usage})
+
+        def reply(self, status, obj):
+            data = json.dumps(obj).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    print(f"listening on {server.server_address[1]}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

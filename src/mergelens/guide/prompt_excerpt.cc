@@ -1,0 +1,385 @@
+// The diff excerpt and the shared sections of the model prompts (see
+// prompt_excerpt.h).
+#include "mergelens/guide/prompt_excerpt.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "mergelens/llm/tokens.h"
+#include "mergelens/model/diff.h"
+
+namespace mergelens::prompt_detail {
+namespace {
+
+using llm::estimate_tokens;
+
+const char* role_of(const Facts& f, const std::string& path) {
+  auto it = f.roles.find(path);
+  return it == f.roles.end() ? "core" : to_string(it->second);
+}
+
+class Shown {
+ public:
+  Shown(const Change& c, const Facts& f) : c_(c), f_(f), shown_(c.files.size()) {
+    for (size_t i = 0; i < c.files.size(); ++i) shown_[i].resize(c.files[i].hunks.size());
+    for (size_t i = 0; i < c.files.size(); ++i)
+      for (size_t h = 0; h < c.files[i].hunks.size(); ++h)
+        shown_[i][h].assign(c.files[i].hunks[h].lines.size(), false);
+  }
+
+  // Renders lines [from, to) of a hunk that are not shown yet; empty when none.
+  std::string render(size_t fi, size_t hi, size_t from, size_t to) const {
+    const Hunk& h = c_.files[fi].hunks[hi];
+    std::string out;
+    for (size_t i = from; i < to && i < h.lines.size(); ++i) {
+      if (shown_[fi][hi][i]) continue;
+      const DiffLine& l = h.lines[i];
+      if (l.origin == '\\') continue;
+      std::string no = l.origin == '-' ? std::string("     ") : fmt::format("{:>5}", l.new_no);
+      std::string text = l.text.size() > 400 ? l.text.substr(0, 400) + "…" : l.text;
+      out += fmt::format("{} {}{}\n", no, l.origin, text);
+    }
+    return out;
+  }
+  void mark(size_t fi, size_t hi, size_t from, size_t to) {
+    auto& v = shown_[fi][hi];
+    for (size_t i = from; i < to && i < v.size(); ++i) v[i] = true;
+  }
+  bool any(size_t fi) const {
+    for (const auto& h : shown_[fi])
+      if (std::find(h.begin(), h.end(), true) != h.end()) return true;
+    return false;
+  }
+  bool any(size_t fi, size_t hi) const {
+    const auto& h = shown_[fi][hi];
+    return std::find(h.begin(), h.end(), true) != h.end();
+  }
+  // Share of the changed lines of `r` that are shown.
+  std::pair<size_t, size_t> region_lines(const FocusRegion& r) const {
+    size_t total = 0, shown = 0;
+    for (size_t fi = 0; fi < c_.files.size(); ++fi) {
+      if (c_.files[fi].path != r.path) continue;
+      for (size_t hi = 0; hi < c_.files[fi].hunks.size(); ++hi) {
+        const Hunk& h = c_.files[fi].hunks[hi];
+        auto pos = positions(h);
+        for (size_t i = 0; i < h.lines.size(); ++i) {
+          if (h.lines[i].origin != '+' && h.lines[i].origin != '-') continue;
+          if (pos[i] < r.start_line || pos[i] > r.end_line) continue;
+          ++total;
+          shown += shown_[fi][hi][i];
+        }
+      }
+    }
+    return {total, shown};
+  }
+
+ private:
+  const Change& c_;
+  const Facts& f_;
+  std::vector<std::vector<std::vector<bool>>> shown_;
+};
+
+}  // namespace
+
+std::vector<std::int32_t> positions(const Hunk& h) {
+  std::vector<std::int32_t> pos;
+  std::int32_t last = h.new_start > 0 ? h.new_start - 1 : 0;
+  for (const auto& l : h.lines) {
+    if (l.new_no > 0) last = l.new_no;
+    pos.push_back(l.new_no > 0 ? l.new_no : last + 1);
+  }
+  return pos;
+}
+
+// Which hunk lines the excerpt shows, and the excerpt itself.
+std::string replace_all(std::string s, std::string_view from, std::string_view to) {
+  size_t pos = 0;
+  while ((pos = s.find(from, pos)) != std::string::npos) {
+    s.replace(pos, from.size(), to);
+    pos += to.size();
+  }
+  return s;
+}
+
+// Cuts `text` (at a UTF-8 boundary) so that it estimates at most `tokens`.
+std::string clip_tokens(std::string_view text, size_t tokens) {
+  if (estimate_tokens(text) <= tokens) return std::string(text);
+  size_t lo = 0, hi = text.size();
+  while (lo < hi) {
+    size_t mid = (lo + hi + 1) / 2;
+    if (estimate_tokens(text.substr(0, mid)) <= tokens)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;
+  return std::string(text.substr(0, lo)) + "\n[… clipped]";
+}
+
+std::string facts_section(const Change& c, const Facts& f) {
+  std::string s;
+  auto line = [&](std::string t) {
+    s += t;
+    s += '\n';
+  };
+  line(fmt::format("Repository: {}", c.repo));
+  line(fmt::format(
+      "Change: {}{}", c.ref(),
+      c.open ? " (open pull request, not merged yet: address reviewers before merge)" : ""));
+  line(fmt::format("Author: {}", c.author.login.empty() ? c.author.name : c.author.login));
+  line(fmt::format("Size: {} files, +{} -{}", c.files.size(), c.additions(), c.deletions()));
+  line("");
+  line("## Facts (deterministic analysis)");
+  line(fmt::format(
+      "verdict: {}{}; lines worth reading: {}", to_string(f.verdict),
+      f.verdict_scope.empty() ? "" : fmt::format(" (scope: {})", fmt::join(f.verdict_scope, ", ")),
+      f.lines_worth_reading));
+  if (!f.cleanup.empty()) line(fmt::format("whole change is clean-up: {}", f.cleanup));
+  line(fmt::format("importance: {} ({})", f.importance.value,
+                   fmt::join(f.importance.reasons, "; ")));
+  line(fmt::format("insight: {} ({})", f.insight.value, fmt::join(f.insight.reasons, "; ")));
+  std::vector<std::string> tags;
+  for (const auto& t : f.tags) tags.push_back(t.name);
+  if (!tags.empty()) line(fmt::format("tags: {}", fmt::join(tags, ", ")));
+  line("files:");
+  size_t shown = 0;
+  for (const auto& fc : c.files) {
+    if (shown++ == 60) {
+      line(fmt::format("  … and {} more files", c.files.size() - 60));
+      break;
+    }
+    line(fmt::format("  {} ({}, {}, +{} -{}{}{})", fc.path, role_of(f, fc.path),
+                     to_string(fc.status), fc.additions, fc.deletions, fc.binary ? ", binary" : "",
+                     fc.old_path.empty() ? "" : ", from " + fc.old_path));
+  }
+  if (!f.focus.empty()) {
+    line("focus regions, best first:");
+    for (size_t i = 0; i < f.focus.size() && i < 8; ++i) {
+      const auto& r = f.focus[i];
+      std::vector<std::string> reasons(r.reasons.begin(),
+                                       r.reasons.begin() + std::min<size_t>(r.reasons.size(), 5));
+      line(fmt::format("  {}. {}:{}-{}{} — {}", i + 1, r.path, r.start_line, r.end_line,
+                       r.symbol.empty() ? "" : " " + r.symbol, fmt::join(reasons, "; ")));
+    }
+  }
+  if (!f.skim.empty()) {
+    line("clean-up files (skim):");
+    for (const auto& k : f.skim) line(fmt::format("  {} ({})", k.path, k.reason));
+  }
+  if (!f.signals.empty()) {
+    line("signals:");
+    size_t n = 0;
+    for (const auto& sg : f.signals) {
+      if (sg.kind == "public_api" || n >= 25) continue;
+      ++n;
+      line(fmt::format("  {}{} `{}` at {}:{}{}", sg.added ? "" : "removed ", sg.kind,
+                       sg.detail.substr(0, 100), sg.at.path, sg.at.line,
+                       sg.at.symbol.empty() ? "" : " in " + sg.at.symbol));
+    }
+  }
+  size_t n = 0;
+  for (const auto& d : f.definitions) {
+    if (d.change == "modified" || d.kind == "section" || n >= 25) continue;
+    if (n++ == 0) line("definitions:");
+    line(fmt::format("  {} {} {} at {}:{}", d.change, d.kind, d.name, d.at.path, d.at.line));
+  }
+  // Each list is capped so the facts stay a small share of any budget.
+  auto capped = [&](const auto& items, auto render) {
+    size_t k = 0;
+    for (const auto& x : items)
+      if (k++ < 20) line(render(x));
+    if (items.size() > 20) line(fmt::format("  … and {} more", items.size() - 20));
+  };
+  capped(f.numbers, [](const NumberFact& x) {
+    return fmt::format("number claimed: {} ({}) — \"{}\" [{}]", x.text, x.kind,
+                       x.sentence.substr(0, 160), x.source);
+  });
+  capped(f.number_cautions, [](const NumberCaution& x) {
+    return fmt::format("number caution: {}: {}", x.kind, x.detail);
+  });
+  capped(f.body_mismatches, [](const BodyMismatch& x) {
+    return fmt::format("description vs code: {} {}: {}", x.kind, x.subject, x.detail);
+  });
+  capped(f.tests, [](const TestFact& x) {
+    return fmt::format("test: {}{}", x.path, x.covers.empty() ? "" : " covers " + x.covers);
+  });
+  capped(f.gaps,
+         [](const Gap& x) { return fmt::format("gap: {} {}: {}", x.kind, x.subject, x.detail); });
+  capped(f.references, [](const Reference& x) {
+    return fmt::format("reference: {} {} ({}, in {})", x.relation, x.text, x.kind, x.source);
+  });
+  capped(f.referenced_by, [](const Backlink& x) {
+    return fmt::format("later change: {} {} \"{}\"", x.relation, x.ref, x.title);
+  });
+  if (!f.reviewers.empty()) line(fmt::format("reviewers: {}", fmt::join(f.reviewers, ", ")));
+  capped(f.review_points, [](const ReviewPoint& x) {
+    return fmt::format("review: {} by {}{}: {}", x.kind, x.reviewer,
+                       x.path.empty() ? "" : fmt::format(" on {}:{}", x.path, x.line),
+                       x.excerpt.substr(0, 200));
+  });
+  return s;
+}
+
+std::string untrusted_section(const Change& c, const std::string& fence, size_t tokens) {
+  std::string t =
+      fmt::format("Title: {}\n\nDescription:\n{}\n", c.title, c.body.empty() ? "(empty)" : c.body);
+  if (c.commits.size() > 1) {
+    t += "\nCommit messages:\n";
+    for (const auto& cm : c.commits)
+      t += fmt::format("- {} {}\n", cm.sha.substr(0, 10), cm.message.substr(0, 400));
+  }
+  if (!c.reviews.empty() || !c.review_comments.empty()) {
+    t += "\nReviews:\n";
+    for (const auto& r : c.reviews)
+      if (!r.body.empty())
+        t += fmt::format("- {} ({}): {}\n", r.author, r.state, r.body.substr(0, 600));
+    for (const auto& r : c.review_comments)
+      t += fmt::format("- {} on {}:{}: {}\n", r.author, r.path, r.line, r.body.substr(0, 600));
+  }
+  t = replace_all(std::move(t), "UNTRUSTED",
+                  "untrusted");  // the fence cannot be closed from inside
+  return fmt::format("<<<UNTRUSTED {}\n{}\nUNTRUSTED>>> {}\n", fence, clip_tokens(t, tokens),
+                     fence);
+}
+
+std::string fence_of(const Change& c) {
+  return c.sha.empty() ? std::string("data") : c.sha.substr(0, 12);
+}
+
+namespace {
+
+constexpr std::int32_t kContext = 6;
+
+// The lines [from, to) of each hunk of `fi` that region `r` covers, with context.
+template <class Fn>
+void region_pieces(const Change& c, const FocusRegion& r, Fn fn) {
+  for (size_t fi = 0; fi < c.files.size(); ++fi) {
+    if (c.files[fi].path != r.path) continue;
+    for (size_t hi = 0; hi < c.files[fi].hunks.size(); ++hi) {
+      auto pos = positions(c.files[fi].hunks[hi]);
+      size_t from = pos.size(), to = 0;
+      for (size_t i = 0; i < pos.size(); ++i)
+        if (pos[i] >= r.start_line - kContext && pos[i] <= r.end_line + kContext) {
+          from = std::min(from, i);
+          to = i + 1;
+        }
+      if (from < to) fn(fi, hi, from, to);
+    }
+  }
+}
+
+}  // namespace
+
+size_t region_cost(const Change& c, const Facts& f, size_t k) {
+  if (k >= f.focus.size()) return 0;
+  Shown shown(c, f);
+  size_t cost = estimate_tokens(f.focus[k].path) + 12;
+  region_pieces(c, f.focus[k], [&](size_t fi, size_t hi, size_t from, size_t to) {
+    cost += estimate_tokens(shown.render(fi, hi, from, to)) + 2;
+    shown.mark(fi, hi, from, to);
+  });
+  return cost;
+}
+
+Excerpt build_excerpt(const Change& c, const Facts& f, const std::vector<size_t>& regions,
+                      long budget, bool other_hunks) {
+  Excerpt out;
+  long remaining = budget;
+  Shown ex(c, f);
+  std::string& diff = out.diff;
+  auto add_piece = [&](const std::string& header, size_t fi, size_t hi, size_t from, size_t to) {
+    // Whole when it fits, otherwise line by line until the budget is spent.
+    std::string piece = ex.render(fi, hi, from, to);
+    if (piece.empty()) return true;
+    long cost = static_cast<long>(estimate_tokens(header) + estimate_tokens(piece));
+    if (cost <= remaining) {
+      diff += header + piece;
+      ex.mark(fi, hi, from, to);
+      remaining -= cost;
+      return true;
+    }
+    long head = static_cast<long>(estimate_tokens(header)) + 8;
+    if (head >= remaining) return false;
+    std::string part = header;
+    remaining -= head;
+    for (size_t i = from; i < to; ++i) {
+      std::string l = ex.render(fi, hi, i, i + 1);
+      long t = static_cast<long>(estimate_tokens(l));
+      if (t > remaining) break;
+      part += l;
+      remaining -= t;
+      ex.mark(fi, hi, i, i + 1);
+    }
+    diff += part + "[… cut here: prompt budget]\n";
+    return false;
+  };
+
+  // 1. The chosen focus regions, in order, with a few lines of context.
+  for (size_t k : regions) {
+    if (remaining <= 0 || k >= f.focus.size()) break;
+    const FocusRegion& r = f.focus[k];
+    bool first = true;
+    region_pieces(c, r, [&](size_t fi, size_t hi, size_t from, size_t to) {
+      if (ex.render(fi, hi, from, to).empty()) return;
+      std::string header = first ? fmt::format("--- {} (focus #{}{})\n", r.path, k + 1,
+                                               r.symbol.empty() ? "" : ", " + r.symbol)
+                                 : std::string("    …\n");
+      first = false;
+      add_piece(header, fi, hi, from, to);
+    });
+  }
+  // 2. Other hunks by focus score, clean-up files last (left out).
+  std::set<std::string> skim;
+  for (const auto& s : f.skim) skim.insert(s.path);
+  if (other_hunks) {
+    std::vector<const HunkFacts*> order;
+    for (const auto& h : f.hunks) order.push_back(&h);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const HunkFacts* a, const HunkFacts* b) { return a->score > b->score; });
+    for (const HunkFacts* h : order) {
+      if (remaining <= 40) break;
+      if (h->file >= c.files.size() || h->hunk >= c.files[h->file].hunks.size()) continue;
+      const FileChange& fc = c.files[h->file];
+      if (skim.count(fc.path)) continue;
+      const Hunk& hunk = fc.hunks[h->hunk];
+      std::string piece = ex.render(h->file, h->hunk, 0, hunk.lines.size());
+      if (piece.empty()) continue;
+      std::string header =
+          fmt::format("--- {} @@ -{},{} +{},{} @@{}\n", fc.path, hunk.old_start, hunk.old_lines,
+                      hunk.new_start, hunk.new_lines, h->symbol.empty() ? "" : " " + h->symbol);
+      if (static_cast<long>(estimate_tokens(header) + estimate_tokens(piece)) <= remaining)
+        add_piece(header, h->file, h->hunk, 0, hunk.lines.size());
+    }
+  }
+  // 3. What the excerpt leaves out, and how much of the focus it shows.
+  for (size_t fi = 0; fi < c.files.size(); ++fi) {
+    const FileChange& fc = c.files[fi];
+    out.coverage.hunks_total += fc.hunks.size();
+    for (size_t hi = 0; hi < fc.hunks.size(); ++hi) out.coverage.hunks_included += ex.any(fi, hi);
+    if (ex.any(fi) || (fc.additions + fc.deletions == 0 && !fc.binary)) continue;
+    out.coverage.files_left_out.push_back(fc.path);
+    out.left.push_back(fmt::format("  {} (+{} -{}{})", fc.path, fc.additions, fc.deletions,
+                                   fc.binary             ? ", binary"
+                                   : skim.count(fc.path) ? ", clean-up"
+                                                         : ""));
+  }
+  size_t total = 0, shown = 0;
+  for (size_t k = 0; k < f.focus.size() && k < kTopRegions; ++k) {
+    auto [t, s] = ex.region_lines(f.focus[k]);
+    if (k < 3) {
+      total += t;
+      shown += s;
+    }
+    if (t == 0 || s * 10 >= t * 9) ++out.coverage.top_regions_shown;
+  }
+  out.coverage.top_regions = std::min(f.focus.size(), kTopRegions);
+  out.coverage.top3_share =
+      total == 0 ? 1.0 : static_cast<double>(shown) / static_cast<double>(total);
+  out.remaining = remaining;
+  return out;
+}
+
+}  // namespace mergelens::prompt_detail

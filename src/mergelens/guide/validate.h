@@ -1,0 +1,65 @@
+// What the model writer checks and settles in an answer before it stores it,
+// beyond the citations (guide/citations.h): that the guide is usable and in
+// its language, that its verdict's lead agrees with the verdict, that it does
+// not obey text planted in the PR, and which judgment (the model's argued
+// one or the analysis's) it shows.
+//
+// The rules read what the text says, not which words it uses: a verdict that
+// skips part of a change ("read three files; the 5,000 lines of model code
+// can be skipped") is not a skip verdict; only a lead that disagrees with the
+// verdict by two levels or more is. Pure functions; no I/O.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mergelens/analysis/facts.h"
+#include "mergelens/guide/citations.h"
+#include "mergelens/guide/guide.h"
+#include "mergelens/model/change.h"
+
+namespace mergelens {
+
+// The verdict a verdict sentence leads with: "close_read", "selective_read",
+// "skim", "skip", or "" when its first clause names none ("值得精读，但只…" →
+// close_read; "Skim: …" → skim; "Read three files …" → "").
+std::string verdict_lead(std::string_view verdict_text);
+
+// Paragraphs of the PR's own text (title, body, commits, reviews) that try to
+// instruct the model ("ignore previous instructions", "忽略之前的指令").
+std::vector<std::string> injected_paragraphs(const Change& change);
+
+// Why a model guide is unusable (empty when it is fine): an empty headline,
+// summary or verdict; prose outside code not in `lang` (a quoted string or
+// identifier never decides it); a verdict whose lead disagrees with
+// `guide.verdict` by two levels or more; text copied from an instruction
+// planted in the PR (24 bytes of it, or a URL only it contains; pieces the
+// change also has elsewhere, such as a path, do not count).
+std::string validate_guide(const Guide& guide, const Change& change, std::string_view lang,
+                           const std::vector<std::string>& injected);
+
+// Cuts lists to at most `max` items (the first ones, best first) instead of
+// refusing the answer. Returns how many items were cut.
+size_t trim_lists(Guide& guide, size_t max);
+
+// A headline far over the seeds' length (about 30 Chinese characters or 80
+// Latin ones) is cut to its lead when it has one ("LoRA 不再与投机解码互斥：…"
+// → "LoRA 不再与投机解码互斥"); otherwise it is kept as written.
+std::string shorten_headline(std::string_view headline);
+
+// The digest paragraph when a writer gave none: the verdict with its scope,
+// then the lesson (at most three sentences in all).
+std::string compose_digest(const Guide& guide);
+
+// Settles which judgment the guide shows. On entry guide.verdict, importance
+// and insight hold the model's answer (empty or 0 when it gave none) and
+// analysis.argument its argument; `facts` and `offline` (the offline guide
+// of the same change and language) give the analysis's values and reasons.
+// A score may move by at most 2 and the verdict by one level, each only with
+// a reason that cites the material (a code span, a path, a figure or a PR
+// reference that the checker kept); a larger move is cut to the bound, an
+// unargued one reverts. Fills guide.analysis with the analysis's judgment.
+void settle_judgment(Guide& guide, const Facts& facts, const Guide& offline);
+
+}  // namespace mergelens
