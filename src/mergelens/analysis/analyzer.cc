@@ -5,6 +5,7 @@
 #include "mergelens/analysis/cleanup.h"
 #include "mergelens/analysis/coverage.h"
 #include "mergelens/analysis/focus.h"
+#include "mergelens/analysis/rationale.h"
 #include "mergelens/analysis/review_facts.h"
 #include "mergelens/analysis/roles.h"
 #include "mergelens/analysis/tags.h"
@@ -133,6 +134,8 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   facts.hunks = std::move(code.hunks);
   facts.signals = std::move(code.signals);
   facts.definitions = std::move(code.definitions);
+  facts.rationale = std::move(code.rationale);
+  facts.replacements = std::move(code.replacements);
 
   CleanupResult cleanup = detect_cleanup(change, facts.roles, facts.languages);
   facts.skim = std::move(cleanup.skim);
@@ -149,6 +152,7 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   facts.number_cautions = number_cautions(facts.numbers, benchmark_changed);
   facts.tags = assign_tags(change, facts.roles, ctx.rules);
   rank_focus(change, facts);
+  finish_rationale(facts);
   score_change(change, facts, ctx.thresholds);
   return facts;
 }

@@ -405,6 +405,7 @@ class Analyzer {
     if (out_.signals.size() - signals_before > kSignalCapPerFile)
       out_.signals.resize(signals_before + kSignalCapPerFile);
     collect_definitions(f, out_);
+    collect_rationale(f, out_);
   }
 
   void add_hunk_facts(const FileState& f, const HunkState& h, size_t hi) {

@@ -30,6 +30,11 @@ struct CodeFacts {
   std::vector<HunkFacts> hunks;
   std::vector<Signal> signals;          // in file, then line order of detection
   std::vector<Definition> definitions;  // per file: added/removed/signature_changed, then modified
+  // Comments and docstrings on added lines of code-language files, and
+  // one-for-one line replacements (rationale.h), in file and line order;
+  // `focus` is left at -1 for finish_rationale.
+  std::vector<RationaleNote> rationale;
+  std::vector<Replacement> replacements;
 };
 
 // Analyses the code of `change`. Reads new-file contents through

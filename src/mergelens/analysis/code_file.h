@@ -82,6 +82,10 @@ Sym content_symbol(const FileState& f, int line);
 // then modified for the hunks' symbols) and its public-API signals.
 void collect_definitions(const FileState& f, CodeFacts& out);
 
+// Appends the comments, docstrings and replacements of file `f`'s analysed
+// hunks (code languages only; at most 200 of each per file) (code_rationale.cc).
+void collect_rationale(const FileState& f, CodeFacts& out);
+
 // Appends "dead_code_removed" signals for removed definitions that the change
 // neither redefines nor references on an added line.
 void detect_dead_code(const Change& change, CodeFacts& out);

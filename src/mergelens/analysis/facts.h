@@ -16,8 +16,9 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 3;  // 2: review facts, open PRs; 3: tests cover
-                                             // what they import or call
+inline constexpr int kAnalyzerVersion = 4;  // 2: review facts, open PRs; 3: tests cover
+                                            // what they import or call; 4: rationale,
+                                            // replacements
 
 enum class Language {
   kUnknown,
@@ -176,6 +177,28 @@ struct ReviewPoint {
   std::string excerpt;  // the remark, clipped
 };
 
+// A comment or docstring the change adds in a code file (not tests or docs):
+// what the code itself says about why.
+struct RationaleNote {
+  std::string path;
+  std::int32_t start_line = 0, end_line = 0;  // new-file lines
+  std::string kind;                           // "comment" or "docstring"
+  // As written, comment markers and docstring quotes stripped; the lines of
+  // one comment joined by ' ' (a blank comment line between paragraphs: '\n').
+  std::string text;
+  std::string symbol;       // enclosing function/class, empty at file level
+  std::int32_t focus = -1;  // index into Facts::focus, -1 when in no region
+};
+
+// A removed line replaced by a similar added one in the same hunk: a one-for-one edit.
+struct Replacement {
+  std::string path;
+  std::int32_t old_line = 0, new_line = 0;  // old-file and new-file lines
+  std::string old_text, new_text;           // the lines, trimmed
+  std::string symbol;                       // enclosing symbol of the added line
+  std::int32_t focus = -1;                  // index into Facts::focus, -1 when in no region
+};
+
 struct Facts {
   int version = kAnalyzerVersion;
   std::map<std::string, FileRole> roles;      // path → role
@@ -200,6 +223,8 @@ struct Facts {
   std::vector<Backlink> referenced_by;  // as known when the facts were computed
   std::vector<std::string> reviewers;   // logins of people who reviewed or commented
   std::vector<ReviewPoint> review_points;
+  std::vector<RationaleNote> rationale;   // in focus order first, then by position
+  std::vector<Replacement> replacements;  // likewise
   // The PR was still open when analysed: guides address its reviewers (what to
   // check before merge) rather than readers of merged code.
   bool open = false;

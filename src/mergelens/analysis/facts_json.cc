@@ -127,6 +127,24 @@ json facts_to_json(const Facts& f) {
                       {"path", p.path},
                       {"line", p.line},
                       {"excerpt", p.excerpt}});
+  json rationale = json::array();
+  for (const auto& n : f.rationale)
+    rationale.push_back({{"path", n.path},
+                         {"start_line", n.start_line},
+                         {"end_line", n.end_line},
+                         {"kind", n.kind},
+                         {"text", n.text},
+                         {"symbol", n.symbol},
+                         {"focus", n.focus}});
+  json replacements = json::array();
+  for (const auto& r : f.replacements)
+    replacements.push_back({{"path", r.path},
+                            {"old_line", r.old_line},
+                            {"new_line", r.new_line},
+                            {"old_text", r.old_text},
+                            {"new_text", r.new_text},
+                            {"symbol", r.symbol},
+                            {"focus", r.focus}});
   return {{"analyzer_version", f.version},
           {"open", f.open},
           {"reviewers", f.reviewers},
@@ -156,7 +174,9 @@ json facts_to_json(const Facts& f) {
             {"insight_reasons", f.insight.reasons}}},
           {"verdict", to_string(f.verdict)},
           {"verdict_scope", f.verdict_scope},
-          {"references", std::move(refs)}};
+          {"references", std::move(refs)},
+          {"rationale", std::move(rationale)},
+          {"replacements", std::move(replacements)}};
 }
 
 Result<Facts> facts_from_json(const json& j) {
@@ -242,6 +262,14 @@ Result<Facts> facts_from_json(const json& j) {
     for (const auto& p : j.value("review_points", json::array()))
       f.review_points.push_back({p.value("reviewer", ""), p.value("kind", ""), p.value("path", ""),
                                  p.value("line", 0), p.value("excerpt", "")});
+    for (const auto& n : j.value("rationale", json::array()))
+      f.rationale.push_back({n.value("path", ""), n.value("start_line", 0), n.value("end_line", 0),
+                             n.value("kind", ""), n.value("text", ""), n.value("symbol", ""),
+                             n.value("focus", -1)});
+    for (const auto& r : j.value("replacements", json::array()))
+      f.replacements.push_back({r.value("path", ""), r.value("old_line", 0), r.value("new_line", 0),
+                                r.value("old_text", ""), r.value("new_text", ""),
+                                r.value("symbol", ""), r.value("focus", -1)});
     return f;
   } catch (const json::exception& e) {
     return fail(ErrorKind::kCorrupt, "stored facts are malformed: {}", e.what());

@@ -2,7 +2,8 @@
 // into `show --json`. Key names are part of the CLI contract:
 //   focus, skim, tags, scores{importance, insight, importance_reasons,
 //   insight_reasons}, verdict, numbers, test_gaps, body_mismatches, roles,
-//   references (and referenced_by, added by the caller from the store).
+//   references (and referenced_by, added by the caller from the store),
+//   rationale, replacements.
 #pragma once
 
 #include <nlohmann/json.hpp>
