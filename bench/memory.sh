@@ -7,7 +7,8 @@
 # Steps, each its own process on a fresh store: ingest, analyze, write --lang
 # both; then `run --lang both` alone on another fresh store (one process does
 # everything). Prints wall time, peak RSS (ru_maxrss, which counts the store's
-# pages mapped into the process) and the ratio to git log's peak RSS. Target:
+# pages mapped into the process) and the ratio to git log's peak RSS, then where
+# the memory was at each peak (bench/rss_split.py: heap, store, git packs). Target:
 # run --lang both under 400 MB. MERGELENS_BIN names a prebuilt binary (say, an
 # older build for a before/after pair).
 set -euo pipefail
@@ -18,10 +19,14 @@ bin="$(mergelens_bin)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-measure() {  # measure LABEL CMD... : one line "LABEL secs rss_kb" in $tmp/out
+# measure LABEL CMD... : one line "LABEL secs rss_kb" in $tmp/out (the peak of the
+# command, which rss_split.py runs as its child), and where the memory was at the
+# sampled peak in $tmp/split.
+measure() {
   local label="$1"
   shift
-  /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" >"$tmp/log" 2>&1 || {
+  /usr/bin/time -f "%e %M" -o "$tmp/t" bench/rss_split.py --label "$label" -- "$@" \
+    >>"$tmp/split" 2>"$tmp/log" || {
     echo "$label failed:" >&2
     tail -5 "$tmp/log" >&2
     exit 1
@@ -50,3 +55,5 @@ while read -r line; do
   printf '%-38s %7.1f s   peak RSS %5d MB   %.2fx git log\n' "$label" "$secs" $((kb / 1024)) \
     "$(echo "$kb / ${base[1]}" | bc -l)"
 done <"$tmp/out"
+echo "where the memory was at each command's sampled peak (smaps every 0.5 s):"
+sed 's/^/  /' "$tmp/split"

@@ -48,9 +48,13 @@ void init_libgit2() {
     // read (git does not verify on read either); it halves the time in libgit2.
     git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
     // Bound memory on long histories: the object cache (default 256 MiB) and
-    // the pack windows mapped at once (default 8 GiB) both count in RSS.
+    // the pack windows mapped at once (default 8 GiB of windows up to 1 GiB
+    // each, so a whole pack stays mapped) both count in RSS. Windows of
+    // 32 MiB, at most 96 MiB mapped: pages of older windows leave the RSS
+    // when the window is unmapped.
     git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, ssize_t{64} << 20);
-    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, size_t{256} << 20);
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, size_t{32} << 20);
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, size_t{96} << 20);
   });
 }
 

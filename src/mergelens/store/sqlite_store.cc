@@ -488,8 +488,9 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
   // cache miss of each connection (the server keeps one per worker). The
   // whole file, up to SQLite's compiled limit (2 GiB in Debian's build): a
   // 256 MiB window left a 350 MB store's newest pages going through pread().
-  if (auto r = db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-                       "PRAGMA foreign_keys = ON; PRAGMA mmap_size = 2147418112");
+  if (auto r = db.exec(fmt::format("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+                                   "PRAGMA foreign_keys = ON; PRAGMA mmap_size = {}",
+                                   options.map_file ? 2147418112 : 0));
       !r)
     return fail(r.error().kind, "cannot use database {}: {}", path, r.error().message);
   if (*version < known) {

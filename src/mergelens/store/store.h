@@ -315,6 +315,11 @@ class Store {
 
 struct StoreOptions {
   bool create = true;  // create the file (and its folder) when missing
+  // Map the file for reads (mmap): best for long-lived readers that come back
+  // to the same pages (the server). A batch job that reads the whole store
+  // once would keep every page it touched resident in its own RSS, so the
+  // command-line jobs read through SQLite's bounded page cache instead.
+  bool map_file = true;
 };
 
 // Opens (creating and migrating as needed) the SQLite store at `path`.
