@@ -124,6 +124,7 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   g.insight.reason = reasons(facts.insight);
   g.analysis.importance.reason = g.importance.reason;
   g.analysis.insight.reason = g.insight.reason;
+  g.digest = guide_detail::digest(ctx, g);
   return g;
 }
 

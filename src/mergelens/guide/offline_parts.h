@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+
+#include <fmt/format.h>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +23,19 @@ struct Ctx {
     return zh() ? zh_text : en_text;
   }
 };
+
+// A phrase filled with its arguments; the phrase itself when it does not
+// take them (a phrase is data: a wrong one must not throw out of the writer).
+std::string fmt_rt(std::string_view f, auto&&... args) {
+  try {
+    return fmt::format(fmt::runtime(f), std::forward<decltype(args)>(args)...);
+  } catch (const fmt::format_error&) {
+    return std::string(f);
+  }
+}
+
+// Whether the analysis gave `path` the test role.
+bool is_test_file(const Facts& f, const std::string& path);
 
 // `text` in backticks, clipped to `max` characters (UTF-8 safe), with inner
 // backticks replaced.
@@ -47,5 +62,58 @@ std::vector<std::string> gaps(const Ctx& c);
 std::vector<GuideAdvice> advice(const Ctx& c, const Guide& g);
 std::string audience(const Ctx& c);
 std::vector<GuideReference> references(const Ctx& c);
+
+// --- what the code says about itself (offline_rationale.cc) ---
+
+// Headlines stay within the seeds' length: about 30 Chinese characters or
+// 80 Latin ones (prose::width).
+inline constexpr double kHeadlineWidth = 32;
+
+// `text` quoted as written (“…” in Chinese, "…" in English), newlines as
+// spaces, clipped at a word to about `max` bytes.
+std::string quote(const Ctx& c, std::string_view text, size_t max);
+// The first comment or docstring the change adds inside focus region `focus`.
+const RationaleNote* note_in_focus(const Ctx& c, int focus);
+// "注释（第 349–350 行）：“…”" / "comment (lines 349–350): "…"".
+std::string note_clause(const Ctx& c, const RationaleNote& n);
+// "`old` → `new`".
+std::string pair_label(const Replacement& r);
+// Replacements of code files grouped by the call their added line introduces,
+// largest group first.
+struct ReplacementGroup {
+  std::string call;
+  std::vector<const Replacement*> items;
+};
+std::vector<ReplacementGroup> replacement_groups(const Ctx& c);
+// The pair that shows a group best: an assignment the call replaced when there
+// is one (the shape most of the group shares), else the first.
+const Replacement* typical_replacement(const ReplacementGroup& g);
+// The question a replacement supports: a value moved, a condition changed, a
+// call replacing the old form. Empty when it is none of these.
+std::string replacement_question(const Ctx& c, const Replacement& r);
+// The question a "COND: ACTION" guard-with-fallback signal supports, naming
+// both; empty when the detail does not have that form.
+std::string fallback_question(const Ctx& c, const Signal& s);
+// The words of a test's name ("test_clearing_the_mapping_does_not_synchronize"
+// → "clearing the mapping does not synchronize"); empty when the name is not a
+// test's or says fewer than two words.
+std::string test_contract(std::string_view name);
+// The first test the change adds in `path` between the lines whose name
+// states a contract, or nullptr.
+const Definition* contract_test(const Ctx& c, const std::string& path, std::int32_t from,
+                                std::int32_t to);
+// "the test `x` is named for the contract it checks: "…"".
+std::string contract_sentence(const Ctx& c, const Definition& test);
+// The Chinese headline lead from the facts: kind of change (tags), key object
+// (a definition added in a top region, the call several replacements
+// introduce, a new switch, a changed signature), key figure; empty when the
+// facts name no key object or it does not fit the headline width.
+std::string headline_lead(const Ctx& c);
+// `text` cut at a word (outside code spans) to the headline width, with "…".
+std::string fit_headline(std::string_view text);
+// The digest paragraph: the verdict with its scope, the lesson (or for a
+// skip, what the change does), and the places to read when the verdict does
+// not name them; two or three sentences.
+std::string digest(const Ctx& c, const Guide& g);
 
 }  // namespace mergelens::guide_detail

@@ -11,27 +11,17 @@
 namespace mergelens::guide_detail {
 namespace {
 
-std::string fmt_rt(std::string_view f, auto&&... args) {
-  try {
-    return fmt::format(fmt::runtime(f), std::forward<decltype(args)>(args)...);
-  } catch (const fmt::format_error&) {
-    return std::string(f);
-  }
-}
-
+// The first added signal of `kinds` outside test files.
 const Signal* first_signal(const Facts& f, std::initializer_list<std::string_view> kinds) {
   for (const auto& s : f.signals)
-    if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end()) return &s;
+    if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end() &&
+        !is_test_file(f, s.at.path))
+      return &s;
   return nullptr;
 }
 
 std::string place(const Signal& s) {
   return s.at.symbol.empty() ? file(s.at.path) : code(s.at.symbol);
-}
-
-bool is_test_path(const Facts& f, const std::string& path) {
-  auto it = f.roles.find(path);
-  return it != f.roles.end() && it->second == FileRole::kTest;
 }
 
 std::string clip_title(std::string_view t) {
@@ -65,11 +55,6 @@ std::vector<std::string> design_decisions(const Ctx& c) {
       break;
     }
   }
-  for (const auto& s : f.signals)
-    if (s.added && s.kind == "assert" && is_test_path(f, s.at.path)) {
-      out.push_back(fmt_rt(c.p.pattern_tests, place(s), code(s.detail, 50)));
-      break;
-    }
   if (out.size() > 3) out.resize(3);
   return out;
 }
@@ -85,7 +70,7 @@ std::vector<std::string> questions(const Ctx& c, const std::vector<GuideFocus>& 
     std::string name = code(d.name);
     if (d.change == "signature_changed" && !covered(name))
       out.push_back(fmt_rt(c.p.risk_signature, name));
-    else if (d.change == "removed" && d.kind != "section" && !is_test_path(f, d.at.path))
+    else if (d.change == "removed" && d.kind != "section" && !is_test_file(f, d.at.path))
       out.push_back(fmt_rt(c.p.risk_public_removed, name));
   }
   if (const Signal* s = first_signal(f, {"dtype_branch", "device_branch", "platform_branch"}))
@@ -183,7 +168,7 @@ std::vector<GuideAdvice> advice(const Ctx& c, const Guide& g) {
   if (!switches.empty())
     out.push_back({"user", fmt_rt(c.p.adv_user_switch, phrases::join_list(switches, c.p))});
   for (const auto& d : f.definitions)
-    if (d.change == "signature_changed" && !is_test_path(f, d.at.path)) {
+    if (d.change == "signature_changed" && !is_test_file(f, d.at.path)) {
       bool public_api = std::any_of(f.signals.begin(), f.signals.end(), [&](const Signal& s) {
         return s.kind == "public_api" && s.detail == d.name;
       });
