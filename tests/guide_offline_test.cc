@@ -181,7 +181,7 @@ TEST_F(OfflineRationale, ATestNamesItsContractAndIsNoDesignLesson) {
   bool contract = false;
   for (const auto& p : en_.focus)
     if (p.path == "test/test_slots.py")
-      contract = p.question.find("\"resetting slots does not block\"") != std::string::npos;
+      contract = p.question.find("“resetting slots does not block”") != std::string::npos;
   EXPECT_TRUE(contract) << guide_to_markdown(en_);
   EXPECT_NE(zh_.summary.find("“resetting slots does not block”"), std::string::npos) << zh_.summary;
 }
@@ -218,17 +218,25 @@ TEST_F(OfflineRationale, TheChineseHeadlineLeadsWithKindObjectAndFitsTheSeedLeng
   EXPECT_LE(prose::width(zh_.headline), 32) << zh_.headline;
   // English keeps the title (the page shows it beside the Chinese lead).
   EXPECT_EQ(en_.headline, "Reset slots on the device to avoid a blocking copy");
-  // Without facts naming a key object, the headline is the title, cut to the length.
+  // Without an object the title also names, the lead names the largest file
+  // (and its role); the English headline is the title, cut to the length.
   Change c = slot_change();
   c.title =
-      "Docs: explain how the slot pool resets its slots on the device without blocking the "
-      "stream, with examples for every backend (#77)";
-  c.files = {file_from_patch("docs/slots.md", "@@ -1,1 +1,2 @@\n # Slots\n+Reset on device.\n")};
+      "Explain how the pool recycles memory on the device without blocking the stream, with "
+      "examples for every backend (#77)";
+  c.files = {file_from_patch("docs/guide.md", "@@ -1,1 +1,2 @@\n # Guide\n+Reset on device.\n")};
   Facts f = facts_of(c);
   Guide g = write_offline_guide(c, f, "zh");
+  EXPECT_EQ(g.headline, "文档：改动 `guide.md`");
+  g = write_offline_guide(c, f, "en");
   EXPECT_LE(prose::width(g.headline), 32) << g.headline;
   EXPECT_TRUE(g.headline.ends_with("…")) << g.headline;
-  EXPECT_TRUE(g.headline.starts_with("Explain how the slot pool")) << g.headline;
+  EXPECT_TRUE(g.headline.starts_with("Explain how the pool")) << g.headline;
+  // A file the title names is a key object too.
+  c.files = {file_from_patch("docs/backends.md", "@@ -1,1 +1,2 @@\n # B\n+Reset on device.\n")};
+  f = facts_of(c);
+  g = write_offline_guide(c, f, "zh");
+  EXPECT_NE(g.headline.find("改动 `backends.md`"), std::string::npos) << g.headline;
 }
 
 TEST_F(OfflineRationale, TheDigestIsTheVerdictWithItsScopeThenTheLessonInTwoOrThreeSentences) {

@@ -74,7 +74,8 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   Guide g;
   g.lang = lang == "zh" ? "zh" : "en";
   const phrases::Phrases& p = phrases::get(g.lang);
-  Ctx ctx{change, facts, p};
+  const CitationIndex index(change, facts);
+  Ctx ctx{change, facts, p, index};
   fill_from_facts(change, facts, g);
   g.headline = guide_detail::headline(ctx);
   if (g.headline.size() > 200) {  // cut at a UTF-8 boundary

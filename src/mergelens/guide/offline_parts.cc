@@ -38,7 +38,7 @@ std::vector<const Signal*> signals_of(const Facts& f,
   std::vector<const Signal*> out;
   for (const auto& s : f.signals)
     if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end() &&
-        !is_test(f, s.at.path))
+        !is_test_or_bench(f, s.at.path))
       out.push_back(&s);
   return out;
 }
@@ -86,6 +86,12 @@ bool is_test_file(const Facts& f, const std::string& path) {
   return it != f.roles.end() && it->second == FileRole::kTest;
 }
 
+bool is_test_or_bench(const Facts& f, const std::string& path) {
+  auto it = f.roles.find(path);
+  return it != f.roles.end() &&
+         (it->second == FileRole::kTest || it->second == FileRole::kBenchmark);
+}
+
 std::string code(std::string_view text, size_t max) {
   std::string s(text);
   std::replace(s.begin(), s.end(), '`', '\'');
@@ -124,7 +130,7 @@ std::string clean_title(std::string_view title) {
 std::string headline(const Ctx& c) {
   if (c.zh())
     if (std::string lead = headline_lead(c); !lead.empty()) return lead;
-  std::string title = clean_title(c.change.title);
+  std::string title = citable_headline(c, clean_title(c.change.title));
   std::string number = key_figure(c.facts.numbers);
   if (number.empty() || title.find(number) != std::string::npos) return fit_headline(title);
   // The figure must survive the cut: shorten the title, not the figure.
@@ -273,7 +279,10 @@ std::string verdict_text(const Ctx& c) {
         const bool any_code =
             std::any_of(c.change.files.begin(), c.change.files.end(),
                         [&](const FileChange& fc) { return is_code_role(f, fc.path); });
-        why = any_code ? fmt_rt(c.p.skip_small_code, code_lines(c))
+        const int n = code_lines(c);
+        why = any_code ? (n == 1 && !c.zh() ? std::string("1 changed line of code, no design "
+                                                          "decision to study")
+                                            : fmt_rt(c.p.skip_small_code, n))
                        : fmt_rt(c.tr("只涉及{}，不影响主路径", "only {}, nothing on the main path"),
                                 phrases::join_list({roles.begin(), roles.end()}, c.p));
       }
@@ -302,16 +311,27 @@ std::string lesson(const Ctx& c) {
   };
   // The code's own words first: a comment or docstring added in the best
   // region that has one, then a replacement repeated across the change.
+  // A comment (which tends to say why) before a docstring (which says what),
+  // in focus order; a note of a few words is a label, not a lesson.
   const RationaleNote* note = nullptr;
-  for (size_t i = 0; i < f.focus.size() && !note; ++i) note = note_in_focus(c, static_cast<int>(i));
-  if (note)
-    add(fmt_rt(c.p.lesson_rationale, file(note->path),
-               lines_label(c, note->start_line, note->end_line),
-               note->kind == "docstring" ? c.p.word_docstring : c.p.word_comment,
-               quote(c, note->text, 240)));
-  if (auto groups = replacement_groups(c); !groups.empty() && groups.front().items.size() >= 2)
-    add(fmt_rt(c.p.lesson_replaced, groups.front().items.size(),
-               pair_label(*typical_replacement(groups.front()))));
+  for (const char* kind : {"comment", "docstring"})
+    for (const auto& n : f.rationale)
+      if (!note && n.focus >= 0 && n.kind == kind &&
+          std::count(n.text.begin(), n.text.end(), ' ') >= 4)
+        note = &n;
+  if (note) {
+    std::string s = fmt_rt(c.p.lesson_rationale, file(note->path),
+                           lines_label(c, note->start_line, note->end_line),
+                           note->kind == "docstring" ? c.p.word_docstring : c.p.word_comment,
+                           quote(c, note->text, 240));
+    if (citable(c, s)) add(std::move(s));
+  }
+  if (auto groups = replacement_groups(c); !groups.empty() && groups.front().items.size() >= 2) {
+    const std::string pair = pair_label(*typical_replacement(groups.front()));
+    std::string s = fmt_rt(c.p.lesson_replaced, groups.front().items.size(), pair);
+    if (!citable(c, s)) s = fmt_rt(c.p.lesson_replaced_several, pair);
+    if (citable(c, s)) add(std::move(s));
+  }
   if (auto v = signals_of(f, {"fallback"}); !v.empty())
     add(fmt_rt(c.p.lesson_fallback, where(*v[0])));
   if (auto v = signals_of(f, {"concurrency"}); !v.empty())
@@ -364,9 +384,12 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   };
   std::set<std::string> asked;  // details already questioned in an earlier point
   std::set<size_t> shown_groups;
+  std::set<std::string> skimmed, questions_asked;
+  for (const auto& s : f.skim) skimmed.insert(s.path);
   for (size_t ri = 0; ri < f.focus.size(); ++ri) {
     if (out.size() >= max) break;
     const auto& r = f.focus[ri];
+    if (skimmed.count(r.path)) continue;  // "glance at it" and "read it here" would disagree
     const bool test = is_test(f, r.path);
     GuideFocus g{r.path, r.start_line, r.end_line, r.symbol, {}, {}};
     std::vector<const Signal*> in;
@@ -444,16 +467,20 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       g.question = fmt_rt(c.p.q_early, detail);
     }
     if (key && !g.question.empty()) asked.insert(key->detail);
+    if (!g.question.empty() && !questions_asked.insert(g.question).second) g.question.clear();
 
     // Why here: the code's own note first, the replaced line as the pair,
     // then definitions and signals.
     std::vector<std::string> why;
+    auto add_why = [&](std::string s) {
+      if (citable(c, s)) why.push_back(std::move(s));
+    };
     if (note) why.push_back(note_clause(c, *note));
     if (rep && rep_q.find(pair_label(*rep)) == std::string::npos)
-      why.push_back(fmt_rt(c.p.why_replaced, pair_label(*rep)));
+      add_why(fmt_rt(c.p.why_replaced, pair_label(*rep)));
     if (const size_t gi = rep ? group_of(rep) : groups.size();
         gi < groups.size() && groups[gi].items.size() >= 2 && shown_groups.insert(gi).second)
-      why.push_back(fmt_rt(c.p.why_replaced_many, groups[gi].items.size()));
+      add_why(fmt_rt(c.p.why_replaced_many, groups[gi].items.size()));
     std::vector<std::string> added;
     for (const auto* d : defs)
       if (d->change == "added" && added.size() < 2) added.push_back(code(d->name, 200));

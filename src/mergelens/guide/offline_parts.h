@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mergelens/analysis/facts.h"
+#include "mergelens/guide/citations.h"
 #include "mergelens/guide/guide.h"
 #include "mergelens/guide/phrases.h"
 #include "mergelens/model/change.h"
@@ -18,6 +19,9 @@ struct Ctx {
   const Change& change;
   const Facts& facts;
   const phrases::Phrases& p;
+  // What the change lets a guide cite: text the code wrote (a comment's URL,
+  // a count the checker cannot derive) is used only when it checks out.
+  const CitationIndex& index;
   bool zh() const { return p.lang == "zh"; }
   const char* tr(const char* zh_text, const char* en_text) const {
     return zh() ? zh_text : en_text;
@@ -34,8 +38,9 @@ std::string fmt_rt(std::string_view f, auto&&... args) {
   }
 }
 
-// Whether the analysis gave `path` the test role.
+// Whether the analysis gave `path` the test role (or the test or benchmark role).
 bool is_test_file(const Facts& f, const std::string& path);
+bool is_test_or_bench(const Facts& f, const std::string& path);
 
 // `text` in backticks, clipped to `max` characters (UTF-8 safe), with inner
 // backticks replaced.
@@ -69,7 +74,12 @@ std::vector<GuideReference> references(const Ctx& c);
 // 80 Latin ones (prose::width).
 inline constexpr double kHeadlineWidth = 32;
 
-// `text` quoted as written (“…” in Chinese, "…" in English), newlines as
+// Whether every citation in `text` passes the citation checker.
+bool citable(const Ctx& c, const std::string& text);
+// Whether `ref` passes as a cross-reference ("#12", "owner/repo#12", a sha, a URL).
+bool citable_ref(const Ctx& c, const std::string& ref);
+
+// `text` quoted as written (“…”, in both languages), newlines as
 // spaces, clipped at a word to about `max` bytes.
 std::string quote(const Ctx& c, std::string_view text, size_t max);
 // The first comment or docstring the change adds inside focus region `focus`.
@@ -109,6 +119,9 @@ std::string contract_sentence(const Ctx& c, const Definition& test);
 // introduce, a new switch, a changed signature), key figure; empty when the
 // facts name no key object or it does not fit the headline width.
 std::string headline_lead(const Ctx& c);
+// `text` (a headline from the title) with words the checker would read as a
+// citation ("CVE-2026-5760") marked as code when that makes it pass.
+std::string citable_headline(const Ctx& c, std::string text);
 // `text` cut at a word (outside code spans) to the headline width, with "…".
 std::string fit_headline(std::string_view text);
 // The digest paragraph: the verdict with its scope, the lesson (or for a

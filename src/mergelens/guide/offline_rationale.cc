@@ -5,6 +5,7 @@
 // and the digest paragraph. Every sentence here is built from one of those
 // facts; where none applies the functions return nothing.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -44,20 +45,97 @@ bool assignment(std::string_view text, std::string* name, std::string* value) {
   return RE2::FullMatch(text, kAssign, name, value);
 }
 
+// Calls a replacement may introduce that say nothing about the change.
+bool generic_call(std::string_view name) {
+  static const std::set<std::string_view> kGeneric = {
+      "len",       "int",    "str",    "float",       "bool",       "list",    "dict",
+      "set",       "tuple",  "range",  "print",       "isinstance", "getattr", "hasattr",
+      "setattr",   "min",    "max",    "sum",         "any",        "all",     "sorted",
+      "enumerate", "zip",    "map",    "filter",      "abs",        "round",   "type",
+      "super",     "iter",   "next",   "format",      "repr",       "id",      "open",
+      "get",       "append", "extend", "items",       "keys",       "values",  "to",
+      "cuda",      "cpu",    "item",   "size",        "view",       "reshape", "contiguous",
+      "clone",     "detach", "sizeof", "static_cast", "std",        "if",      "for",
+      "while",     "return", "assert", "not",         "and",        "or",      "in"};
+  return name.size() < 3 || kGeneric.count(name) > 0;
+}
+
+// Whether `r`'s added line is where the change defines `name` (a rename or
+// a new signature, not a call).
+bool defines_at(const Facts& f, const Replacement& r, std::string_view name) {
+  return std::any_of(f.definitions.begin(), f.definitions.end(), [&](const Definition& d) {
+    return d.at.path == r.path && d.at.line == r.new_line && short_name(d.name) == name;
+  });
+}
+
+// Whether the change defines `name` (added, modified or with a new signature).
+bool defined_in_change(const Facts& f, std::string_view name) {
+  return std::any_of(f.definitions.begin(), f.definitions.end(), [&](const Definition& d) {
+    return d.change != "removed" && short_name(d.name) == name;
+  });
+}
+
+// The call `new_text` introduces in place of `old_text`: one the change
+// defines, or one that takes the place of another call. Empty when none.
+std::string introduced_call(const Facts& f, std::string_view old_text, std::string_view new_text) {
+  const auto before = calls_in(old_text);
+  const auto after = calls_in(new_text);
+  for (const auto& name : after)
+    if (!before.count(name) && !generic_call(name) && defined_in_change(f, name)) return name;
+  bool swapped = false;  // the old line called something the new one no longer does
+  for (const auto& name : before)
+    if (!after.count(name) && !generic_call(name)) swapped = true;
+  if (swapped)
+    for (const auto& name : after)
+      if (!before.count(name) && !generic_call(name)) return name;
+  return {};
+}
+
+// A literal a default or a setting takes: a number, a string, a boolean or none.
+bool literal(std::string_view v) {
+  static const RE2 kLiteral(
+      R"re(-?[0-9][0-9_.]*(e-?[0-9]+)?[a-zA-Z]{0,3}|"[^"]*"|'[^']*'|True|False|None|true|false|nullptr|null)re");
+  return RE2::FullMatch(v, kLiteral);
+}
+
 bool is_condition(std::string_view text) {
   static const RE2 kCond(R"(^\s*(?:\}\s*)?(?:if|elif|else if|while)\b.*)");
   return RE2::FullMatch(text, kCond);
 }
 
-// The condition of an if/elif/while line, without the keyword and the colon.
+// The condition of an if/elif/while line, without the keyword, the colon or
+// brace, and the parentheses a C-family condition sits in.
 std::string condition_of(std::string_view text) {
-  static const RE2 kCond(
-      R"(^\s*(?:\}\s*)?(?:if|elif|else if|while)\s*\(?\s*(.*?)\s*\)?\s*[:{]?\s*$)");
+  static const RE2 kCond(R"(^\s*(?:\}\s*)?(?:if|elif|else if|while)\s*(.*?)\s*[:{]?\s*$)");
   std::string c;
-  return RE2::FullMatch(text, kCond, &c) ? c : std::string(text);
+  if (!RE2::FullMatch(text, kCond, &c)) return std::string(text);
+  if (c.size() > 2 && c.front() == '(' && c.back() == ')') {
+    int depth = 0;
+    bool outer = true;  // the first parenthesis closes at the end
+    for (size_t i = 0; i < c.size(); ++i) {
+      depth += c[i] == '(' ? 1 : c[i] == ')' ? -1 : 0;
+      if (depth == 0 && i + 1 < c.size()) outer = false;
+    }
+    if (outer) c = c.substr(1, c.size() - 2);
+  }
+  return c;
 }
 
 }  // namespace
+
+bool citable(const Ctx& c, const std::string& text) {
+  Guide probe;
+  probe.lang = c.p.lang;
+  probe.why = text;
+  return check_citations(probe, c.index).empty();
+}
+
+bool citable_ref(const Ctx& c, const std::string& ref) {
+  Guide probe;
+  probe.lang = c.p.lang;
+  probe.references.push_back({ref, "", ""});
+  return check_citations(probe, c.index).empty();
+}
 
 std::string quote(const Ctx& c, std::string_view text, size_t max) {
   std::string s(text);
@@ -72,12 +150,13 @@ std::string quote(const Ctx& c, std::string_view text, size_t max) {
     if (std::count(s.begin(), s.end(), '`') % 2) s += '`';
     s += "…";
   }
-  return c.zh() ? "“" + s + "”" : "\"" + s + "\"";
+  (void)c;  // curly quotes in both languages: a straight one would end a quoted URL
+  return "“" + s + "”";
 }
 
 const RationaleNote* note_in_focus(const Ctx& c, int focus) {
   for (const auto& n : c.facts.rationale)
-    if (n.focus == focus) return &n;
+    if (n.focus == focus && citable(c, note_clause(c, n))) return &n;
   return nullptr;
 }
 
@@ -87,21 +166,32 @@ std::string note_clause(const Ctx& c, const RationaleNote& n) {
 }
 
 std::string pair_label(const Replacement& r) {
-  return fmt::format("{} → {}", code(r.old_text, 70), code(r.new_text, 70));
+  const std::string& a = r.old_text;
+  const std::string& b = r.new_text;
+  if (a.size() <= 70 && b.size() <= 70) return fmt::format("{} → {}", code(a, 70), code(b, 70));
+  // Long lines: show where they differ, from a token boundary on, with "…"
+  // outside the code so each span is still written in the change.
+  size_t start = 0;
+  while (start < a.size() && start < b.size() && a[start] == b[start]) ++start;
+  while (start > 0 &&
+         (std::isalnum(static_cast<unsigned char>(a[start - 1])) || a[start - 1] == '_'))
+    --start;
+  if (start < 20) start = 0;
+  auto side = [&](const std::string& t) {
+    return (start ? "…" : "") + code(std::string_view(t).substr(std::min(start, t.size())), 60);
+  };
+  return fmt::format("{} → {}", side(a), side(b));
 }
 
 std::vector<ReplacementGroup> replacement_groups(const Ctx& c) {
   std::map<std::string, ReplacementGroup> by_call;
   for (const auto& r : c.facts.replacements) {
     if (is_test_file(c.facts, r.path)) continue;
-    const auto before = calls_in(r.old_text);
-    for (const auto& f : calls_in(r.new_text))
-      if (!before.count(f)) {
-        auto& g = by_call[f];
-        g.call = f;
-        g.items.push_back(&r);
-        break;
-      }
+    const std::string f = introduced_call(c.facts, r.old_text, r.new_text);
+    if (f.empty() || !defined_in_change(c.facts, f) || defines_at(c.facts, r, f)) continue;
+    auto& g = by_call[f];
+    g.call = f;
+    g.items.push_back(&r);
   }
   std::vector<ReplacementGroup> out;
   for (auto& [call, g] : by_call) out.push_back(std::move(g));
@@ -122,14 +212,14 @@ std::string replacement_question(const Ctx& c, const Replacement& r) {
   std::string old_name, old_value, new_name, new_value;
   if (assignment(r.old_text, &old_name, &old_value) &&
       assignment(r.new_text, &new_name, &new_value) && old_name == new_name &&
-      old_value != new_value)
+      old_value != new_value && literal(old_value) && literal(new_value))
     return fmt_rt(c.p.q_value_moved, code(old_name), code(old_value, 50), code(new_value, 50));
   if (is_condition(r.old_text) && is_condition(r.new_text))
     return fmt_rt(c.p.q_condition_changed, code(condition_of(r.old_text), 70),
                   code(condition_of(r.new_text), 70));
-  const auto before = calls_in(r.old_text);
-  for (const auto& f : calls_in(r.new_text))
-    if (!before.count(f)) return fmt_rt(c.p.q_call_replaced, pair_label(r), code(f));
+  if (std::string f = introduced_call(c.facts, r.old_text, r.new_text); !f.empty())
+    return defines_at(c.facts, r, f) ? fmt_rt(c.p.q_renamed, pair_label(r))
+                                     : fmt_rt(c.p.q_call_replaced, pair_label(r), code(f));
   return {};
 }
 
@@ -146,10 +236,17 @@ std::string test_contract(std::string_view name) {
   std::string words;
   if (n.starts_with("test_"))
     n.remove_prefix(5);
-  else if (n.starts_with("Test") || n.starts_with("test"))
+  else if ((n.starts_with("Test") || n.starts_with("test")) && n.size() > 4 && std::isupper(n[4]))
     n.remove_prefix(4);
   else
     return {};
+  // Names with digits or runs of capitals ("Qwen3_30B_A3B", "LoRA") do not
+  // split into words a reader can read as a sentence.
+  for (size_t i = 1; i < n.size(); ++i)
+    if (std::isdigit(static_cast<unsigned char>(n[i])) ||
+        (std::isupper(static_cast<unsigned char>(n[i])) &&
+         std::isupper(static_cast<unsigned char>(n[i - 1]))))
+      return {};
   for (size_t i = 0; i < n.size(); ++i) {
     const char ch = n[i];
     if (ch == '_') {
@@ -169,7 +266,7 @@ const Definition* contract_test(const Ctx& c, const std::string& path, std::int3
                                 std::int32_t to) {
   for (const auto& d : c.facts.definitions)
     if (d.change == "added" && d.at.path == path && d.at.line >= from && d.at.line <= to &&
-        !test_contract(d.name).empty())
+        (d.kind == "function" || d.kind == "method") && !test_contract(d.name).empty())
       return &d;
   return nullptr;
 }
@@ -179,6 +276,38 @@ std::string contract_sentence(const Ctx& c, const Definition& test) {
                 quote(c, test_contract(test.name), 120));
 }
 
+namespace {
+
+// The lower-case words of an identifier or a title ("clear_full_to_swa_mapping",
+// "CacheAwarePolicy", "cache-aware") without words shorter than three letters.
+std::set<std::string> words_of(std::string_view text) {
+  std::set<std::string> out;
+  std::string w;
+  auto flush = [&] {
+    if (w.size() > 3 && w.back() == 's') w.pop_back();  // "backends" names a backend
+    if (w.size() >= 3) out.insert(w);
+    w.clear();
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char ch = static_cast<unsigned char>(text[i]);
+    if (std::isupper(ch) && i > 0 && std::islower(static_cast<unsigned char>(text[i - 1]))) flush();
+    if (std::isalnum(ch))
+      w += static_cast<char>(std::tolower(ch));
+    else
+      flush();
+  }
+  flush();
+  return out;
+}
+
+size_t overlap(const std::set<std::string>& a, std::string_view name) {
+  size_t n = 0;
+  for (const auto& w : words_of(name)) n += a.count(w);
+  return n;
+}
+
+}  // namespace
+
 std::string headline_lead(const Ctx& c) {
   const Facts& f = c.facts;
   auto has_tag = [&](std::string_view t) {
@@ -187,64 +316,166 @@ std::string headline_lead(const Ctx& c) {
   struct Kind {
     std::string_view tag, word;
   };
-  static constexpr Kind kKinds[] = {{"revert", "回退"},
-                                    {"bugfix", "修复"},
-                                    {"perf", "优化"},
-                                    {"refactor", "重构"},
-                                    {"feature", "新功能"}};
+  static constexpr Kind kKinds[] = {{"revert", "回退"},   {"bugfix", "修复"},    {"perf", "优化"},
+                                    {"refactor", "重构"}, {"feature", "新功能"}, {"docs", "文档"},
+                                    {"tests", "测试"},    {"ci", "CI"},          {"deps", "依赖"}};
   std::string kind;
   for (const auto& k : kKinds)
     if (has_tag(k.tag)) {
       kind = std::string(k.word);
       break;
     }
-  if (kind == "回退") return {};  // the title names what is reverted
+  if (kind == "回退") {  // what is reverted, when the change names it
+    for (const auto& r : f.references)
+      if (r.relation == "reverts" && r.repo.empty() && r.number > 0) {
+        std::string lead = fmt::format("回退 #{}", r.number);
+        if (citable(c, lead)) return lead;
+      }
+    for (const auto& r : f.references)
+      if (r.relation == "reverts" && r.kind == "commit" && r.sha.size() >= 10) {
+        std::string lead = fmt::format("回退提交 {}", r.sha.substr(0, 10));
+        if (citable(c, lead)) return lead;
+      }
+    // Otherwise what the revert touches, as for any change.
+  }
 
-  // The key object: a definition the top code region adds, calls that
-  // replace removed lines, a new switch, a changed signature.
-  std::vector<std::string> parts;
-  std::string added;
-  for (size_t i = 0; i < f.focus.size() && i < 3 && added.empty(); ++i) {
-    const auto& r = f.focus[i];
+  // The key object: what the change adds, introduces or reshapes that the
+  // PR's own title also names (a word of it in common); the first such in
+  // focus order wins. Without one, there is no lead.
+  const auto title = words_of(clean_title(c.change.title));
+  struct Candidate {
+    std::string name, text;
+    size_t score = 0;
+  };
+  std::vector<Candidate> found;
+  auto offer = [&](std::string name, std::string text) {
+    const size_t score = overlap(title, name);
+    if (score > 0) found.push_back({std::move(name), std::move(text), score});
+  };
+  for (const auto& r : f.focus) {
     if (is_test_file(f, r.path)) continue;
     for (const auto& d : f.definitions)
       if (d.change == "added" && d.kind != "section" && d.at.path == r.path &&
           d.at.line >= r.start_line && d.at.line <= r.end_line) {
-        added = std::string(short_name(d.name));
-        break;
+        std::string name(short_name(d.name));
+        offer(name, "新增 " + code(name, 40));
       }
   }
-  if (!added.empty()) parts.push_back("新增 " + code(added, 40));
-  auto groups = replacement_groups(c);
-  if (!groups.empty() && groups.front().items.size() >= 2) {
-    const auto& g = groups.front();
-    if (g.call == added)
-      parts.push_back(fmt::format("{} 处改为调用它", g.items.size()));
-    else
-      parts.push_back(fmt::format("{} 处改为调用 {}", g.items.size(), code(g.call, 40)));
+  for (const auto& s : f.signals)
+    if (s.added && (s.kind == "env_var" || s.kind == "cli_flag") && !is_test_file(f, s.at.path))
+      offer(s.detail, "新增开关 " + code(s.detail, 40));
+  for (const auto& d : f.definitions)
+    if (d.change == "signature_changed" && !is_test_file(f, d.at.path)) {
+      std::string name(short_name(d.name));
+      offer(name, code(name, 40) + " 签名变化");
+    }
+  const auto groups = replacement_groups(c);
+  const ReplacementGroup* group =
+      !groups.empty() && groups.front().items.size() >= 2 ? &groups.front() : nullptr;
+  if (group)
+    offer(group->call, fmt::format("{} 处改为调用 {}", group->items.size(), code(group->call, 40)));
+  // Less telling objects: a definition the top code regions change, a file.
+  for (size_t i = 0; i < f.focus.size() && i < 3; ++i) {
+    const auto& r = f.focus[i];
+    auto role = f.roles.find(r.path);
+    const bool code_file = role == f.roles.end() || role->second == FileRole::kCore ||
+                           role->second == FileRole::kKernel || role->second == FileRole::kModel;
+    if (!code_file || r.symbol.empty()) continue;
+    std::string name(short_name(r.symbol));
+    offer(name, (kind.empty() ? "改动 " : "") + code(name, 40));
   }
-  if (parts.empty())
-    for (const auto& s : f.signals)
-      if (s.added && (s.kind == "env_var" || s.kind == "cli_flag") && !is_test_file(f, s.at.path)) {
-        parts.push_back("新增开关 " + code(s.detail, 40));
-        break;
+  for (const auto& file : c.change.files) {
+    std::string base = file.path.substr(file.path.rfind('/') + 1);
+    std::string stem = base.substr(0, base.find('.'));
+    if (!stem.empty()) offer(stem, "改动 " + code(base, 40));
+  }
+  if (found.empty()) {
+    // Last resort: the file with the most changed lines, named by its role
+    // when every file has that role (a docs-only or CI-only change).
+    const FileChange* top = nullptr;
+    std::set<FileRole> roles;
+    for (const auto& file : c.change.files) {
+      auto it = f.roles.find(file.path);
+      roles.insert(it == f.roles.end() ? FileRole::kCore : it->second);
+      if (!top || file.additions + file.deletions > top->additions + top->deletions) top = &file;
+    }
+    if (!top) return {};
+    if (kind.empty() && roles.size() == 1) {
+      switch (*roles.begin()) {
+        case FileRole::kDocs:
+          kind = "文档";
+          break;
+        case FileRole::kCi:
+          kind = "CI";
+          break;
+        case FileRole::kTest:
+          kind = "测试";
+          break;
+        case FileRole::kBuild:
+          kind = "构建";
+          break;
+        case FileRole::kConfig:
+          kind = "配置";
+          break;
+        default:
+          break;
       }
-  if (parts.empty())
-    for (const auto& d : f.definitions)
-      if (d.change == "signature_changed" && !is_test_file(f, d.at.path)) {
-        parts.push_back(code(short_name(d.name), 40) + " 签名变化");
-        break;
-      }
-  if (parts.empty()) return {};
-  std::string lead = kind.empty() ? "" : kind + "：";
-  lead += fmt::format("{}", fmt::join(parts, "，"));
-  if (std::string number = key_figure(f.numbers); !number.empty())
-    lead += fmt::format("（PR 称 {}）", number);
+    }
+    const std::string base = top->path.substr(top->path.rfind('/') + 1);
+    const size_t others = c.change.files.size() - 1;
+    found.push_back({base,
+                     "改动 " + code(base, 40) +
+                         (others ? fmt::format(" 等 {} 个文件", c.change.files.size()) : ""),
+                     0});
+  }
+  const Candidate* best = &found.front();
+  for (const auto& x : found)
+    if (x.score > best->score) best = &x;
+
+  std::vector<std::string> parts{best->text};
+  if (group && best->text.rfind("新增 ", 0) == 0 && group->call == best->name)
+    parts.push_back(fmt::format("{} 处改为调用它", group->items.size()));
+  if (!citable(c, fmt::format("{}", fmt::join(parts, "，")))) parts.resize(1);
+  if (!citable(c, parts.front())) return {};
+  if (kind == "新功能" && best->text.rfind("新增", 0) == 0) kind.clear();  // not "新功能：新增"
+  auto compose = [&] {
+    std::string lead = kind.empty() ? "" : kind + "：";
+    lead += fmt::format("{}", fmt::join(parts, "，"));
+    return lead;
+  };
+  std::string lead = compose();
+  if (std::string number = key_figure(f.numbers); !number.empty()) {
+    std::string with = lead + fmt::format("（PR 称 {}）", number);
+    if (prose::width(with) > kHeadlineWidth && parts.size() > 1) {
+      parts.pop_back();
+      with = compose() + fmt::format("（PR 称 {}）", number);
+    }
+    lead = with;
+  }
   while (prose::width(lead) > kHeadlineWidth && parts.size() > 1) {
     parts.pop_back();
-    lead = (kind.empty() ? "" : kind + "：") + fmt::format("{}", fmt::join(parts, "，"));
+    lead = compose();
   }
   return prose::width(lead) <= kHeadlineWidth ? lead : std::string();
+}
+
+std::string citable_headline(const Ctx& c, std::string text) {
+  if (citable(c, text)) return text;
+  // A word the checker reads as a citation ("CVE-2026-5760" as lines
+  // 2026–5760) is an identifier of the title: mark it as code.
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    std::string word = text.substr(i, j - i);
+    const bool digits = std::any_of(word.begin(), word.end(), ::isdigit);
+    if (digits && word.find('`') == std::string::npos && !citable(c, word)) word = "`" + word + "`";
+    out += word;
+    if (j < text.size()) out += ' ';
+    i = j + 1;
+  }
+  return citable(c, out) ? out : text;
 }
 
 std::string fit_headline(std::string_view text) {

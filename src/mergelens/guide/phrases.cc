@@ -97,18 +97,20 @@ Phrases make_zh() {
   p.body_touched_not_mentioned = "{} 行改动（{}%）在 {} 下，标题和描述都没有提到：描述可能已过时";
   p.gap_test = "{} 有改动（{}）却没有对应测试：建议补一个覆盖新分支的回归测试";
   p.gap_benchmark = "PR 声称 {}，但没有可复现的 benchmark 脚本或结果文件：建议记录测量条件";
-  p.note_comment = "注释（{}）：{}";
-  p.note_docstring = "文档字符串（{}）：{}";
-  p.lesson_rationale = "代码自己说明了原因：{} {}的{}写道 {}";
+  p.note_comment = "{}的注释：{}";
+  p.note_docstring = "{}的文档字符串：{}";
+  p.lesson_rationale = "代码自己的说明：{} {}的{}写道 {}";
   p.word_comment = "注释";
   p.word_docstring = "文档字符串";
   p.lesson_replaced = "{} 处改动是同一种替换，例如 {}";
+  p.lesson_replaced_several = "多处改动是同一种替换，例如 {}";
   p.why_replaced = "替换：{}";
   p.why_replaced_many = "同样的替换共 {} 处";
   p.q_value_moved = "{} 从 {} 改为 {}：依赖原值的调用方或配置是否都已考虑到？";
   p.q_condition_changed = "条件从 {} 改为 {}：两者结果不同的输入现在走哪条路径？";
   p.q_call_replaced = "这里 {}：{} 在每个调用点上都与原写法等价吗？";
   p.q_fallback_to = "{} 时改走 {}：这条退路与改动前的行为一致吗？";
+  p.q_renamed = "定义改为 {}：旧名字或旧签名的调用方（包括仓库外的）是否都已更新？";
   p.test_contract = "测试 {} 以名字说明它检查的契约：{}";
   p.q_test_contract = "测试 {} 按名字检查 {}：它的断言是否正好锁定了这一点？";
   p.summary_contract = "其中 {} 检查 {}";
@@ -253,12 +255,13 @@ Phrases make_en() {
   p.gap_benchmark =
       "The PR claims {} but adds no reproducible benchmark script or results: record the "
       "measurement conditions";
-  p.note_comment = "comment ({}): {}";
-  p.note_docstring = "docstring ({}): {}";
-  p.lesson_rationale = "The code says why: the {2} in {0}, {1}, reads {3}";
+  p.note_comment = "comment at {}: {}";
+  p.note_docstring = "docstring at {}: {}";
+  p.lesson_rationale = "In the code's own words: the {2} in {0}, {1}, reads {3}";
   p.word_comment = "comment";
   p.word_docstring = "docstring";
   p.lesson_replaced = "{} edits are the same replacement, e.g. {}";
+  p.lesson_replaced_several = "Several edits are the same replacement, e.g. {}";
   p.why_replaced = "replaced: {}";
   p.why_replaced_many = "the same replacement in {} places";
   p.q_value_moved =
@@ -269,6 +272,9 @@ Phrases make_en() {
       "now?";
   p.q_call_replaced = "Here {}: is {} equivalent to the old form at every call site?";
   p.q_fallback_to = "When {}, it takes {}: is that fallback what happened before the change?";
+  p.q_renamed =
+      "The definition becomes {}: are the callers of the old name or signature, outside the "
+      "repository too, all updated?";
   p.test_contract = "the test {} is named for the contract it checks: {}";
   p.q_test_contract = "The test {} is named for {}: do its assertions pin exactly that down?";
   p.summary_contract = "{} checks {}";

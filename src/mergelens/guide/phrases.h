@@ -70,19 +70,21 @@ struct Phrases {
   std::string_view note_comment, note_docstring;  // {lines} {quote}
   std::string_view lesson_rationale;              // {file} {lines} {kind word} {quote}
   std::string_view word_comment, word_docstring;
-  std::string_view lesson_replaced;      // {n} {pair}
-  std::string_view why_replaced;         // {pair}
-  std::string_view why_replaced_many;    // {n}: the same replacement elsewhere too
-  std::string_view q_value_moved;        // {name} {old} {new}
-  std::string_view q_condition_changed;  // {old} {new}
-  std::string_view q_call_replaced;      // {pair} {call}
-  std::string_view q_fallback_to;        // {cond} {action}
-  std::string_view test_contract;        // {test} {words}
-  std::string_view q_test_contract;      // {test} {words}
-  std::string_view summary_contract;     // {test} {words}
-  std::string_view skip_small_code;      // {lines}
-  std::string_view digest_place;         // {symbol} {file} {lines}
-  std::string_view digest_places;        // {places}
+  std::string_view lesson_replaced;          // {n} {pair}
+  std::string_view lesson_replaced_several;  // {pair}: when the count is not citable
+  std::string_view why_replaced;             // {pair}
+  std::string_view why_replaced_many;        // {n}: the same replacement elsewhere too
+  std::string_view q_value_moved;            // {name} {old} {new}
+  std::string_view q_condition_changed;      // {old} {new}
+  std::string_view q_call_replaced;          // {pair} {call}
+  std::string_view q_renamed;                // {pair}: the definition line itself
+  std::string_view q_fallback_to;            // {cond} {action}
+  std::string_view test_contract;            // {test} {words}
+  std::string_view q_test_contract;          // {test} {words}
+  std::string_view summary_contract;         // {test} {words}
+  std::string_view skip_small_code;          // {lines}
+  std::string_view digest_place;             // {symbol} {file} {lines}
+  std::string_view digest_places;            // {places}
 
   // advice
   std::string_view adv_user_switch, adv_user_api, adv_user_branch, adv_maintainer_tests,
