@@ -132,7 +132,9 @@ std::string headline(const Ctx& c) {
     if (std::string lead = headline_lead(c); !lead.empty()) return lead;
   std::string title = citable_headline(c, clean_title(c.change.title));
   std::string number = key_figure(c.facts.numbers);
-  if (number.empty() || title.find(number) != std::string::npos) return fit_headline(title);
+  if (number.empty() || title.find(number) != std::string::npos ||
+      prose::width(number) > kFigureWidth)
+    return fit_headline(title);
   // The figure must survive the cut: shorten the title, not the figure.
   std::string with = fmt_rt(c.p.headline_number, title, number);
   if (prose::width(with) <= kHeadlineWidth) return with;

@@ -73,6 +73,8 @@ std::vector<GuideReference> references(const Ctx& c);
 // Headlines stay within the seeds' length: about 30 Chinese characters or
 // 80 Latin ones (prose::width).
 inline constexpr double kHeadlineWidth = 32;
+// A figure wider than this (a whole table row) stays out of the headline.
+inline constexpr double kFigureWidth = 14;
 
 // Whether every citation in `text` passes the citation checker.
 bool citable(const Ctx& c, const std::string& text);

@@ -316,15 +316,44 @@ std::string headline_lead(const Ctx& c) {
   struct Kind {
     std::string_view tag, word;
   };
-  static constexpr Kind kKinds[] = {{"revert", "回退"},   {"bugfix", "修复"},    {"perf", "优化"},
-                                    {"refactor", "重构"}, {"feature", "新功能"}, {"docs", "文档"},
-                                    {"tests", "测试"},    {"ci", "CI"},          {"deps", "依赖"}};
+  static constexpr Kind kKinds[] = {{"revert", "回退"},
+                                    {"bugfix", "修复"},
+                                    {"perf", "优化"},
+                                    {"refactor", "重构"},
+                                    {"feature", "新功能"}};
   std::string kind;
   for (const auto& k : kKinds)
     if (has_tag(k.tag)) {
       kind = std::string(k.word);
       break;
     }
+  // A change whose files all have one role that is not code says so.
+  std::set<FileRole> roles;
+  for (const auto& file : c.change.files) {
+    auto it = f.roles.find(file.path);
+    roles.insert(it == f.roles.end() ? FileRole::kCore : it->second);
+  }
+  if (kind.empty() && roles.size() == 1) {
+    switch (*roles.begin()) {
+      case FileRole::kDocs:
+        kind = "文档";
+        break;
+      case FileRole::kCi:
+        kind = "CI";
+        break;
+      case FileRole::kTest:
+        kind = "测试";
+        break;
+      case FileRole::kBuild:
+        kind = "构建";
+        break;
+      case FileRole::kConfig:
+        kind = "配置";
+        break;
+      default:
+        break;
+    }
+  }
   if (kind == "回退") {  // what is reverted, when the change names it
     for (const auto& r : f.references)
       if (r.relation == "reverts" && r.repo.empty() && r.number > 0) {
@@ -346,11 +375,12 @@ std::string headline_lead(const Ctx& c) {
   struct Candidate {
     std::string name, text;
     size_t score = 0;
+    bool bare = false;  // a name alone: "修复 `free`", "改动 `free`"
   };
   std::vector<Candidate> found;
-  auto offer = [&](std::string name, std::string text) {
+  auto offer = [&](std::string name, std::string text, bool bare = false) {
     const size_t score = overlap(title, name);
-    if (score > 0) found.push_back({std::move(name), std::move(text), score});
+    if (score > 0) found.push_back({std::move(name), std::move(text), score, bare});
   };
   for (const auto& r : f.focus) {
     if (is_test_file(f, r.path)) continue;
@@ -382,7 +412,7 @@ std::string headline_lead(const Ctx& c) {
                            role->second == FileRole::kKernel || role->second == FileRole::kModel;
     if (!code_file || r.symbol.empty()) continue;
     std::string name(short_name(r.symbol));
-    offer(name, (kind.empty() ? "改动 " : "") + code(name, 40));
+    offer(name, code(name, 40), true);
   }
   for (const auto& file : c.change.files) {
     std::string base = file.path.substr(file.path.rfind('/') + 1);
@@ -390,37 +420,11 @@ std::string headline_lead(const Ctx& c) {
     if (!stem.empty()) offer(stem, "改动 " + code(base, 40));
   }
   if (found.empty()) {
-    // Last resort: the file with the most changed lines, named by its role
-    // when every file has that role (a docs-only or CI-only change).
+    // Last resort: the file with the most changed lines.
     const FileChange* top = nullptr;
-    std::set<FileRole> roles;
-    for (const auto& file : c.change.files) {
-      auto it = f.roles.find(file.path);
-      roles.insert(it == f.roles.end() ? FileRole::kCore : it->second);
+    for (const auto& file : c.change.files)
       if (!top || file.additions + file.deletions > top->additions + top->deletions) top = &file;
-    }
     if (!top) return {};
-    if (kind.empty() && roles.size() == 1) {
-      switch (*roles.begin()) {
-        case FileRole::kDocs:
-          kind = "文档";
-          break;
-        case FileRole::kCi:
-          kind = "CI";
-          break;
-        case FileRole::kTest:
-          kind = "测试";
-          break;
-        case FileRole::kBuild:
-          kind = "构建";
-          break;
-        case FileRole::kConfig:
-          kind = "配置";
-          break;
-        default:
-          break;
-      }
-    }
     const std::string base = top->path.substr(top->path.rfind('/') + 1);
     const size_t others = c.change.files.size() - 1;
     found.push_back({base,
@@ -439,24 +443,27 @@ std::string headline_lead(const Ctx& c) {
   if (!citable(c, parts.front())) return {};
   if (kind == "新功能" && best->text.rfind("新增", 0) == 0) kind.clear();  // not "新功能：新增"
   auto compose = [&] {
-    std::string lead = kind.empty() ? "" : kind + "：";
-    lead += fmt::format("{}", fmt::join(parts, "，"));
-    return lead;
+    std::string body = fmt::format("{}", fmt::join(parts, "，"));
+    if (best->bare) return (kind.empty() ? std::string("改动") : kind) + " " + body;
+    return kind.empty() ? body : kind + "：" + body;
   };
   std::string lead = compose();
-  if (std::string number = key_figure(f.numbers); !number.empty()) {
-    std::string with = lead + fmt::format("（PR 称 {}）", number);
-    if (prose::width(with) > kHeadlineWidth && parts.size() > 1) {
-      parts.pop_back();
-      with = compose() + fmt::format("（PR 称 {}）", number);
-    }
-    lead = with;
-  }
   while (prose::width(lead) > kHeadlineWidth && parts.size() > 1) {
     parts.pop_back();
     lead = compose();
   }
-  return prose::width(lead) <= kHeadlineWidth ? lead : std::string();
+  if (prose::width(lead) > kHeadlineWidth) return {};
+  // The key figure when the PR gives a short one and it fits.
+  if (std::string number = key_figure(f.numbers);
+      !number.empty() && prose::width(number) <= kFigureWidth) {
+    std::string with = lead + fmt::format("（PR 称 {}）", number);
+    if (prose::width(with) > kHeadlineWidth && parts.size() > 1) {
+      parts.resize(1);
+      with = compose() + fmt::format("（PR 称 {}）", number);
+    }
+    if (prose::width(with) <= kHeadlineWidth) lead = with;
+  }
+  return lead;
 }
 
 std::string citable_headline(const Ctx& c, std::string text) {
