@@ -414,7 +414,12 @@ std::string headline_lead(const Ctx& c) {
     std::string name(short_name(r.symbol));
     offer(name, code(name, 40), true);
   }
+  // Tests and benchmarks are what a change is checked with, not its object
+  // (unless they are all it changes).
+  const bool only_tests = roles.size() == 1 && (*roles.begin() == FileRole::kTest ||
+                                                *roles.begin() == FileRole::kBenchmark);
   for (const auto& file : c.change.files) {
+    if (!only_tests && is_test_or_bench(f, file.path)) continue;
     std::string base = file.path.substr(file.path.rfind('/') + 1);
     std::string stem = base.substr(0, base.find('.'));
     if (!stem.empty()) offer(stem, "改动 " + code(base, 40));
@@ -423,7 +428,9 @@ std::string headline_lead(const Ctx& c) {
     // Last resort: the file with the most changed lines.
     const FileChange* top = nullptr;
     for (const auto& file : c.change.files)
-      if (!top || file.additions + file.deletions > top->additions + top->deletions) top = &file;
+      if ((only_tests || !is_test_or_bench(f, file.path)) &&
+          (!top || file.additions + file.deletions > top->additions + top->deletions))
+        top = &file;
     if (!top) return {};
     const std::string base = top->path.substr(top->path.rfind('/') + 1);
     const size_t others = c.change.files.size() - 1;
@@ -444,7 +451,8 @@ std::string headline_lead(const Ctx& c) {
   if (kind == "新功能" && best->text.rfind("新增", 0) == 0) kind.clear();  // not "新功能：新增"
   auto compose = [&] {
     std::string body = fmt::format("{}", fmt::join(parts, "，"));
-    if (best->bare) return (kind.empty() ? std::string("改动") : kind) + " " + body;
+    if (best->bare)  // "修复 `free`"; a feature's name alone reads "改动 `x`"
+      return (kind.empty() || kind == "新功能" ? std::string("改动") : kind) + " " + body;
     return kind.empty() ? body : kind + "：" + body;
   };
   std::string lead = compose();
