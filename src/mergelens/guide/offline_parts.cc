@@ -313,14 +313,7 @@ std::string lesson(const Ctx& c) {
   };
   // The code's own words first: a comment or docstring added in the best
   // region that has one, then a replacement repeated across the change.
-  // A comment (which tends to say why) before a docstring (which says what),
-  // in focus order; a note of a few words is a label, not a lesson.
-  const RationaleNote* note = nullptr;
-  for (const char* kind : {"comment", "docstring"})
-    for (const auto& n : f.rationale)
-      if (!note && n.focus >= 0 && n.kind == kind &&
-          std::count(n.text.begin(), n.text.end(), ' ') >= 4)
-        note = &n;
+  const RationaleNote* note = lesson_note(c);
   if (note) {
     std::string s = fmt_rt(c.p.lesson_rationale, file(note->path),
                            lines_label(c, note->start_line, note->end_line),

@@ -86,6 +86,11 @@ bool citable_ref(const Ctx& c, const std::string& ref);
 std::string quote(const Ctx& c, std::string_view text, size_t max);
 // The first comment or docstring the change adds inside focus region `focus`.
 const RationaleNote* note_in_focus(const Ctx& c, int focus);
+// The note that best says why the change exists: one in a focus region, of
+// five words or more, that the citation checker passes; a comment (which
+// tends to say why) before a docstring (which says what), then the longest,
+// then the one in the better region. nullptr when none qualifies.
+const RationaleNote* lesson_note(const Ctx& c);
 // "注释（第 349–350 行）：“…”" / "comment (lines 349–350): "…"".
 std::string note_clause(const Ctx& c, const RationaleNote& n);
 // "`old` → `new`".

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <re2/re2.h>
@@ -474,6 +475,19 @@ std::string headline_lead(const Ctx& c) {
   return lead;
 }
 
+const RationaleNote* lesson_note(const Ctx& c) {
+  const RationaleNote* best = nullptr;
+  auto key = [&](const RationaleNote& n) {
+    return std::make_tuple(n.kind == "comment", std::count(n.text.begin(), n.text.end(), ' '),
+                           -n.focus);
+  };
+  for (const auto& n : c.facts.rationale)
+    if (n.focus >= 0 && std::count(n.text.begin(), n.text.end(), ' ') >= 4 &&
+        (!best || key(n) > key(*best)) && citable(c, note_clause(c, n)))
+      best = &n;
+  return best;
+}
+
 std::string citable_headline(const Ctx& c, std::string text) {
   if (citable(c, text)) return text;
   // A word the checker reads as a citation ("CVE-2026-5760" as lines
@@ -531,7 +545,9 @@ std::string digest(const Ctx& c, const Guide& g) {
   std::vector<std::string> places;
   for (const auto& f : g.focus) {
     if (places.size() == 2) break;
-    if (f.symbol.empty() || g.verdict_text.find(code(f.symbol)) != std::string::npos) continue;
+    if (f.symbol.empty() || g.verdict_text.find(code(f.symbol)) != std::string::npos ||
+        is_test_or_bench(c.facts, f.path))
+      continue;
     places.push_back(fmt_rt(c.p.digest_place, code(short_name(f.symbol), 60), file(f.path),
                             lines_label(c, f.start_line, f.end_line)));
   }
