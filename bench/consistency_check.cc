@@ -285,8 +285,13 @@ int main(int argc, char** argv) {
       }
       ++guides;
       auto failures = check_citations(g, index);
-      for (const auto& removed : g.writer.removed)  // what the writer's own check removed
-        failures.push_back({"removed", removed, "removed by the writer's check"});
+      for (const auto& removed : g.writer.removed) {  // what the writer's own check removed
+        CitationFailure x;
+        x.field = "removed";
+        x.citation = removed;
+        x.reason = "removed by the writer's check";
+        failures.push_back(std::move(x));
+      }
       std::vector<std::string> fired = check(**c, **f, g);
       if (!failures.empty()) {
         fired.insert(fired.begin(), "citations");

@@ -41,43 +41,9 @@ url="${MERGELENS_BENCH_URL:-https://github.com/sgl-project/sglang}"
 mkdir -p "$dir"
 repo="$dir/window.git"
 tip="$(git -C "$src" rev-parse "$branch")"
-stamp="$tip $window"
 
-# 1. The window repository (reused when it was made from the same tip and size).
-if [ "$(cat "$repo/bench-window" 2>/dev/null)" != "$stamp" ]; then
-  rm -rf "$repo"
-  git init -q --bare -b main "$repo"
-  objects="$(cd "$src" && cd "$(git rev-parse --git-common-dir)" && pwd)/objects"
-  echo "$objects" > "$repo/objects/info/alternates"
-  git -C "$src" rev-list --first-parent --reverse -n "$((window + 1))" "$tip" |
-    python3 -c '
-import subprocess, sys
-src, name = sys.argv[1], sys.argv[2]
-shas = sys.stdin.read().split()
-cat = subprocess.Popen(["git", "-C", src, "cat-file", "--batch"], stdin=subprocess.PIPE,
-                       stdout=subprocess.PIPE)
-out = sys.stdout.buffer
-for k, sha in enumerate(shas):
-    cat.stdin.write(sha.encode() + b"\n"); cat.stdin.flush()
-    size = int(cat.stdout.readline().split()[2])
-    raw = cat.stdout.read(size); cat.stdout.read(1)
-    head, _, msg = raw.partition(b"\n\n")
-    h = {}
-    for line in head.split(b"\n"):
-        if line[:1] != b" ":
-            key, _, val = line.partition(b" ")
-            h.setdefault(key, val)
-    if k == 0:  # the root: the tree of the oldest commit, as one plain commit
-        msg = b"Window of %s: the tree of %s\n" % (name.encode(), sha.encode())
-    out.write(b"commit refs/heads/main\n")
-    out.write(b"author " + h[b"author"] + b"\ncommitter " + h[b"committer"] + b"\n")
-    if b"encoding" in h:
-        out.write(b"encoding " + h[b"encoding"] + b"\n")
-    out.write(b"data %d\n%s\nM 040000 %s \"\"\n\n" % (len(msg), msg, h[b"tree"]))
-cat.stdin.close(); cat.wait()
-' "$src" "$name" | git -C "$repo" fast-import --quiet
-  echo "$stamp" > "$repo/bench-window"
-fi
+# 1. The window repository (bench/common.sh; reused when it was made from the same tip and size).
+make_window_repo "$src" "$repo" "$tip" "$window" "$name"
 root="$(git -C "$repo" rev-list --max-parents=0 main)"
 wtip="$(git -C "$repo" rev-parse main)"
 

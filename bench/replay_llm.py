@@ -8,7 +8,10 @@ ANSWERS/N.answer.json (or, for the calls of a split guide and for answers in
 both languages, ANSWERS/N.<kind>.json when present, where kind is the value of
 the "mergelens_call" marker the prompt carries: notes-1, notes-2, ...,
 reduce, both). A request without a stored answer gets 404, which the client
-treats as a permanent failure.
+treats as a permanent failure, unless --synthesize is given: then it gets a
+minimal valid answer of the right shape (notes, a guide in the prompt's
+language, or both languages), for measuring calls and prompt tokens on PRs
+without stored answers.
 
 Every request is logged as one JSON line to --log: the PR, the call kind,
 the prompt's size in characters, and the tokens the server reports (the
@@ -30,11 +33,33 @@ CHANGE = re.compile(r"^Change: #(\d+)", re.M)
 CALL = re.compile(r"^Call: ([a-z0-9-]+)", re.M)
 
 
+def guide(lang):
+    zh = lang == "zh"
+    return {"headline": "合成的标题" if zh else "A synthetic headline",
+            "digest": "这是合成的段落。" if zh else "A synthetic paragraph.",
+            "summary": "这是合成的概要。" if zh else "A synthetic summary.",
+            "verdict_text": "见下文。" if zh else "See below.", "why": "",
+            "focus": [], "skim": [], "design_decisions": [], "questions": [],
+            "number_cautions": [], "body_vs_code": [], "gaps": [], "advice": [],
+            "audience": "", "references": [], "suggested_code": [],
+            "importance": {"value": 0, "reason": ""}, "insight": {"value": 0, "reason": ""},
+            "judgment": {"verdict": "", "argument": ""}}
+
+
+def synthesize(kind, system):
+    if kind.startswith("notes-"):
+        return {"notes": [], "skim": []}
+    if kind in ("both", "reduce-both"):
+        return {"zh": guide("zh"), "en": guide("en")}
+    return guide("zh" if "简体中文" in system else "en")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--answers", required=True)
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--log", required=True)
+    ap.add_argument("--synthesize", action="store_true")
     args = ap.parse_args()
     lock = threading.Lock()
     log = open(args.log, "a", encoding="utf-8")
@@ -64,6 +89,9 @@ def main():
                     with open(path, encoding="utf-8") as f:
                         content = f.read()
                     break
+            if content is None and args.synthesize:
+                system = req["messages"][0]["content"] if req["messages"] else ""
+                content = json.dumps(synthesize(kind, system), ensure_ascii=False)
             prompt_chars = sum(len(m.get("content", "")) for m in req["messages"])
             with lock:
                 log.write(json.dumps({"pr": pr, "call": kind, "messages": len(req["messages"]),

@@ -1,5 +1,5 @@
-// Fuzz target: the search-query parser and the store's FTS5 query built from
-// its terms. Whatever a reader types must end in terms or a kInvalidInput
+// Fuzz target: the search-query parser, the glossary's expansion of its terms
+// into both languages, and the store's FTS5 query built from them. Whatever a reader types must end in terms or a kInvalidInput
 // message; a query the parser accepts must never make SQLite fail (that would
 // be a 500), and snippets must work on any terms.
 #include <unistd.h>
@@ -40,7 +40,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   (void)mergelens::web::snippet({std::string(q), "cuda graph 缓存命中 quantization"}, *terms);
-  auto hits = store().search(1, *terms, size % 2 ? "zh" : "en", 20);
+  // The server searches the terms expanded across the two languages.
+  const auto expanded = mergelens::web::expand_terms(*terms);
+  auto hits = store().search(1, size % 3 ? expanded : *terms, size % 2 ? "zh" : "en", 20);
   if (!hits && hits.error().kind != mergelens::ErrorKind::kInvalidInput) {
     std::fprintf(stderr, "search failed: %s\n", hits.error().message.c_str());
     std::abort();

@@ -28,6 +28,9 @@ def main():
     for m in MODULES:
         mod = importlib.import_module(m)
         names |= {n for n in dir(mod) if not n.startswith("__")}
+    # Methods of the built-in types (`os.environ.setdefault`, `str.removeprefix`).
+    for t in (dict, list, str, bytes, set, frozenset, tuple, int, float, object):
+        names |= {n for n in dir(t) if not n.startswith("__")}
     names = sorted(n for n in names if n.isidentifier() and len(n) >= 2)
     out = os.path.join(os.path.dirname(__file__), "..", "src", "mergelens", "guide",
                        "vocabulary_python.inc")

@@ -9,11 +9,15 @@ PACKAGES=(
   libgit2-dev libsqlite3-dev sqlite3 libzstd-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libre2-dev libyaml-cpp-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcurl4-openssl-dev libcpp-httplib-dev libh2o-evloop-dev
+  # deliver/: webhook signatures (OpenSSL HMAC); the e-mail test's local SMTP server.
+  libssl-dev python3-aiosmtpd
   clang-format clang-16 libclang-rt-16-dev
   # web/: templates, gzip, Atom checks in tests; the browser test; bench/serve.
   libkainjow-mustache-dev zlib1g-dev libexpat1-dev
   chromium chromium-driver fonts-wqy-zenhei
   wrk nginx
+  # store/: the PostgreSQL backend (libpq) and the throwaway test cluster.
+  libpq-dev postgresql-15 postgresql-client-15
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

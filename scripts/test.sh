@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
 # Builds mergelens twice (release, then ASan+UBSan) and runs every test on
 # both, plus a short run of each libFuzzer target (clang build). The last
-# lines are ctest's summary for the sanitizer build.
+# lines are ctest's summary for the sanitizer build. The store suites and some
+# end-to-end tests also run on PostgreSQL, against a cluster started here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"
+# A throwaway PostgreSQL 15 cluster on a free loopback port for the PostgreSQL runs of the
+# store and web suites (pg_unit) and of some end-to-end tests (e2e_pg_*); stopped and
+# deleted on exit, whatever happens (scripts/pg-test-cluster.sh).
+pgdir="$(mktemp -d /tmp/mergelens-pg.XXXXXX)"
+trap 'scripts/pg-test-cluster.sh stop "$pgdir"' EXIT
+pgport="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+MERGELENS_TEST_PG="$(scripts/pg-test-cluster.sh start "$pgdir" "$pgport")"
+export MERGELENS_TEST_PG
 scripts/build.sh release
 (cd build && ctest -j "$jobs" --output-on-failure)
 scripts/build.sh asan
@@ -12,4 +21,6 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp":print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 scripts/fuzz.sh 5
-(cd build-asan && ctest -j "$jobs" --output-on-failure)
+# The end-to-end tests on PostgreSQL run in the release build only (CI time); pg_unit
+# (the store and web suites on PostgreSQL) runs in both.
+(cd build-asan && ctest -j "$jobs" --output-on-failure -E '^e2e_pg_')

@@ -275,7 +275,9 @@ TEST_F(WriteTest, InventedCitationsAreCaughtAskedAgainAndRemoved) {
   Guide g = guide(201);
   EXPECT_EQ(g.writer.kind, "llm");
   EXPECT_EQ(g.writer.removed.size(), 4u);
-  std::string text = guide_text(g) + guide_to_json(g).dump();
+  json doc = guide_to_json(g);
+  doc.erase("writer");  // which names what was removed
+  std::string text = guide_text(g) + doc.dump();
   EXPECT_EQ(text.find("ghost.py\""), std::string::npos);
   EXPECT_EQ(text.find("#9999\""), std::string::npos);
   EXPECT_EQ(text.find("78%"), std::string::npos);
@@ -444,6 +446,41 @@ TEST_F(WriteTest, UnchangedChangesAreAnsweredFromTheCache) {
   en.langs = {"en"};
   ASSERT_TRUE(write_guides(*store_, repo_record_, en, nullptr));
   EXPECT_EQ(server.requests(), 6);
+}
+
+TEST_F(WriteTest, BothLanguagesTakeOneRequestPerChange) {
+  FakeServer server([](int, const json& body, httplib::Response& res) {
+    json zh = pr_of(body) == "201" ? good_answer_201() : plain_answer();
+    json en = plain_answer(/*english=*/true);
+    answer(res, json{{"zh", zh}, {"en", en}}.dump());
+  });
+  llm::Client client(settings(server.base_url()), &sleeper_);
+  WriteOptions o;
+  o.client = &client;
+  o.langs = {"zh", "en"};
+  auto r = write_guides(*store_, repo_record_, o, nullptr);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->written, 6u);
+  EXPECT_EQ(r->llm, 6u);
+  EXPECT_EQ(server.requests(), 3);  // one per change, not one per guide
+  EXPECT_EQ(guide(201, "en").headline, "Update the docs");
+  EXPECT_EQ(guide(201, "zh").headline, "图捕获失败时回退到 eager 路径，解码提速 1.37x");
+  // A rerun asks nothing: single-language requests find the bilingual answers.
+  o.force = true;
+  ASSERT_TRUE(write_guides(*store_, repo_record_, o, nullptr));
+  EXPECT_EQ(server.requests(), 3);
+  // One language per call when asked so (another model: nothing cached).
+  o.bilingual = false;
+  FakeServer single([](int, const json& body, httplib::Response& res) {
+    std::string system = body["messages"][0]["content"];
+    answer(res, plain_answer(system.find("prose field in English") != std::string::npos).dump());
+  });
+  llm::Settings other = settings(single.base_url());
+  other.model = "other-model";
+  llm::Client client2(other, &sleeper_);
+  o.client = &client2;
+  ASSERT_TRUE(write_guides(*store_, repo_record_, o, nullptr));
+  EXPECT_EQ(single.requests(), 6);
 }
 
 }  // namespace

@@ -8,7 +8,10 @@
 #include <gtest/gtest.h>
 
 #include "mergelens/store/store.h"
+#include "mergelens/web/pages.h"
+#include "mergelens/web/render.h"
 #include "test_helpers.h"
+#include "test_store.h"
 
 namespace mergelens::testing {
 
@@ -17,14 +20,15 @@ inline constexpr const char* kHostile =
 
 struct WebStore {
   TempDir dir;
-  std::string db = dir / "web.db";
+  TestLocation location{dir, "web.db"};
+  std::string db = location.str();  // a file, or a PostgreSQL URL (tests/test_store.h)
   std::unique_ptr<Store> store;
   RepoRecord repo;
 
   // Changes on 2026-09-14 (two), 2026-09-16 (three, one at 23:30 UTC which is
   // 2026-09-17 in Asia/Shanghai); none on 2026-09-15.
   WebStore() {
-    auto s = open_sqlite_store(db);
+    auto s = open_store_at(db);
     EXPECT_TRUE(s) << s.error().message;
     store = std::move(*s);
     auto r = store->upsert_repo(RepoRecord{0, "o/r", "/x", "https://github.com/o/r", "main", ""});
@@ -116,5 +120,21 @@ inline void WebStore::add_guide(std::int64_t number, const std::string& lang,
                                 const std::string& headline, const std::string& text) {
   put_test_guide(*store, repo, number, lang, headline, text);
 }
+
+// The fixture's store with a site per language and a page renderer.
+struct WebPages {
+  WebStore w;
+  web::TimeZone tz = *web::TimeZone::named("UTC");
+  web::Site site(web::Lang lang = web::Lang::kZh) {
+    return web::Site{*w.store, w.repo, tz, lang, web::Links::server(lang)};
+  }
+  std::string html(const web::Site& s, Result<web::Page> p) {
+    EXPECT_TRUE(p) << p.error().message;
+    if (!p) return "";
+    auto h = web::render_page(s, *p, "/x");
+    EXPECT_TRUE(h) << h.error().message;
+    return h ? *h : "";
+  }
+};
 
 }  // namespace mergelens::testing

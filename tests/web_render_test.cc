@@ -25,20 +25,7 @@ void expect_inert(const std::string& html, const std::string& what) {
     EXPECT_EQ(html.find(bad), std::string::npos) << what << " contains " << bad;
 }
 
-struct Pages {
-  WebStore w;
-  web::TimeZone tz = *web::TimeZone::named("UTC");
-  web::Site site(web::Lang lang = web::Lang::kZh) {
-    return web::Site{*w.store, w.repo, tz, lang, web::Links::server(lang)};
-  }
-  std::string html(const web::Site& s, Result<web::Page> p) {
-    EXPECT_TRUE(p) << p.error().message;
-    if (!p) return "";
-    auto h = web::render_page(s, *p, "/x");
-    EXPECT_TRUE(h) << h.error().message;
-    return h ? *h : "";
-  }
-};
+using Pages = testing::WebPages;
 
 TEST(WebRender, HostileTextIsInertOnEveryPage) {
   Pages p;

@@ -92,9 +92,9 @@ TEST(WebSearch, NewGuidesAreIndexedInTheSameTransaction) {
 
 TEST(WebSearch, StoreRefusesTermsWithoutWords) {
   WebStore w;
-  std::vector<SearchTerm> only_excluded{{"x", false, true}};
+  std::vector<SearchTerm> only_excluded{{"x", false, true, {}}};
   EXPECT_FALSE(w.store->search(w.repo.id, only_excluded, "zh", 10));
-  std::vector<SearchTerm> punct{{"\"*\"", false, false}};
+  std::vector<SearchTerm> punct{{"\"*\"", false, false, {}}};
   EXPECT_FALSE(w.store->search(w.repo.id, punct, "zh", 10));
 }
 

@@ -48,12 +48,91 @@ class Binary:
         return p
 
 
+# --- the store's backend (tests/CMakeLists.txt runs some tests twice) ---
+# MERGELENS_E2E_BACKEND=pg runs a test on PostgreSQL: each store() is then a
+# fresh database on the server MERGELENS_TEST_PG names (scripts/test.sh
+# starts a throwaway cluster); without a server such a run is skipped (77).
+
+def backend():
+    return os.environ.get("MERGELENS_E2E_BACKEND", "sqlite")
+
+
+def skip_unless_backend_available():
+    if backend() == "pg" and not os.environ.get("MERGELENS_TEST_PG"):
+        print("MERGELENS_TEST_PG is not set: skipped")
+        sys.exit(77)
+
+
+def pg_url(db):
+    server = os.environ["MERGELENS_TEST_PG"]
+    head, _, tail = server.partition("//")
+    host, _, rest = tail.partition("/")
+    query = rest.partition("?")[2]
+    return f"{head}//{host}/{db}" + (f"?{query}" if query else "")
+
+
+def psql(url, *commands):
+    """Runs each command on its own (CREATE DATABASE cannot share a transaction)."""
+    cmd = ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url]
+    for c in commands:
+        cmd += ["-c", c]
+    subprocess.run(cmd, check=True, capture_output=True)
+
+
+def store(args, name):
+    """A location for a fresh store: work_dir/name/mergelens.db, or on
+    PostgreSQL a new database named after the test and `name`."""
+    if backend() != "pg":
+        return os.path.join(args.work_dir, name, "mergelens.db")
+    test = os.path.basename(args.work_dir.rstrip("/"))
+    db = "e2e_" + "".join(ch if ch.isalnum() else "_" for ch in f"{test}_{name}").lower()[:50]
+    psql(os.environ["MERGELENS_TEST_PG"], f"DROP DATABASE IF EXISTS {db} WITH (FORCE)",
+         f"CREATE DATABASE {db}")
+    return pg_url(db)
+
+
+def is_pg(location):
+    return location.startswith("postgresql://") or location.startswith("postgres://")
+
+
+def pg_rows(url, sql):
+    """Rows of a query as tuples of strings (NULL as None)."""
+    p = subprocess.run(["psql", "-X", "-A", "-t", "-F", "\x1f", "-R", "\x1e", "-P", "null=\x1d",
+                        "-v", "ON_ERROR_STOP=1", url, "-c", sql], check=True, capture_output=True)
+    out = p.stdout.decode(errors="surrogateescape")
+    if out.endswith("\n"):
+        out = out[:-1]
+    return [tuple(None if f == "\x1d" else f for f in r.split("\x1f"))
+            for r in out.split("\x1e") if r != ""]
+
+
 def make_sample(args, out_name="sample"):
     repo = os.path.join(args.work_dir, out_name)
     manifest = os.path.join(args.work_dir, out_name + ".manifest.json")
     subprocess.run([sys.executable, os.path.join(args.source_dir, "scripts", "make-sample-repo.py"),
                     repo, "--manifest", manifest], check=True, capture_output=True)
     return repo, manifest
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def stop(proc):
+    """Terminates a process the test started (kills it after 10 s)."""
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 def main(tests):

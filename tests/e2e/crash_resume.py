@@ -8,6 +8,7 @@ resulting store against one from an uninterrupted run: the same changes,
 files, facts, tags and guides, no duplicates, no partial rows, an intact
 database. Each check raises AssertionError naming the store and the rows."""
 import itertools
+import json
 import os
 import re
 import shutil
@@ -15,6 +16,8 @@ import signal
 import sqlite3
 import subprocess
 import time
+
+import common
 
 
 def run_to_end(binary, run_args, db):
@@ -27,7 +30,7 @@ def attempts(trials):
     return sum(1 + i % 2 for i in range(trials))
 
 
-def kill_trials(binary, run_args, work_dir, full, trials, rng, prepare=None):
+def kill_trials(binary, run_args, work_dir, full, trials, rng, prepare=None, new_store=None):
     """Runs `trials` trials; returns (kills, stores, kill points in seconds).
 
     Each trial starts from a fresh store (empty, or what prepare(db) puts at
@@ -37,7 +40,8 @@ def kill_trials(binary, run_args, work_dir, full, trials, rng, prepare=None):
     dbs = []
     points = []
     for i in range(trials):
-        db = os.path.join(work_dir, f"killed-{i}", "mergelens.db")
+        fresh = new_store or (lambda name: os.path.join(work_dir, name, "mergelens.db"))
+        db = fresh(f"killed-{i}")
         if prepare:
             prepare(db)
         for _ in range(1 + i % 2):
@@ -55,7 +59,10 @@ def kill_trials(binary, run_args, work_dir, full, trials, rng, prepare=None):
                     points.append(delay)
                     break
                 p.wait()
-                shutil.rmtree(os.path.dirname(db), ignore_errors=True)  # finished: start afresh
+                if common.is_pg(db):  # finished: start afresh
+                    db = fresh(f"killed-{i}")
+                else:
+                    shutil.rmtree(os.path.dirname(db), ignore_errors=True)
                 if prepare:
                     prepare(db)
                 delay /= 2
@@ -65,6 +72,9 @@ def kill_trials(binary, run_args, work_dir, full, trials, rng, prepare=None):
 
 
 def rows(path, sql):
+    """Rows of a query on a SQLite file, or on a PostgreSQL URL (as strings)."""
+    if common.is_pg(path):
+        return common.pg_rows(path, sql)
     con = sqlite3.connect(path)
     try:
         return con.execute(sql).fetchall()
@@ -73,6 +83,9 @@ def rows(path, sql):
 
 
 def check_intact(db):
+    if common.is_pg(db):  # PostgreSQL enforces the keys itself; the queries must work
+        assert rows(db, "SELECT count(*) FROM changes") != [], db
+        return
     assert rows(db, "PRAGMA integrity_check") == [("ok",)], db
     assert rows(db, "PRAGMA foreign_key_check") == [], db
 
@@ -96,7 +109,7 @@ def check_complete(db, langs=2):
         WHERE c.file_count != (SELECT count(*) FROM change_files f WHERE f.change_id = c.id)
            OR NOT EXISTS (SELECT 1 FROM change_commits m WHERE m.change_id = c.id)
            OR NOT EXISTS (SELECT 1 FROM facts x WHERE x.change_id = c.id)
-           OR (SELECT count(*) FROM guides g WHERE g.change_id = c.id AND NOT g.stale) != {langs}""")
+           OR (SELECT count(*) FROM guides g WHERE g.change_id = c.id AND g.stale = 0) != {langs}""")
     assert partial == [], (db, partial)
 
 
@@ -112,11 +125,43 @@ COMPARED = (
 
 
 def _stream(path, sql):
+    if common.is_pg(path):
+        yield from common.pg_rows(path, sql)
+        return
     con = sqlite3.connect(path)
     try:
         yield from con.execute(sql)
     finally:
         con.close()
+
+
+def _pg_doc(value, shas):
+    """A PostgreSQL row's zstd JSON document (hex text) decoded, with change ids
+    replaced by shas: the ids of a PostgreSQL store have gaps where a killed
+    transaction took a sequence value, so they differ between stores."""
+    raw = subprocess.run(["zstd", "-d", "-c", "-q"], input=bytes.fromhex(value[2:]),
+                         capture_output=True, check=True).stdout
+    doc = json.loads(raw)
+
+    def walk(x):
+        if isinstance(x, dict):
+            return {k: (shas.get(str(v), v) if k == "change_id" else walk(v)) for k, v in x.items()}
+        if isinstance(x, list):
+            return [walk(v) for v in x]
+        return x
+    return walk(doc)
+
+
+def _rows_for_compare(path, sql):
+    if not common.is_pg(path):
+        yield from _stream(path, sql)
+        return
+    shas = {str(i): sha for i, sha in common.pg_rows(path, "SELECT id, sha FROM changes")}
+    doc_last = re.search(r"\.doc FROM", sql) is not None
+    for row in common.pg_rows(path, sql):
+        if doc_last and row[-1]:
+            row = row[:-1] + (_pg_doc(row[-1], shas),)
+        yield row
 
 
 def compare(db, ref_db):
@@ -126,7 +171,7 @@ def compare(db, ref_db):
     for q in COMPARED:
         n_got = n_want = 0
         diff = []
-        for a, b in itertools.zip_longest(_stream(db, q), _stream(ref_db, q)):
+        for a, b in itertools.zip_longest(_rows_for_compare(db, q), _rows_for_compare(ref_db, q)):
             n_got += a is not None
             n_want += b is not None
             if a is not None and b is not None and a != b and len(diff) < 5:
@@ -135,3 +180,13 @@ def compare(db, ref_db):
         assert not diff, (db, q.split()[1], diff)
         counts[re.search(r"FROM (\w+)", q).group(1)] = n_got
     return counts
+
+
+def change_ids_by_ref(db):
+    """{"#N" or any sha prefix of 7+ digits: change id} (how a prompt names a change)."""
+    ids = {}
+    for number, sha, cid in rows(db, "SELECT number, sha, id FROM changes"):
+        ids[f"#{number}"] = str(cid)
+        for n in range(7, 41):
+            ids.setdefault(sha[:n], str(cid))
+    return ids

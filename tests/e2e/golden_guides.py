@@ -11,7 +11,7 @@ import common
 def render(args):
     """Returns {relative file name: Markdown} for every change and language."""
     repo, _ = common.make_sample(args, "golden-sample")
-    ml = common.Binary(args.binary, os.path.join(args.work_dir, "golden-db", "mergelens.db"))
+    ml = common.Binary(args.binary, common.store(args, "golden-db"))
     ml.run("ingest", repo)
     ml.run("analyze")
     ml.run("write", "--lang", "both")

@@ -119,9 +119,10 @@ class Checker:
                     self.polls += 1
                     if status != 200:
                         self.problems.append(f"day {day}: HTTP {status}")
-                    elif m["merged"] != len(m.get("items", [])):
-                        self.problems.append(
-                            f"day {day}: says {m['merged']} merged, lists {len(m['items'])}")
+                    elif m["merged"] != len(m.get("items", [])) + len(m.get("skipped", [])):
+                        # Skip-verdict changes are listed apart, one line each.
+                        listed = len(m.get("items", [])) + len(m.get("skipped", []))
+                        self.problems.append(f"day {day}: says {m['merged']} merged, lists {listed}")
 
     def compare_with_final(self):
         """After the writers finished: every view seen must equal the final

@@ -8,6 +8,12 @@ the test serves the store and navigates day -> PR -> tag -> aggregation ->
 tag list -> search (Chinese queries of 2 and 4 characters, one English),
 checks the content, checks that no payload ran, and keeps a screenshot of
 each page under build/artifacts/screenshots/.
+
+It also takes the README's screenshots from the bundled sample's own days
+(day, PR, tag list, aggregation, at desktop and phone widths) after checking
+what they show: every entry's paragraph and its "原始 PR · 作者 · 合并时间"
+line, charts with axes, tick labels, hover values and a legend. With
+MERGELENS_UPDATE_SCREENSHOTS=1 they are copied to docs/screenshots/.
 """
 import base64
 import json
@@ -23,7 +29,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Binary, git, main, make_sample, parse_args  # noqa: E402
+from common import Binary, free_port, git, main, make_sample, parse_args, stop  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -43,14 +49,6 @@ HOSTILE_BODY = """Fixes the KV cache hit path.
 """
 HOSTILE_AUTHOR = "<img src=x onerror=window.__pwned='author'>"
 HOSTILE_TAG = "<img src=x onerror=window.__pwned='tag'>"
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def add_hostile_prs(repo):
@@ -138,6 +136,9 @@ class WebDriver:
     def source(self):
         return self.s("GET", "/source")
 
+    def size(self, width, height):
+        self.s("POST", "/window/rect", {"width": width, "height": height})
+
     def shot(self, name):
         os.makedirs(SHOTS, exist_ok=True)
         png = base64.b64decode(self.s("GET", "/screenshot"))
@@ -204,13 +205,7 @@ def teardown():
     if "wd" in STATE:
         STATE["wd"].quit()
     for key in ("driver_proc", "server"):
-        p = STATE.get(key)
-        if p:
-            p.terminate()
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop(STATE.get(key))
 
 
 def test_day_pr_tag_aggregation_search():
@@ -220,7 +215,8 @@ def test_day_pr_tag_aggregation_search():
     assert wd.text("h1") == "2026-09-11", wd.text("h1")
     counts = wd.text("#counts")
     assert re.search(r"合并 2 个，其中 \d+ 个值得精读", counts), counts
-    headlines = [wd.s("GET", f"/element/{e}/text") for e in wd.find_all("a.headline")]
+    headlines = [wd.s("GET", f"/element/{e}/text")
+                 for e in wd.find_all("a.headline") + wd.find_all("ul.skipped li")]
     assert len(headlines) == 2, headlines
     # The PR's title follows the guide's headline (a Chinese lead built from the facts).
     titles = [wd.s("GET", f"/element/{e}/text") for e in wd.find_all("span.title")]
@@ -262,7 +258,7 @@ def test_day_pr_tag_aggregation_search():
     rows = wd.find_all("table.tag-table tbody tr")
     assert len(rows) >= 5, len(rows)
     assert HOSTILE_TAG in wd.source().replace("&lt;", "<").replace("&gt;", ">")
-    assert wd.find_all("svg.spark polyline")
+    assert wd.find_all("svg.spark rect.bar title")
     wd.assert_inert("tags")
     wd.shot("5-tags")
     wd.go(base + "/tags/" + urllib.parse.quote(HOSTILE_TAG, safe=""))
@@ -296,6 +292,70 @@ def test_day_pr_tag_aggregation_search():
     wd.shot("11-day-en")
 
 
+README_SHOTS = (("day", "/day/2026-09-08"), ("pr", "/pr/1248"), ("tags", "/tags?sort=recent"),
+                ("aggregation", "/tags/perf"))
+WIDTHS = (("desktop", 1100, 820), ("phone", 390, 820))
+
+
+def test_digest_views_read_like_the_examples_and_readme_screenshots():
+    wd, base = STATE["wd"], STATE["base"]
+    # The day page: headline, paragraph, tags and the original-PR line per entry.
+    wd.go(base + "/day/2026-09-08")
+    entries = wd.find_all("li.digest-entry")
+    assert len(entries) >= 3, len(entries)
+    paragraphs = [wd.s("GET", f"/element/{e}/text") for e in wd.find_all("li.digest-entry p.paragraph")]
+    assert len(paragraphs) >= 3 and all(len(p) > 10 for p in paragraphs), paragraphs
+    sources = [wd.s("GET", f"/element/{e}/text") for e in wd.find_all("li.digest-entry p.source")]
+    assert len(sources) == len(entries), (len(sources), len(entries))
+    for line in sources:
+        assert re.match(r"原始 PR #\d+ · 作者 \S.* · 合并时间 2026-09-08 \d\d:\d\d$", line), line
+    assert "值得精读" in wd.text("#close-links")
+    assert wd.find_all("#close-links a[href^='#pr-']")
+    # Close reads first; skip-verdict PRs one line each at the bottom.
+    badges = [wd.s("GET", f"/element/{e}/text") for e in wd.find_all("li.digest-entry .badge")]
+    assert badges[0] == "值得精读", badges
+    assert wd.find_all("ul.skipped li"), "no skipped list"
+    assert "`" not in wd.text("main"), "raw backticks on the day page"
+    wd.assert_inert("digest day")
+    # The aggregation chart: axes, tick labels, a title per bar, a legend.
+    wd.go(base + "/tags/perf")
+    assert wd.find_all("svg.chart line.axis"), "no axes"
+    ticks = [wd.s("GET", f"/element/{e}/text") for e in wd.find_all("svg.chart text.tick")]
+    assert "0" in ticks and "10" in ticks and any(re.match(r"\d\d-\d\d", t) for t in ticks), ticks
+    assert wd.find_all("svg.chart text.axis-title")
+    hover = wd.js("return Array.from(document.querySelectorAll('svg.chart rect.bar title'))"
+                  ".map(t => t.textContent)")
+    assert hover and all("这一周" in h for h in hover), hover
+    assert "平均重要度" in wd.text("figcaption.legend")
+    assert wd.find_all("ol.top li.digest-entry p.paragraph"), "aggregation entries without paragraphs"
+    assert "重要度" in wd.text("ol.top li.digest-entry p.scores")
+    wd.assert_inert("aggregation chart")
+    # The tag list by the last four weeks.
+    wd.go(base + "/tags?sort=recent")
+    recent = [int(wd.s("GET", f"/element/{e}/text")) for e in wd.find_all("td.recent")]
+    assert recent == sorted(recent, reverse=True), recent
+    assert wd.find_all("svg.spark text.scale")
+    assert "量化" in wd.text("table.tag-table") or "性能" in wd.text("table.tag-table")
+    wd.assert_inert("tags by recent")
+    # The PR page: a headline with code spans shows no backticks.
+    wd.go(base + "/pr/1248")
+    assert "`" not in wd.text("#headline")
+    wd.assert_inert("sample pr")
+    # The README's screenshots.
+    docs = os.path.join(args.source_dir, "docs", "screenshots")
+    for width_name, w, h in WIDTHS:
+        wd.size(w, h)
+        for name, path in README_SHOTS:
+            wd.go(base + path)
+            wd.assert_inert(f"{name} {width_name}")
+            shot = f"readme-{name}-{width_name}"
+            wd.shot(shot)
+            if os.environ.get("MERGELENS_UPDATE_SCREENSHOTS") == "1":
+                os.makedirs(docs, exist_ok=True)
+                shutil.copy(os.path.join(SHOTS, shot + ".png"), os.path.join(docs, shot + ".png"))
+    wd.size(1280, 1400)
+
+
 def test_security_headers_and_traversal():
     base = STATE["base"]
     for path in ("/", "/pr/2001", "/tags", "/search?q=x", "/feed.xml"):
@@ -325,6 +385,8 @@ if __name__ == "__main__":
     shutil.rmtree(SHOTS, ignore_errors=True)
     try:
         setup()
-        main([test_day_pr_tag_aggregation_search, test_security_headers_and_traversal])
+        main([test_day_pr_tag_aggregation_search,
+              test_digest_views_read_like_the_examples_and_readme_screenshots,
+              test_security_headers_and_traversal])
     finally:
         teardown()

@@ -12,9 +12,10 @@ import common
 import crash_resume
 
 args = common.parse_args()
+common.skip_unless_backend_available()
 repo, _ = common.make_sample(args)
 binary = args.binary
-ref_db = os.path.join(args.work_dir, "ref", "mergelens.db")
+ref_db = common.store(args, "ref")
 RUN = ["run", repo, "--lang", "both", "--batch", "3"]
 TRIALS = 20
 
@@ -23,7 +24,8 @@ crash_resume.run_to_end(binary, RUN, ref_db)
 full = time.monotonic() - start
 
 rng = random.Random(int(os.environ.get("MERGELENS_CRASH_SEED", "20261130")))
-kills, killed_dbs, _ = crash_resume.kill_trials(binary, RUN, args.work_dir, full, TRIALS, rng)
+kills, killed_dbs, _ = crash_resume.kill_trials(binary, RUN, args.work_dir, full, TRIALS, rng,
+                                                new_store=lambda name: common.store(args, name))
 runs = crash_resume.attempts(TRIALS)
 print(f"uninterrupted run {full:.2f} s; {kills} of {runs} runs killed mid-run")
 

@@ -9,6 +9,7 @@ import common
 import golden_guides
 
 args = common.parse_args()
+common.skip_unless_backend_available()
 rendered = golden_guides.render(args)
 golden_dir = os.path.join(args.source_dir, "tests", "golden", "guides")
 

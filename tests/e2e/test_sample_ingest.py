@@ -9,7 +9,8 @@ args = common.parse_args()
 repo, manifest_path = common.make_sample(args)
 with open(manifest_path, encoding="utf-8") as f:
     manifest = json.load(f)
-ml = common.Binary(args.binary, os.path.join(args.work_dir, "db", "mergelens.db"))
+common.skip_unless_backend_available()
+ml = common.Binary(args.binary, common.store(args, "db"))
 first = ml.run("ingest", repo)
 
 

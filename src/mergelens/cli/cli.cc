@@ -11,7 +11,7 @@ namespace cli {
 // Commands read the store once, as batch jobs: no mmap (see StoreOptions).
 // The server opens its own connections, mapped.
 Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create) {
-  return open_sqlite_store(g.db, StoreOptions{.create = create, .map_file = false});
+  return open_store_at(g.db, StoreOptions{.create = create, .map_file = false});
 }
 
 Result<void> parse_date_flag(const std::string& text, const char* flag,
@@ -47,6 +47,12 @@ constexpr Command kCommands[] = {
     {"serve", "Serve the reading guides as web pages, feeds and JSON (read-only)", setup_serve},
     {"export", "Write the pages as a static site with relative links", setup_export},
     {"digest", "Print one day's digest as Markdown or JSON", setup_digest},
+    {"deliver", "Send a day's digest to Feishu, DingTalk, WeCom, Slack or e-mail", setup_deliver},
+    {"worker", "Run jobs from the store's queue (many workers may share one store)", setup_worker},
+    {"jobs", "Show the job queue: counts, dead-lettered jobs and why", setup_jobs},
+    {"repos", "Add, remove and list the repositories workers keep current", setup_repos},
+    {"migrate-store", "Copy this store (e.g. SQLite) into an empty one (e.g. PostgreSQL)",
+     setup_migrate},
 };
 
 int exit_code_for(ErrorKind kind) {
@@ -74,7 +80,7 @@ int run_cli(int argc, char** argv) {
     app.require_subcommand(1);
     app.fallthrough();  // --db and --repo may follow the subcommand
     cli::Globals globals;
-    app.add_option("--db", globals.db, "SQLite database file")
+    app.add_option("--db", globals.db, "SQLite database file, or a postgresql:// URL")
         ->capture_default_str()
         ->envname("MERGELENS_DB");
     app.add_option("--repo", globals.repo,

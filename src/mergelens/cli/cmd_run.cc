@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "mergelens/cli/commands.h"
+#include "mergelens/deliver/deliver.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/pipeline/run.h"
 #include "mergelens/web/export.h"
@@ -117,6 +118,7 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
     std::string export_dir;
     bool serve = false;
     web::ServerOptions server;
+    bool enqueue = false;
   };
   auto a = std::make_shared<Args>();
   sub.add_option("path", a->opt.ingest.repo_path, "Local clone (work tree or bare)")->required();
@@ -140,6 +142,9 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
                  "Keep the repository current: fetch origin and run again every N seconds");
   sub.add_option("--export", a->export_dir, "After each pass, write the static site into DIR");
   sub.add_flag("--serve", a->serve, "After the first pass, serve the pages until Ctrl-C");
+  sub.add_flag("--enqueue", a->enqueue,
+               "Do not run: add the clone to the workers' repositories (with --repo NAME) and "
+               "queue its ingest for `mergelens worker`");
   sub.add_option("--host", a->server.host, "Address to serve on (with --serve)")
       ->capture_default_str();
   sub.add_option("--port", a->server.port, "Port to serve on (0: any free port)")
@@ -150,6 +155,7 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
     auto langs = parse_langs(a->lang);
     if (!langs) return std::unexpected(langs.error());
     a->opt.write.langs = *langs;
+    if (a->enqueue) return enqueue_run(g, a->opt.ingest, *langs, a->use_llm);
     a->opt.ingest.repo_name = g.repo;
     if (a->batch > 0)
       a->opt.ingest.batch_size = a->opt.analyze.batch_size = a->opt.write.batch_size = a->batch;
@@ -164,6 +170,10 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
     // Options the export and the server would reject fail before any work.
     if (!a->export_dir.empty() || a->serve)
       if (auto tz = web::TimeZone::named(a->server.tz); !tz) return std::unexpected(tz.error());
+    // [[deliver]] targets: each pass delivers the days that have closed.
+    auto targets = deliver::read_targets(a->config);
+    if (!targets) return std::unexpected(targets.error());
+    auto transport = deliver::real_transport();
     auto store = open_store(g, /*create=*/true);
     if (!store) return std::unexpected(store.error());
     std::optional<Stopper> stopper;
@@ -209,12 +219,21 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
         fmt::print("exported {} pages and {} feeds to {}\n", stats->pages, stats->feeds,
                    a->export_dir);
       }
+      if (!targets->empty()) {
+        // A delivery that fails is reported and tried again on the next pass.
+        auto repo = resolve_repo(**store, report->ingest.repo.name);
+        auto sent = repo ? deliver::deliver_due(**store, *repo, *targets, *transport)
+                         : Result<std::vector<deliver::DayReport>>(std::unexpected(repo.error()));
+        if (!sent) fmt::print(stderr, "mergelens: delivery: {}\n", sent.error().message);
+        for (const auto& r : sent ? *sent : std::vector<deliver::DayReport>{})
+          fmt::print(r.error.empty() ? stdout : stderr, "delivered {}\n", deliver::describe(r));
+      }
       if (first && a->serve) {
         a->server.repo = report->ingest.repo.name;
         a->server.lang = (*langs)[0];
         const std::string db = g.db;
         auto created = web::Server::create(
-            [db] { return open_sqlite_store(db, StoreOptions{.create = false}); }, a->server);
+            [db] { return open_store_at(db, StoreOptions{.create = false}); }, a->server);
         if (!created) return std::unexpected(created.error());
         server = std::move(*created);
         auto port = server->bind();

@@ -29,7 +29,7 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     auto server = web::Server::create(
-        [db] { return open_sqlite_store(db, StoreOptions{.create = false}); }, *o);
+        [db] { return open_store_at(db, StoreOptions{.create = false}); }, *o);
     if (!server) return std::unexpected(server.error());
     auto port = (*server)->bind();
     if (!port) return std::unexpected(port.error());

@@ -93,6 +93,7 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
   struct Args {
     std::string ref;
     bool json = false, patch = false, facts = false, prompt = false;
+    int max_calls = 4;
     size_t budget = 12000;
     std::string lang = "zh";
   };
@@ -102,6 +103,8 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
   sub.add_flag("-p,--patch", a->patch, "Print the diff too");
   sub.add_flag("--facts", a->facts, "Print the analysis facts too (always when there is no guide)");
   sub.add_flag("--prompt", a->prompt, "Print the exact prompt the model writer would send");
+  sub.add_option("--max-calls", a->max_calls, "Model calls a PR at most (with --prompt)")
+      ->capture_default_str();
   sub.add_option("--budget", a->budget, "Prompt budget in estimated tokens (with --prompt)")
       ->capture_default_str();
   sub.add_option("--lang", a->lang, "Language of the guide to show: zh (default) or en")
@@ -126,6 +129,10 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
       Facts f = **facts;
       f.referenced_by = *backlinks;
       Prompt p = build_prompt(*change, f, a->lang, a->budget);
+      // How the writer would read a PR too large for one prompt.
+      auto plan = plan_split(*change, f, a->budget, a->max_calls);
+      nlohmann::json split = nullptr;
+      if (plan) split = {{"notes_calls", plan->groups.size()}, {"regions", plan->regions_planned}};
       if (a->json) {
         fmt::print("{}\n",
                    dump_json(nlohmann::json{{"messages",
@@ -133,12 +140,21 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
                                               {{"role", "user"}, {"content", p.user}}}},
                                             {"estimated_tokens", p.estimated_tokens},
                                             {"top3_share", p.coverage.top3_share},
+                                            {"top_regions", p.coverage.top_regions},
+                                            {"top_regions_shown", p.coverage.top_regions_shown},
+                                            {"split", split},
                                             {"files_left_out", p.coverage.files_left_out}}));
       } else {
         fmt::print("=== system ===\n{}\n\n=== user ===\n{}\n", p.system, p.user);
         fmt::print("=== {} estimated tokens; {} of {} hunks; top-3 focus coverage {:.0f}% ===\n",
                    p.estimated_tokens, p.coverage.hunks_included, p.coverage.hunks_total,
                    p.coverage.top3_share * 100);
+        if (plan)
+          fmt::print(
+              "=== too large for one prompt ({} of the top {} focus regions fit): the writer "
+              "reads {} regions in {} notes calls, then writes the guide in one more ===\n",
+              p.coverage.top_regions_shown, p.coverage.top_regions, plan->regions_planned,
+              plan->groups.size());
       }
       return {};
     }

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "mergelens/pipeline/ingest.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
 
@@ -31,10 +32,19 @@ Runner setup_run(CLI::App& sub, const Globals& g);
 Runner setup_serve(CLI::App& sub, const Globals& g);
 Runner setup_export(CLI::App& sub, const Globals& g);
 Runner setup_digest(CLI::App& sub, const Globals& g);
+Runner setup_deliver(CLI::App& sub, const Globals& g);
 
 // "zh", "en" or "both" → the languages; kInvalidInput otherwise.
 Result<std::vector<std::string>> parse_langs(const std::string& lang);
 Runner setup_sync(CLI::App& sub, const Globals& g);
+// Scale-out: workers, the job queue, the repository list, moving a store.
+Runner setup_worker(CLI::App& sub, const Globals& g);
+Runner setup_jobs(CLI::App& sub, const Globals& g);
+Runner setup_repos(CLI::App& sub, const Globals& g);
+Runner setup_migrate(CLI::App& sub, const Globals& g);
+// `run --enqueue`: stores the clone as a worker repository and queues its ingest (cmd_repos.cc).
+Result<void> enqueue_run(const Globals& g, const IngestOptions& ingest,
+                         const std::vector<std::string>& langs, bool llm);
 
 // Parses a date option (`flag` names it in errors) into `out`; empty text
 // leaves `out` unset. Fails with kInvalidInput naming the flag.

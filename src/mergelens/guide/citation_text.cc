@@ -79,6 +79,7 @@ std::vector<NumberToken> scan_numbers(std::string_view text) {
     }
     t.strict = t.strict || unit;
     t.end = j;
+    t.written = std::string(text.substr(i, j - i));
     out.push_back(std::move(t));
     i = j;
   }

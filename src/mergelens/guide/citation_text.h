@@ -16,6 +16,7 @@ std::string normalise(std::string_view n);
 
 struct NumberToken {
   std::string text;      // as written, without unit
+  std::string written;   // as written, with its unit ("3.7x", "41.5 ms")
   size_t pos = 0;        // byte offset in the scanned text
   size_t end = 0;        // just past the number (and its unit)
   bool strict = false;   // a decimal or a figure with a unit

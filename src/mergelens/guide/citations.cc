@@ -136,6 +136,13 @@ class Checker {
     auto bad = [&](std::string citation, std::string reason) {
       fail(field, part, std::move(citation), std::move(reason), r.begin, r.end);
     };
+    // A value the change writes (`AUTO`) makes its siblings values too
+    // ("`EAGER` and `LAZY`, not `AUTO`").
+    sibling_value_ = false;
+    for (const auto& sp : prose::code_spans(s)) {
+      std::string c = span_text(std::string(sp.code));
+      if (value_shaped(c) && ix_.has_code_span(c)) sibling_value_ = true;
+    }
     for (const auto& sp : prose::code_spans(s)) {
       std::string reason;
       if (!span_ok(sp.code, s, sp.begin, may, &reason)) bad(fmt::format("`{}`", sp.code), reason);
@@ -149,6 +156,9 @@ class Checker {
 
   bool span_ok(std::string_view raw, std::string_view s, size_t at, bool may, std::string* why) {
     const std::string c = span_text(std::string(raw));
+    // Suggestions are recorded as written between the backticks, which is
+    // how publishers find them again.
+    auto suggest = [&](const std::string&) { this->suggest(raw); };
     if (c.empty() || ix_.has_code_span(c)) return true;
     std::string p;
     int first = 0, last = 0;
@@ -219,7 +229,7 @@ class Checker {
         return true;
       }
     }
-    if (value_shaped(c) && names_variable_) {
+    if (value_shaped(c) && (names_variable_ || sibling_value_)) {
       suggest(c);
       return true;
     }
@@ -347,7 +357,7 @@ class Checker {
       else
         ok = ix_.has_number(n.text, false) || (may && !line_cued(t, n.pos));
       if (!ok)
-        bad(n.text, n.strict ? "a figure the change does not give" : "number not in the change");
+        bad(n.written, n.strict ? "a figure the change does not give" : "number not in the change");
     }
   }
 
@@ -369,6 +379,7 @@ class Checker {
   CitationReport& out_;
   std::set<std::string> declared_;
   bool names_variable_ = false;
+  bool sibling_value_ = false;
 };
 
 // Visits every text of a guide with its field, part and place.

@@ -143,6 +143,17 @@ std::string guide_to_markdown(const Guide& g) {
   if (g.insight.value > 0)
     out += fmt::format("**{}** {}/10{}\n", L.insight, g.insight.value,
                        g.insight.reason.empty() ? "" : " — " + g.insight.reason);
+  // The analysis's judgment when the model argued another.
+  const GuideJudgment& a = g.analysis;
+  if (!a.verdict.empty() && (a.verdict != g.verdict || a.importance.value != g.importance.value ||
+                             a.insight.value != g.insight.value)) {
+    out += L.zh ? fmt::format("_分析给出的判断：{} · 重要度 {} · 洞察价值 {}_", a.verdict,
+                              a.importance.value, a.insight.value)
+                : fmt::format("_The analysis judged: {} · importance {} · insight {}_", a.verdict,
+                              a.importance.value, a.insight.value);
+    if (!a.argument.empty()) out += (L.zh ? "。模型的理由：" : ". The model argued: ") + a.argument;
+    out += "\n";
+  }
   if (!g.tags.empty()) out += fmt::format("**{}**: {}\n", L.tags, fmt::join(g.tags, ", "));
   // "2026-09-01T09:12:00Z" → "2026-09-01 09:12 UTC"
   std::string at = g.source.merged_at;
@@ -163,6 +174,10 @@ std::string guide_to_markdown(const Guide& g) {
                            : std::string(L.writer_offline);
   if (!g.writer.fallback_reason.empty())
     writer = fmt::format(fmt::runtime(L.fallback), g.writer.fallback_reason);
+  if (!g.writer.removed.empty())
+    writer +=
+        fmt::format(fmt::runtime(L.zh ? "；引用校验删去 {} 处" : "; the citation check removed {}"),
+                    g.writer.removed.size());
   out += fmt::format("_{}_\n", writer);
   return out;
 }

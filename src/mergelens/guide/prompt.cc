@@ -138,34 +138,50 @@ std::optional<SplitPlan> plan_split(const Change& c, const Facts& f, size_t budg
       estimate_tokens(prompt_text::kNotesSystem) + estimate_tokens(prompt_text::kNotesFormat) + 40;
   Frame fr = frame(c, f, budget, notes_fixed, 25, 35);
   const long room = std::max<long>(fr.excerpt_budget, static_cast<long>(budget / 4));
-  const size_t max_groups = static_cast<size_t>(max_calls - 1);
   SplitPlan plan;
   plan.regions_single = single.coverage.top_regions_shown;
-  std::vector<long> used;
-  std::vector<std::set<std::string>> files;
-  // Regions best first; a region joins the first group with room (its own
-  // file's group first), a new group while there may be one more, else it
-  // is left out. A region larger than a whole call gets a group of its own
-  // and is cut there.
-  const size_t candidates = std::min<size_t>(f.focus.size(), 3 * kTopRegions);
-  for (size_t k = 0; k < candidates; ++k) {
-    long cost = static_cast<long>(prompt_detail::region_cost(c, f, k));
-    size_t pick = plan.groups.size();
-    for (size_t g = 0; g < plan.groups.size() && pick == plan.groups.size(); ++g)
-      if (files[g].count(f.focus[k].path) && used[g] + cost <= room) pick = g;
-    for (size_t g = 0; g < plan.groups.size() && pick == plan.groups.size(); ++g)
-      if (used[g] + cost <= room) pick = g;
-    if (pick == plan.groups.size()) {
-      if (plan.groups.size() == max_groups) continue;
-      plan.groups.emplace_back();
-      used.push_back(0);
-      files.emplace_back();
+  const size_t top = std::min(f.focus.size(), kTopRegions);
+  std::vector<long> cost(std::min<size_t>(f.focus.size(), 3 * kTopRegions));
+  long top_total = 0;
+  for (size_t k = 0; k < cost.size(); ++k) {
+    cost[k] = static_cast<long>(prompt_detail::region_cost(c, f, k));
+    if (k < top) top_total += std::min(cost[k], room);
+  }
+  // As many calls as the top regions need, at most max_calls - 1.
+  const size_t groups = std::clamp<size_t>(static_cast<size_t>((top_total + room - 1) / room), 2,
+                                           static_cast<size_t>(max_calls - 1));
+  const size_t per_group = (top + groups - 1) / groups;
+  const long share = room / static_cast<long>(std::max<size_t>(per_group, 1));
+  plan.groups.resize(groups);
+  plan.caps.resize(groups);
+  std::vector<long> used(groups, 0);
+  std::vector<std::set<std::string>> files(groups);
+  auto place = [&](size_t k, long want, bool capped) {
+    // The group already holding the file, else the least used one.
+    size_t pick = groups;
+    for (size_t g = 0; g < groups && pick == groups; ++g)
+      if (files[g].count(f.focus[k].path) && used[g] + want <= room &&
+          plan.groups[g].size() < per_group + (capped ? 0 : 8))
+        pick = g;
+    if (pick == groups) {
+      size_t best = 0;
+      for (size_t g = 1; g < groups; ++g)
+        if (used[g] < used[best]) best = g;
+      if (used[best] + want > room) return false;
+      pick = best;
     }
     plan.groups[pick].push_back(k);
-    used[pick] += cost;
+    plan.caps[pick].push_back(capped ? want : 0);
+    used[pick] += want;
     files[pick].insert(f.focus[k].path);
     ++plan.regions_planned;
-  }
+    return true;
+  };
+  // The top regions first, each within its share; then others that fit whole.
+  for (size_t k = 0; k < top; ++k) place(k, std::min(cost[k], share), cost[k] > share);
+  for (size_t k = top; k < cost.size(); ++k) place(k, cost[k], false);
+  std::erase_if(plan.groups, [](const std::vector<size_t>& g) { return g.empty(); });
+  std::erase_if(plan.caps, [](const std::vector<long>& g) { return g.empty(); });
   if (plan.groups.size() < 2) return std::nullopt;  // one prompt shows as much
   return plan;
 }
@@ -184,7 +200,8 @@ Prompt build_notes_prompt(const Change& c, const Facts& f, const SplitPlan& plan
   const std::string suffix = fmt::format("\n{}\n", prompt_text::kNotesFormat);
   Frame fr =
       frame(c, f, budget, estimate_tokens(p.system) + estimate_tokens(head + suffix), 25, 35);
-  auto ex = build_excerpt(c, f, plan.groups[group], fr.excerpt_budget, /*other_hunks=*/false);
+  auto ex = build_excerpt(c, f, plan.groups[group], fr.excerpt_budget, /*other_hunks=*/false,
+                          plan.caps[group]);
   p.coverage = ex.coverage;
   p.user = head + fr.facts;
   p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;

@@ -58,12 +58,17 @@ Prompt build_prompt(const Change& change, const Facts& facts, std::string_view l
                     size_t budget_tokens);
 
 // The notes calls of a large PR: groups of focus-region indexes (into
-// facts.focus), at most max_calls - 1 of them, each shown whole within the
-// budget of one call. nullopt when the single prompt already shows the top
+// facts.focus), at most max_calls - 1 of them, within the budget of one call
+// each. Every top region (kTopRegions) gets a place and a share of its
+// call; a region larger than its share shows its head; room left takes
+// further regions whole. nullopt when the single prompt already shows the top
 // regions, when there is nothing to split, or when max_calls < 3 (a split
 // needs at least two notes calls to show more than one prompt does).
 struct SplitPlan {
   std::vector<std::vector<size_t>> groups;
+  // Per region of each group, the tokens it may take (a large region shows
+  // its head, so every planned region gets a share); 0 = whole.
+  std::vector<std::vector<long>> caps;
   size_t regions_planned = 0;  // regions in the groups
   size_t regions_single = 0;   // top regions the single prompt would show
 };

@@ -285,9 +285,10 @@ size_t region_cost(const Change& c, const Facts& f, size_t k) {
 }
 
 Excerpt build_excerpt(const Change& c, const Facts& f, const std::vector<size_t>& regions,
-                      long budget, bool other_hunks) {
+                      long budget, bool other_hunks, const std::vector<long>& caps) {
   Excerpt out;
   long remaining = budget;
+  long region_left = 0;  // what the current region may still take (its cap)
   Shown ex(c, f);
   std::string& diff = out.diff;
   auto add_piece = [&](const std::string& header, size_t fi, size_t hi, size_t from, size_t to) {
@@ -317,19 +318,26 @@ Excerpt build_excerpt(const Change& c, const Facts& f, const std::vector<size_t>
     return false;
   };
 
-  // 1. The chosen focus regions, in order, with a few lines of context.
-  for (size_t k : regions) {
+  // 1. The chosen focus regions, in order, with a few lines of context; a
+  // region with a cap is shown up to it (its head), so later ones get room.
+  for (size_t i = 0; i < regions.size(); ++i) {
+    const size_t k = regions[i];
     if (remaining <= 0 || k >= f.focus.size()) break;
+    const long cap = i < caps.size() && caps[i] > 0 ? caps[i] : remaining;
+    region_left = std::min(cap, remaining);
+    const long rest = remaining - region_left;  // kept for the regions after this one
+    remaining = region_left;
     const FocusRegion& r = f.focus[k];
     bool first = true;
     region_pieces(c, r, [&](size_t fi, size_t hi, size_t from, size_t to) {
-      if (ex.render(fi, hi, from, to).empty()) return;
+      if (remaining <= 0 || ex.render(fi, hi, from, to).empty()) return;
       std::string header = first ? fmt::format("--- {} (focus #{}{})\n", r.path, k + 1,
                                                r.symbol.empty() ? "" : ", " + r.symbol)
                                  : std::string("    …\n");
       first = false;
       add_piece(header, fi, hi, from, to);
     });
+    remaining += rest;
   }
   // 2. Other hunks by focus score, clean-up files last (left out).
   std::set<std::string> skim;

@@ -23,9 +23,10 @@ struct Excerpt {
 // Renders `regions` (indexes into facts.focus, in that order) with context;
 // then, when `other_hunks`, every other hunk that fits, best score first
 // (clean-up files never). Never exceeds `budget` estimated tokens: a region
-// that does not fit is cut line by line and marked.
+// that does not fit is cut line by line and marked. `caps[i]`, when given and
+// positive, bounds what regions[i] may take (its head is shown).
 Excerpt build_excerpt(const Change& c, const Facts& f, const std::vector<size_t>& regions,
-                      long budget, bool other_hunks);
+                      long budget, bool other_hunks, const std::vector<long>& caps = {});
 
 // Estimated tokens of rendering focus region `k` alone with its context.
 size_t region_cost(const Change& c, const Facts& f, size_t k);

@@ -181,27 +181,6 @@ std::string shorten_headline(std::string_view h) {
   return std::string(h);
 }
 
-std::string compose_digest(const Guide& g) {
-  const bool zh = g.lang == "zh" || (g.lang.empty() && prose::has_cjk(g.verdict_text));
-  std::string text = prose::tidy(g.verdict_text);
-  auto end_sentence = [&](std::string& s) {
-    if (s.empty()) return;
-    for (std::string_view stop : {"\u3002", "\uFF01", "\uFF1F", ".", "!", "?"})
-      if (s.ends_with(stop)) return;
-    s += zh ? "\u3002" : ".";
-  };
-  end_sentence(text);
-  std::string why = prose::tidy(g.why);
-  if (!why.empty()) {
-    end_sentence(why);
-    text += zh ? why : " " + why;
-  }
-  // At most three sentences.
-  auto sents = prose::sentences(text);
-  if (sents.size() > 3) text = prose::tidy(text.substr(0, sents[2].end));
-  return text;
-}
-
 void settle_judgment(Guide& g, const Facts& f, const Guide& offline) {
   const std::string a_verdict = to_string(f.verdict);
   GuideJudgment analysis;
@@ -229,13 +208,16 @@ void settle_judgment(Guide& g, const Facts& f, const Guide& offline) {
   settle(g.importance, analysis.importance);
   settle(g.insight, analysis.insight);
   const int a_level = level(a_verdict), m_level = level(g.verdict);
+  bool verdict_moved = false;
   if (m_level < 0 || m_level == a_level || a_level < 0 || !cites(g.analysis.argument)) {
     g.verdict = a_verdict;
   } else {
     g.verdict = verdict_at(a_level + (m_level > a_level ? 1 : -1));
-    moved = true;
+    verdict_moved = true;
   }
-  analysis.argument = moved ? g.analysis.argument : std::string();
+  // The argument is the verdict's; moved scores carry their own reasons.
+  (void)moved;
+  analysis.argument = verdict_moved ? g.analysis.argument : std::string();
   g.analysis = std::move(analysis);
 }
 

@@ -48,10 +48,6 @@ size_t trim_lists(Guide& guide, size_t max);
 // → "LoRA 不再与投机解码互斥"); otherwise it is kept as written.
 std::string shorten_headline(std::string_view headline);
 
-// The digest paragraph when a writer gave none: the verdict with its scope,
-// then the lesson (at most three sentences in all).
-std::string compose_digest(const Guide& guide);
-
 // Settles which judgment the guide shows. On entry guide.verdict, importance
 // and insight hold the model's answer (empty or 0 when it gave none) and
 // analysis.argument its argument; `facts` and `offline` (the offline guide

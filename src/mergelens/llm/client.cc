@@ -246,6 +246,7 @@ Result<ChatResult> Client::chat(const ChatRequest& request) {
 }
 
 Result<ChatResult> Client::finish(Result<ChatResult> result) {
+  if (result && gate_) gate_->record(result->usage);
   std::lock_guard lock(ledger_mutex_);
   ++ledger_.calls;
   if (!result) {
@@ -282,6 +283,8 @@ Result<ChatResult> Client::run(const ChatRequest& request) {
     req.body = build_body(request, settings_.model, level, mct);
     req.timeout_ms = std::max(1L, settings_.timeout_ms);
     req.connect_timeout_ms = std::min(10000L, req.timeout_ms);
+    if (gate_)
+      if (auto g = gate_->acquire(); !g) return finish(std::unexpected(g.error()));
     http::Failure failure = http::Failure::kNone;
     auto resp = http::perform(req, &failure);
     ++out.attempts;

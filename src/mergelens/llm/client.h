@@ -64,6 +64,18 @@ class Sleeper {
   virtual double jitter_fraction();
 };
 
+// Shares a rate limit and a token budget with other clients, in this process
+// or others (pipeline/model_gate.h keeps them in the store): acquire() is
+// asked before every HTTP request and blocks until the request may go, or
+// fails (the budget is spent), failing the chat() call with its error;
+// record() is told each answer's usage. Implementations must be thread-safe.
+class Gate {
+ public:
+  virtual ~Gate() = default;
+  virtual Result<void> acquire() = 0;
+  virtual void record(const Usage& usage) = 0;
+};
+
 class Client {
  public:
   // `sleeper` nullptr = real sleeping. The Client does not own the sleeper, which must outlive
@@ -90,6 +102,9 @@ class Client {
 
   LedgerTotals totals() const;  // this Client's ledger so far (thread-safe)
   const Settings& settings() const { return settings_; }
+  // Every request first passes `gate` (not owned; nullptr: none). Set it
+  // before the first chat() call.
+  void set_gate(Gate* gate) { gate_ = gate; }
 
  private:
   class Slot;
@@ -98,6 +113,7 @@ class Client {
   Settings settings_;
   std::string endpoint_;
   Sleeper* sleeper_;
+  Gate* gate_ = nullptr;
   // 0 = json_schema, 1 = json_object, 2 = no response_format; only ever increases.
   std::atomic<int> format_level_;
   // Set once a server asked for max_completion_tokens instead of max_tokens.

@@ -18,17 +18,17 @@ struct Item {
   std::vector<std::string> langs;
 };
 
+}  // namespace
+
 // The offline writer cites only facts; the checker still runs, so a detector
 // bug can never publish a citation the change lacks.
-Guide offline_checked(const Change& c, const Facts& f, const std::string& lang) {
-  Guide g = write_offline_guide(c, f, lang);
-  CitationIndex index(c, f);
+Guide write_checked_offline(const Change& change, const Facts& facts, const std::string& lang) {
+  Guide g = write_offline_guide(change, facts, lang);
+  CitationIndex index(change, facts);
   auto failures = check_citations(g, index);
   if (!failures.empty()) remove_failed_citations(g, failures, g, index);
   return g;
 }
-
-}  // namespace
 
 Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const WriteOptions& opt,
                                  Progress* progress) {
@@ -103,7 +103,7 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
           LlmOutcome outcome;
           if (changes[i].shallow) {  // no diff to show a model: the offline guide says so
             for (const auto& lang : work[i]->langs)
-              written[i].push_back(offline_checked(changes[i], facts[i], lang));
+              written[i].push_back(write_checked_offline(changes[i], facts[i], lang));
           } else if (work[i]->langs.size() == 2)
             written[i] = llm_writer->write_both(changes[i], facts[i], &outcome);
           else
@@ -117,7 +117,7 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
     } else {
       for (size_t i = 0; i < changes.size(); ++i)
         for (const auto& lang : work[i]->langs)
-          written[i].push_back(offline_checked(changes[i], facts[i], lang));
+          written[i].push_back(write_checked_offline(changes[i], facts[i], lang));
     }
     std::vector<std::pair<std::int64_t, Guide>> guides;
     for (size_t i = 0; i < changes.size(); ++i)

@@ -47,6 +47,11 @@ struct WriteReport {
   WriteRunRecord ledger;                           // what was recorded in the store's ledger
 };
 
+// The offline writer's guide for one change with its citations checked (any
+// failing citation removed), as write_guides stores it. Also used by the
+// worker's write jobs (pipeline/worker.h).
+Guide write_checked_offline(const Change& change, const Facts& facts, const std::string& lang);
+
 // Fails only on store errors (guides of batches already committed stay
 // stored); model failures are fallbacks, not errors.
 Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const WriteOptions& options,

@@ -2,6 +2,7 @@
 // the citation check and pruning, the judgment, validation, and the retry.
 #include <fmt/format.h>
 
+#include "mergelens/guide/digest.h"
 #include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/offline.h"
 #include "mergelens/guide/validate.h"
@@ -166,6 +167,12 @@ Answer ask(Job& job, const Prompt& prompt, const std::vector<std::string>& langs
       }
     }
     if (retry.empty()) break;
+    // A bilingual answer that lacks a language is not asked again as a
+    // whole: the language is asked alone (cheaper than the conversation).
+    bool only_missing = langs.size() > 1;
+    for (const auto& [lang, problem] : answer.problems)
+      only_missing = only_missing && problem.starts_with("the answer has no");
+    if (only_missing && !answer.problems.empty()) break;
     req.messages.push_back({"assistant", clip(res->content, 20000)});
     req.messages.push_back(
         {"user",

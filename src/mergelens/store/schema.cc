@@ -202,8 +202,71 @@ CREATE TABLE github_etags (
 CREATE VIRTUAL TABLE search_docs USING fts5(title, headline, body, tokenize = 'unicode61',
                                             prefix = '1 2 3');
 )sql",
-    // 6: shallow-clone boundaries: the change was read without its parent, so it has no files
+    // 6: delivered digests (deliver/): each part of a day's message as planned for a target,
+    // and whether the service accepted it. Written without reference to the migrations
+    // before it (beyond repos), so it can be renumbered.
+    R"sql(
+CREATE TABLE deliveries (
+  repo_id INTEGER NOT NULL REFERENCES repos(id),
+  target TEXT NOT NULL,
+  day TEXT NOT NULL,
+  part INTEGER NOT NULL,
+  parts INTEGER NOT NULL,
+  payload BLOB NOT NULL,
+  planned_at INTEGER NOT NULL,
+  sent_at INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (repo_id, target, day, part)
+) WITHOUT ROWID;
+)sql",
+    // 7: the job queue, the shared model limits and per-repository worker settings
+    // (store/jobs.h; the same tables as PostgreSQL migration 2, store/pg_schema.cc).
+    R"sql(
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,
+  repo_id INTEGER NOT NULL DEFAULT 0,
+  change_id INTEGER NOT NULL DEFAULT 0,
+  lang TEXT NOT NULL DEFAULT '',
+  key TEXT NOT NULL,
+  serial TEXT NOT NULL DEFAULT '',
+  payload TEXT NOT NULL DEFAULT '',
+  priority INTEGER NOT NULL DEFAULT 100,
+  not_before INTEGER NOT NULL DEFAULT 0,
+  max_attempts INTEGER NOT NULL DEFAULT 5,
+  state TEXT NOT NULL DEFAULT 'queued',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  owner TEXT NOT NULL DEFAULT '',
+  lease_until INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT NOT NULL DEFAULT '',
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX jobs_one_queued_per_key ON jobs(key) WHERE state = 'queued';
+CREATE UNIQUE INDEX jobs_one_running_per_serial ON jobs(serial)
+  WHERE state = 'running' AND serial != '';
+CREATE INDEX jobs_ready ON jobs(priority, id) WHERE state IN ('queued', 'running');
+CREATE TABLE model_limits (
+  name TEXT PRIMARY KEY,
+  tat_ms INTEGER NOT NULL DEFAULT 0,
+  day INTEGER NOT NULL DEFAULT 0,
+  day_tokens INTEGER NOT NULL DEFAULT 0,
+  requests INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE repo_settings (
+  name TEXT PRIMARY KEY,
+  path TEXT NOT NULL DEFAULT '',
+  branch TEXT NOT NULL DEFAULT '',
+  github TEXT NOT NULL DEFAULT '',
+  schedule_seconds INTEGER NOT NULL DEFAULT 0,
+  langs TEXT NOT NULL DEFAULT 'zh',
+  llm INTEGER NOT NULL DEFAULT 0
+);
+)sql",
+    // 8: shallow-clone boundaries: the change was read without its parent, so it has no files
     // (Change::shallow); a later ingest of the deepened clone fills it in.
+    // Numbered 6 on the branch that added it; open_sqlite_store renumbers such stores.
     R"sql(
 ALTER TABLE changes ADD COLUMN shallow INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX changes_shallow ON changes(repo_id) WHERE shallow != 0;

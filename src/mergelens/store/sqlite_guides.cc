@@ -88,6 +88,25 @@ Result<void> SqliteStore::cache_put(std::string_view key, std::string_view json)
   return {};
 }
 
+Result<std::vector<std::pair<std::string, std::string>>> SqliteStore::cache_entries(
+    std::string_view after, size_t limit) {
+  auto st = prepare("SELECT key, doc FROM llm_cache WHERE key > ?1 ORDER BY key LIMIT ?2");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, after).bind(2, static_cast<std::int64_t>(limit));
+  std::vector<std::pair<std::string, std::string>> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return db_error(row.error());
+    if (!*row) break;
+    auto text = zstd_decompress(st->blob(1));
+    if (!text)
+      return fail(ErrorKind::kCorrupt, "database {}: cache entry {}: {}", path_, st->text(0),
+                  text.error().message);
+    out.emplace_back(st->text(0), std::move(*text));
+  }
+  return out;
+}
+
 Result<void> SqliteStore::record_write_run(const WriteRunRecord& run) {
   auto st = prepare(
       "INSERT INTO write_runs(started_at, finished_at, writer, model, guides, cached, fallbacks, "

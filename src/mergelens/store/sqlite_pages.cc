@@ -14,26 +14,6 @@ UnixSeconds week_start(UnixSeconds t) {
   return kMonday + w * kWeek;
 }
 
-ChangeSummary read_summary(const sql::Stmt& st) {
-  ChangeSummary s;
-  s.id = st.i64(0);
-  s.kind = change_kind_from_string(st.text(1)).value_or(ChangeKind::kCommit);
-  s.number = st.opt_i64(2);
-  s.sha = st.text(3);
-  s.title = st.text(4);
-  s.author = Person{st.text(5), st.text(6), st.text(7)};
-  s.merged_at = st.i64(8);
-  s.url = st.text(9);
-  s.file_count = static_cast<std::int32_t>(st.i64(10));
-  s.additions = st.i64(11);
-  s.deletions = st.i64(12);
-  s.verdict = st.text(13);
-  s.importance = static_cast<int>(st.i64(14));
-  s.insight = static_cast<int>(st.i64(15));
-  s.open = st.i64(16) != 0;
-  return s;
-}
-
 namespace {
 
 std::string id_list(std::span<const std::int64_t> ids) {

@@ -12,31 +12,12 @@
 // ("存"*), which matches the bigram it starts or the trailing character.
 #include <algorithm>
 
+#include "mergelens/store/rows.h"
 #include "mergelens/store/sqlite_store_impl.h"
 
 namespace mergelens {
 
 namespace {
-
-// Decodes one UTF-8 code point at s[i]; advances i. Invalid bytes decode as
-// themselves (they are copied through untouched).
-char32_t next_cp(std::string_view s, size_t& i, size_t& len) {
-  const auto b = static_cast<unsigned char>(s[i]);
-  len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
-  if (i + len > s.size()) len = 1;
-  char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-  for (size_t k = 1; k < len; ++k) {
-    const auto c = static_cast<unsigned char>(s[i + k]);
-    if ((c & 0xC0) != 0x80) {
-      len = 1;
-      cp = b;
-      break;
-    }
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  i += len;
-  return cp;
-}
 
 bool is_cjk(char32_t c) {
   return (c >= 0x3040 && c <= 0x30FF) ||  // Hiragana, Katakana
@@ -104,19 +85,31 @@ bool has_word(std::string_view s) {
   return false;
 }
 
-// One FTS5 string: the term rewritten, inside double quotes (doubled when
+// One FTS5 string: the text rewritten, inside double quotes (doubled when
 // the text holds one), with * when it is a prefix.
-std::string fts_string(const SearchTerm& t) {
+std::string fts_string(std::string_view term, bool prefix) {
   bool single = false;
-  const std::string text = search_text(t.text, /*query=*/true, &single);
+  const std::string text = search_text(term, /*query=*/true, &single);
   std::string out = "\"";
   for (char c : text) {
     if (c == '"') out += '"';
     out += c;
   }
   out += '"';
-  if (t.prefix || single) out += '*';
+  if (prefix || single) out += '*';
   return out;
+}
+
+// The term, or "(term OR alternative ...)" when it has alternatives.
+std::string fts_group(const SearchTerm& t) {
+  std::string out = fts_string(t.text, t.prefix);
+  size_t n = 1;
+  for (const auto& a : t.alternatives) {
+    if (!has_word(a.text)) continue;
+    out += " OR " + fts_string(a.text, a.prefix);
+    ++n;
+  }
+  return n > 1 ? "(" + out + ")" : out;
 }
 
 }  // namespace
@@ -185,7 +178,7 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::int64_t repo_id,
       return fail(ErrorKind::kInvalidInput, "search term \"{}\" has no letter or digit", t.text);
     std::string& dst = t.exclude ? exclude : include;
     dst += t.exclude ? " NOT " : (dst.empty() ? "" : " AND ");
-    dst += fts_string(t);
+    dst += fts_group(t);
   }
   if (include.empty())
     return fail(ErrorKind::kInvalidInput, "a search needs at least one term that is not excluded");

@@ -421,11 +421,32 @@ Result<std::int64_t> pragma_int(const Db& db, std::string_view name) {
   return *row ? st->i64(0) : 0;
 }
 
-Result<void> migrate(Db& db, std::int64_t from) {
+// Index of the migration adding changes.shallow (schema v8).
+constexpr size_t kShallowMigration = 7;
+
+// True for a store written by the branch that added changes.shallow before
+// main's migrations 6 (deliveries) and 7 (jobs) came in: it numbered the
+// column's migration 6, so the store is at v6 with the column and without
+// the deliveries table.
+Result<bool> shallow_numbered_six(const Db& db, std::int64_t version) {
+  if (version != 6) return false;
+  auto st = Stmt::prepare(db,
+                          "SELECT (SELECT count(*) FROM pragma_table_info('changes') "
+                          "WHERE name = 'shallow') > 0 AND NOT EXISTS (SELECT 1 FROM sqlite_master "
+                          "WHERE type = 'table' AND name = 'deliveries')");
+  if (!st) return std::unexpected(st.error());
+  auto row = st->step();
+  if (!row) return std::unexpected(row.error());
+  return *row && st->i64(0) != 0;
+}
+
+// Runs the migrations from schema v`from` on, each in its own transaction;
+// the one at index `done` (if any) is already applied and only recorded.
+Result<void> migrate(Db& db, std::int64_t from, std::optional<size_t> done = std::nullopt) {
   const auto steps = sql::migrations();
   for (size_t v = static_cast<size_t>(from); v < steps.size(); ++v) {
     if (auto r = db.exec("BEGIN IMMEDIATE"); !r) return r;
-    auto r = db.exec(steps[v]);
+    auto r = v == done ? Result<void>{} : db.exec(steps[v]);
     if (r) r = db.exec(fmt::format("PRAGMA user_version = {}", v + 1));
     if (r) r = db.exec(fmt::format("PRAGMA application_id = {}", sql::kApplicationId));
     if (r) r = db.exec("COMMIT");
@@ -493,7 +514,12 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
                                    options.map_file ? 2147418112 : 0));
       !r)
     return fail(r.error().kind, "cannot use database {}: {}", path, r.error().message);
-  if (*version < known) {
+  auto renumber = shallow_numbered_six(db, *version);
+  if (!renumber) return fail(ErrorKind::kCorrupt, "cannot read the schema of {}", path);
+  if (*renumber) {
+    if (auto r = migrate(db, 5, kShallowMigration); !r)
+      return fail(r.error().kind, "database {}: {}", path, r.error().message);
+  } else if (*version < known) {
     if (auto r = migrate(db, *version); !r)
       return fail(r.error().kind, "database {}: {}", path, r.error().message);
   }

@@ -2,7 +2,8 @@
 // methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts),
 // sqlite_guides.cc (guides, the answer cache and the write ledger),
 // sqlite_github.cc (PR state, conversation, sync state), sqlite_pages.cc
-// (queries behind the web pages) and sqlite_search.cc (FTS5).
+// (queries behind the web pages), sqlite_search.cc (FTS5) and
+// sqlite_deliveries.cc (delivery records).
 #pragma once
 
 #include <functional>
@@ -10,18 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "mergelens/store/rows.h"
 #include "mergelens/store/sqlite_util.h"
 #include "mergelens/store/store.h"
 
 namespace mergelens {
-
-// Reads a ChangeSummary from columns 0-16 of a row selecting
-// kSummaryColumns (changes c LEFT JOIN facts f).
-inline constexpr std::string_view kSummaryColumns =
-    "c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, c.author_login, "
-    "c.merged_at, c.url, c.file_count, c.additions, c.deletions, coalesce(f.verdict, ''), "
-    "coalesce(f.importance, 0), coalesce(f.insight, 0), c.open";
-ChangeSummary read_summary(const sql::Stmt& st);
 
 class SqliteStore final : public Store {
   using Db = sql::Db;
@@ -59,6 +53,8 @@ class SqliteStore final : public Store {
   Result<std::optional<Guide>> get_guide(std::int64_t change_id, std::string_view lang) override;
   Result<std::optional<std::string>> cache_get(std::string_view key) override;
   Result<void> cache_put(std::string_view key, std::string_view json) override;
+  Result<std::vector<std::pair<std::string, std::string>>> cache_entries(std::string_view after,
+                                                                         size_t limit) override;
   Result<void> record_write_run(const WriteRunRecord& run) override;
   Result<std::vector<WriteRunRecord>> write_runs(size_t limit) override;
   Result<std::vector<PullRow>> pull_rows(std::int64_t repo_id, std::int64_t number) override;
@@ -82,6 +78,48 @@ class SqliteStore final : public Store {
   Result<size_t> refresh_search_index() override;
   Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
                                         std::string_view lang, size_t limit) override;
+  // Deliveries (sqlite_deliveries.cc).
+  Result<std::vector<DeliveryPart>> plan_delivery(std::int64_t repo_id,
+                                                  std::span<const DeliveryPart> parts) override;
+  Result<void> record_delivery_attempt(std::int64_t repo_id, std::string_view target,
+                                       std::string_view day, int part, UnixSeconds at,
+                                       std::string_view error) override;
+  Result<std::vector<DeliveryPart>> deliveries(std::int64_t repo_id, std::string_view target,
+                                               std::string_view day) override;
+  Result<size_t> forget_delivery(std::int64_t repo_id, std::string_view target,
+                                 std::string_view day) override;
+
+  // JobStore (the job queue, model limits, repository settings)
+  Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;
+  Result<std::optional<Job>> claim_job(std::string_view worker, std::span<const std::string> kinds,
+                                       UnixSeconds now, int lease_seconds) override;
+  Result<bool> heartbeat_job(std::int64_t id, std::string_view worker, UnixSeconds now,
+                             int lease_seconds) override;
+  Result<bool> complete_job(std::int64_t id, std::string_view worker, UnixSeconds now) override;
+  Result<bool> fail_job(std::int64_t id, std::string_view worker, std::string_view error,
+                        UnixSeconds now, int retry_in, bool permanent) override;
+  Result<bool> release_job(std::int64_t id, std::string_view worker,
+                           UnixSeconds not_before) override;
+  Result<std::vector<Job>> list_jobs(const JobQuery& query) override;
+  Result<std::vector<JobCount>> job_counts() override;
+  Result<size_t> retry_dead_jobs(std::string_view kind, UnixSeconds now) override;
+  Result<size_t> prune_jobs(UnixSeconds before) override;
+  Result<ModelGrant> take_model_slot(std::string_view name, const ModelLimits& limits,
+                                     std::int64_t now_ms) override;
+  Result<void> add_model_tokens(std::string_view name, std::int64_t tokens,
+                                std::int64_t now_ms) override;
+  Result<void> put_repo_settings(const RepoSettings& settings) override;
+  Result<std::vector<RepoSettings>> list_repo_settings() override;
+  Result<bool> remove_repo_settings(std::string_view name) override;
+  Result<GuideState> guide_state(std::int64_t change_id, std::string_view lang) override;
+
+  // For the job queue's adapter (sqlite_jobs.cc).
+  template <class T>
+  Result<T> run_transaction(const std::function<Result<T>()>& body) {
+    return in_transaction<T>(body);
+  }
+  Result<Stmt> prepare_stmt(std::string_view q) const { return prepare(q); }
+  std::int64_t last_changes() const { return sqlite3_changes(db_.get()); }
 
  private:
   // Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back on failure.
@@ -125,6 +163,9 @@ class SqliteStore final : public Store {
   Result<void> index_changes(std::span<const std::int64_t> ids);
   // Indexes the changes that have no search document; returns how many.
   Result<size_t> index_missing();
+  // The delivery parts of (target, day); day empty: the newest day.
+  Result<std::vector<DeliveryPart>> read_parts(std::int64_t repo_id, std::string_view target,
+                                               std::string_view day);
   // repo_id 0 matches any repository.
   Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
                                             const std::function<void(Stmt&)>& bind);

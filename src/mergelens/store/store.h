@@ -21,6 +21,7 @@
 #include "mergelens/analysis/facts.h"
 #include "mergelens/guide/guide.h"
 #include "mergelens/model/change.h"
+#include "mergelens/store/jobs.h"
 #include "mergelens/util/error.h"
 
 namespace mergelens {
@@ -129,10 +130,21 @@ struct Aggregate {
 
 // One term of a parsed search query (web/search.h parses user input). The
 // store quotes every term itself: no user text reaches FTS5 syntax.
+struct SearchAlternative {
+  std::string text;     // as SearchTerm::text
+  bool prefix = false;  // as SearchTerm::prefix
+};
 struct SearchTerm {
   std::string text;      // one word or a phrase ("cuda graph", "缓存命中")
   bool prefix = false;   // the last word is a prefix ("quant*")
   bool exclude = false;  // -term: changes containing it are dropped
+  // Other forms of the same term (the glossary's translations and spellings,
+  // added by web/search.cc): the term matches a change when `text` or any
+  // alternative matches it, so the group is one OR inside the AND of the
+  // terms (and `exclude` drops changes matching any of them). Each form is
+  // matched like `text` (phrase, CJK bigrams, its own prefix flag); a form
+  // without a letter or digit is ignored. Empty for most terms.
+  std::vector<SearchAlternative> alternatives;
 };
 
 struct SearchHit {
@@ -150,9 +162,60 @@ struct GuideLine {
   std::string writer;
 };
 
-class Store {
+// --- deliveries (deliver/; store/sqlite_deliveries.cc) ---------------------
+//
+// What was delivered where: a day's digest for a delivery target (a
+// [[deliver]] table of mergelens.toml) is planned once as its parts (the
+// messages, split to the service's size limit), and each part is marked sent
+// when the service accepted it. A restart sends the parts still unsent, as
+// planned, so a day is never planned twice and a sent part is never sent
+// again. Payloads hold the message only: no URL, token or signature.
+
+struct DeliveryPart {
+  std::string target;   // the target's name
+  std::string day;      // "YYYY-MM-DD", the local day of the target's time zone
+  int part = 0;         // 0-based
+  int parts = 0;        // how many parts the day was planned as (the same in every part)
+  std::string payload;  // the message as planned (opaque to the store)
+  UnixSeconds planned_at = 0;
+  UnixSeconds sent_at = 0;  // 0 until the service accepted it
+  int attempts = 0;         // requests made for this part (all runs)
+  std::string last_error;   // of the last failed attempt; empty after success
+};
+
+class DeliveryStore {
  public:
-  virtual ~Store() = default;
+  virtual ~DeliveryStore() = default;
+  // Records `parts` (all of one target and day, numbered 0..n-1, each with
+  // `parts` = n; sent_at, attempts and last_error are ignored and start at
+  // 0/"") unless that target and day already has parts recorded. Returns
+  // the recorded parts in part order: the new ones, or the existing ones
+  // untouched when the day was planned before. One transaction.
+  // kInvalidInput when `parts` is empty or inconsistent.
+  virtual Result<std::vector<DeliveryPart>> plan_delivery(std::int64_t repo_id,
+                                                          std::span<const DeliveryPart> parts) = 0;
+  // Records one attempt at a planned part: attempts + 1, and sent_at = `at`
+  // with last_error cleared when `error` is empty, else last_error = `error`
+  // (sent_at unchanged). kNotFound when the part is not planned.
+  virtual Result<void> record_delivery_attempt(std::int64_t repo_id, std::string_view target,
+                                               std::string_view day, int part, UnixSeconds at,
+                                               std::string_view error) = 0;
+  // The recorded parts of `target` for `day`, in part order (empty when
+  // none); with `day` empty, those of the newest day recorded for `target`
+  // (days compare as text).
+  virtual Result<std::vector<DeliveryPart>> deliveries(std::int64_t repo_id,
+                                                       std::string_view target,
+                                                       std::string_view day) = 0;
+  // Removes the records of `target` for `day` (deliver --force), so the day
+  // can be planned again. Returns how many parts were removed.
+  virtual Result<size_t> forget_delivery(std::int64_t repo_id, std::string_view target,
+                                         std::string_view day) = 0;
+};
+
+// The job queue and worker settings (JobStore) are declared in store/jobs.h.
+class Store : public DeliveryStore, public JobStore {
+ public:
+  ~Store() override = default;
 
   // Inserts a repository or updates the path, web_base and branch of the one
   // with the same name (base_sha is left as stored). Returns the stored record.
@@ -231,6 +294,10 @@ class Store {
   // key). nullopt on a miss.
   virtual Result<std::optional<std::string>> cache_get(std::string_view key) = 0;
   virtual Result<void> cache_put(std::string_view key, std::string_view json) = 0;
+  // Up to `limit` cache entries (key, JSON) with keys after `after`, in key
+  // order: how `mergelens migrate-store` copies the cache.
+  virtual Result<std::vector<std::pair<std::string, std::string>>> cache_entries(
+      std::string_view after, size_t limit) = 0;
 
   // --- pages (store/sqlite_pages.cc) ---
 
@@ -328,6 +395,20 @@ struct StoreOptions {
 // mergelens one), kUnsupported (written by a newer mergelens).
 Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
                                                  const StoreOptions& options = {});
+
+// Opens the PostgreSQL store at `url` (postgresql://... or postgres://...),
+// migrating it as needed. Failures name the server: kIo (unreachable),
+// kCorrupt (the database holds another program's tables), kUnsupported
+// (written by a newer mergelens, or not a SQL_ASCII database).
+Result<std::unique_ptr<Store>> open_pg_store(const std::string& url,
+                                             const StoreOptions& options = {});
+
+// True when `location` is a PostgreSQL URL rather than a file path.
+bool is_pg_url(std::string_view location);
+
+// Opens the store at `location`: a PostgreSQL URL, else a SQLite file.
+Result<std::unique_ptr<Store>> open_store_at(const std::string& location,
+                                             const StoreOptions& options = {});
 
 // Chooses the repository a command works on: the one named `name`, or the only
 // one in the store when `name` is empty. kNotFound / kInvalidInput otherwise,

@@ -6,7 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "mergelens/web/pages.h"
+#include "mergelens/analysis/glossary.h"
+#include "mergelens/web/digest.h"
 #include "mergelens/web/render.h"
 
 namespace mergelens::web {
@@ -191,34 +192,47 @@ Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_vie
   const Lang lang = lang_from(lang_code_in);
   const Site site{store, repo, *tz, lang, Links::server(lang)};
   if (date.empty()) return fail(ErrorKind::kInvalidInput, "--date is required");
-  auto page = day_page(site, date);
-  if (!page) return std::unexpected(page.error());
-  if (format == "json") return page->model.dump(2) + "\n";
-  const auto& m = page->model;
-  std::string out = fmt::format("# {} · {}\n\n{}\n", md(repo.name), m["date"].get<std::string>(),
-                                md(m["counts"].get<std::string>()));
+  if (format == "json") {
+    auto page = day_page(site, date);
+    if (!page) return std::unexpected(page.error());
+    return page->model.dump(2) + "\n";
+  }
+  auto d = day_digest(site, date);
+  if (!d) return std::unexpected(d.error());
+  std::string out =
+      fmt::format("# {} · {}\n\n{}\n", md(repo.name), d->date, md(day_figures(lang, *d)));
+  std::string close;
+  for (const auto& e : d->entries)
+    if (e.change.verdict == "close_read") close += " " + md(display_ref(e.change));
+  if (!close.empty()) out += fmt::format("\n{}{}\n", tr(lang, "close_links"), close);
   int n = 0;
-  for (const auto& it : m["items"]) {
-    out += fmt::format("\n## {}. {}\n\n", ++n, md(it["headline"].get<std::string>()));
-    std::string line = fmt::format("**{}**", md(it["verdict_label"].get<std::string>()));
-    if (it["scored"].get<bool>())
-      line += fmt::format(" · {} {} · {} {}", tr(lang, "importance"), it["importance"].get<int>(),
-                          tr(lang, "insight"), it["insight"].get<int>());
-    if (!it["tags"].empty()) {
-      line += fmt::format(" · {}:", tr(lang, "tags"));
-      for (const auto& t : it["tags"]) line += " " + md(t["name"].get<std::string>());
+  std::string skipped;
+  for (const auto& e : d->entries) {
+    const std::string ref = md(display_ref(e.change));
+    if (e.change.verdict == "skip") {
+      skipped +=
+          fmt::format("- {} {} · {}\n", ref, md_prose(e.headline), md(author_of(e.change.author)));
+      continue;
+    }
+    out += fmt::format("\n## {}. {}\n\n", ++n, md_prose(e.headline));
+    if (!e.paragraph.empty()) out += md_prose(e.paragraph) + "\n\n";
+    std::string line = fmt::format("**{}**", md(verdict_label(lang, e.change.verdict)));
+    if (!e.change.verdict.empty())
+      line += fmt::format(" · {} {} · {} {}", tr(lang, "importance"), e.change.importance,
+                          tr(lang, "insight"), e.change.insight);
+    if (!e.tags.empty()) {
+      line += fmt::format(" · {}{}", tr(lang, "tags"), lang == Lang::kEn ? ": " : "：");
+      for (size_t i = 0; i < e.tags.size(); ++i)
+        line += (i ? " · " : "") + md(tag_display_name(e.tags[i], lang_code(lang)));
     }
     out += line + "\n\n";
-    auto g = store.get_guide(it["id"].get<std::int64_t>(), lang_code(lang));
-    if (g && *g && !(*g)->verdict_text.empty()) out += md_prose((*g)->verdict_text) + "\n\n";
-    const std::string url = it["url"].get<std::string>();
-    const std::string ref = md(it["ref"].get<std::string>());
+    const std::string url = safe_url(e.change.url);
     out += url.empty() ? fmt::format("{} {}", tr(lang, "original_pr"), ref)
                        : fmt::format("[{} {}](<{}>)", tr(lang, "original_pr"), ref, url);
-    out +=
-        fmt::format(" · {} {} · {} {}\n", tr(lang, "author"), md(it["author"].get<std::string>()),
-                    tr(lang, "merged_at"), it["merged"].get<std::string>());
+    out += fmt::format(" · {} {} · {} {}\n", tr(lang, "author"), md(author_of(e.change.author)),
+                       tr(lang, "merged_at"), site.tz.minute(e.change.merged_at));
   }
+  if (!skipped.empty()) out += fmt::format("\n## {}\n\n{}", tr(lang, "skipped"), skipped);
   return out;
 }
 

@@ -1,7 +1,9 @@
-// Atom 1.0 feeds (RFC 4287): every PR, close reads only, and per tag.
+// Atom 1.0 feeds (RFC 4287): every PR, close reads only, and per tag. Each
+// entry carries the digest paragraph (web/digest.h): as text in <summary>,
+// and as escaped HTML in <content> with the tags and the original-PR line.
 #include <fmt/format.h>
 
-#include "mergelens/web/pages.h"
+#include "mergelens/web/digest.h"
 
 namespace mergelens::web {
 
@@ -10,29 +12,19 @@ namespace {
 constexpr size_t kFeedEntries = 50;
 
 std::string xml(std::string_view s) {
-  const std::string t = clean_text(s);
+  return escape_html(clean_text(s));
+}
+
+std::string html_text(std::string_view s) {
+  return escape_html(s);
+}
+
+// rich() segments as HTML: code spans in <code>, everything escaped.
+std::string html_rich(const nlohmann::json& segs) {
   std::string out;
-  out.reserve(t.size());
-  for (char c : t) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
+  for (const auto& seg : segs) {
+    const std::string t = html_text(seg["t"].get<std::string>());
+    out += seg["code"].get<bool>() ? "<code>" + t + "</code>" : t;
   }
   return out;
 }
@@ -70,6 +62,7 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
   }
   auto items = change_items(site, rows);
   if (!items) return std::unexpected(items.error());
+  if (auto r = add_paragraphs(site, *items); !r) return std::unexpected(r.error());
   const std::string repo_id = url_encode(site.repo.name);
   std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
   out += fmt::format("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"{}\">\n",
@@ -97,15 +90,39 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
       out += fmt::format("    <link rel=\"via\" href=\"{}\"/>\n", xml(url));
     out += fmt::format("    <author><name>{}</name></author>\n",
                        xml(author_of(s.author).empty() ? "unknown" : author_of(s.author)));
-    for (const auto& t : it["tags"]) {
-      out += fmt::format("    <category term=\"{}\"/>\n", xml(t["name"].get<std::string>()));
-    }
-    std::string summary = fmt::format("{} {} · {}", verdict_label(site.lang, s.verdict),
-                                      display_ref(s), clean_text(s.title));
+    for (const auto& t : it["tags"])
+      out += fmt::format("    <category term=\"{}\" label=\"{}\"/>\n",
+                         xml(t["tag"].get<std::string>()), xml(t["name"].get<std::string>()));
+    // The summary is the digest paragraph as text (its `code spans` as
+    // typed); the content is the same entry as the day page shows it.
+    std::string scores;
     if (!s.verdict.empty())
-      summary += fmt::format(" · {} {} · {} {}", tr(site.lang, "importance"), s.importance,
-                             tr(site.lang, "insight"), s.insight);
+      scores = fmt::format("{} {} · {} {}", tr(site.lang, "importance"), s.importance,
+                           tr(site.lang, "insight"), s.insight);
+    const std::string paragraph = it["paragraph_text"].get<std::string>();
+    std::string summary = fmt::format("{} · {}", verdict_label(site.lang, s.verdict),
+                                      paragraph.empty() ? clean_text(s.title) : paragraph);
     out += fmt::format("    <summary>{}</summary>\n", xml(summary));
+    std::string html =
+        fmt::format("<p><strong>{}</strong></p>", html_text(verdict_label(site.lang, s.verdict)));
+    if (!paragraph.empty()) html += "<p>" + html_rich(it["paragraph"]) + "</p>";
+    std::string tags;
+    for (const auto& t : it["tags"])
+      tags += (tags.empty() ? "" : " · ") + html_text(t["name"].get<std::string>());
+    if (!tags.empty()) html += fmt::format("<p>{}: {}</p>", html_text(tr(site.lang, "tags")), tags);
+    const std::string url = safe_url(s.url);
+    const std::string ref = html_text(display_ref(s));
+    html += "<p>" +
+            (url.empty() ? fmt::format("{} {}", html_text(tr(site.lang, "original_pr")), ref)
+                         : fmt::format("<a href=\"{}\">{} {}</a>", html_text(url),
+                                       html_text(tr(site.lang, "original_pr")), ref)) +
+            fmt::format(" · {} {} · {} {}", html_text(tr(site.lang, "author")),
+                        html_text(it["author"].get<std::string>()),
+                        html_text(tr(site.lang, "merged_at")),
+                        html_text(it["merged"].get<std::string>()));
+    if (!scores.empty()) html += " · " + html_text(scores);
+    html += "</p>";
+    out += fmt::format("    <content type=\"html\">{}</content>\n", xml(html));
     out += "  </entry>\n";
   }
   out += "</feed>\n";

@@ -48,6 +48,12 @@ constexpr Entry kStrings[] = {
     {"references", "相关引用", "Cross-references"},
     {"referenced_by", "后续引用", "Referenced later by"},
     {"writer", "撰写者", "Written by"},
+    {"analysis_judgment", "分析给出的判断", "The analysis judged"},
+    {"judgment_argued", "模型据材料调整了判断：", "The model argued a different judgment: "},
+    {"suggested_note", "虚线框中的代码是指南提出的建议，不在本 PR 中。",
+     "Code in a dashed box is proposed by the guide; it is not in this PR."},
+    {"suggestion", "建议（不在本 PR 中）", "a suggestion, not in this PR"},
+    {"removed_citations", "引用校验删去的内容", "Removed by the citation check"},
     {"writer_facts", "仅有分析结果（尚无指南）", "analysis facts only (no guide yet)"},
     {"pr_body", "PR 描述原文", "PR description as written"},
     {"files", "个文件", "files"},
@@ -85,6 +91,17 @@ constexpr Entry kStrings[] = {
     {"lines", "行", "lines"},
     {"week_of", "周", "week of"},
     {"digest", "每日摘要", "Daily digest"},
+    {"close_links", "值得精读：", "Close reads:"},
+    {"skipped", "可跳过", "Safe to skip"},
+    {"lp", "（", " ("},
+    {"rp", "）", ")"},
+    {"sort_by_recent", "按近 4 周活跃度排序", "Sort by the last 4 weeks"},
+    {"recent", "近 4 周", "Last 4 weeks"},
+    {"tags_help", "每周数量为最近 26 周（UTC，周一起），悬停可看每周数值；右侧数字为单周最大值。",
+     "Weekly counts over the last 26 weeks (UTC, from Monday); hover for each week's value; "
+     "the number on the right is the highest week."},
+    {"axis_left", "左轴", "left axis"},
+    {"axis_right", "右轴", "right axis"},
 };
 
 constexpr std::pair<const char*, std::pair<const char*, const char*>> kVerdicts[] = {

@@ -106,6 +106,9 @@ std::string safe_url(std::string_view url);
 std::string url_encode(std::string_view s, bool path = false);
 // Replaces invalid UTF-8 with U+FFFD and drops C0 controls except \n and \t.
 std::string clean_text(std::string_view s);
+// `s` with &, <, >, " and ' as character references: safe as HTML or XML
+// text and inside a quoted attribute.
+std::string escape_html(std::string_view s);
 // Text with `backticked` spans split out: [{"t": "...", "code": bool}, ...].
 nlohmann::json rich(std::string_view text);
 // "#1234" or the 12-character short sha; `url_ref` is the form used in links.

@@ -1,8 +1,10 @@
-// Daily digest: the day's changes, the most worth reading first.
+// Daily digest page: the day's entries in the examples' form (web/digest.h),
+// the most worth reading first, skip-verdict PRs last one line each, and a
+// top line with the day's figures linking its close reads.
 #include <algorithm>
 #include <set>
 
-#include "mergelens/web/pages.h"
+#include "mergelens/web/digest.h"
 
 namespace mergelens::web {
 
@@ -22,84 +24,43 @@ Result<std::vector<std::string>> all_days(const Site& site) {
 }
 
 Result<Page> day_page(const Site& site, std::string_view date_in) {
-  std::string date(date_in);
-  if (date.empty()) {
-    auto latest = latest_day(site);
-    if (!latest) return std::unexpected(latest.error());
-    date = *latest;
-  }
+  auto d = day_digest(site, date_in);
+  if (!d) return std::unexpected(d.error());
   Page page;
   page.template_name = "day";
   nlohmann::json& m = page.model;
-  m["date"] = date;
+  m["date"] = d->date;
+  m["repo"] = site.repo.name;
   m["items"] = nlohmann::json::array();
+  m["skipped"] = nlohmann::json::array();
   m["open_items"] = nlohmann::json::array();
+  m["close_links"] = nlohmann::json::array();
   m["prev"] = nullptr;
   m["next"] = nullptr;
-  m["repo"] = site.repo.name;
   page.title =
-      fmt::format("{} · {}", date.empty() ? tr(site.lang, "digest") : date, site.repo.name);
-  if (date.empty()) {  // an empty store
-    m["counts"] = day_counts(site.lang, 0, 0, 0);
-    m["empty"] = true;
-    return page;
-  }
-  auto bounds = site.tz.day_bounds(date);
-  if (!bounds) return std::unexpected(bounds.error());
-  ListQuery q;
-  q.since = bounds->first;
-  q.until = bounds->second;
-  auto rows = site.store.list_changes(site.repo.id, q);
-  if (!rows) return std::unexpected(rows.error());
-  auto items = change_items(site, *rows);
-  if (!items) return std::unexpected(items.error());
-  std::vector<nlohmann::json> sorted(items->begin(), items->end());
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-    const int ra = verdict_rank(a["verdict"].template get<std::string>());
-    const int rb = verdict_rank(b["verdict"].template get<std::string>());
-    if (ra != rb) return ra < rb;
-    const int sa = a["importance"].template get<int>() + a["insight"].template get<int>();
-    const int sb = b["importance"].template get<int>() + b["insight"].template get<int>();
-    if (sa != sb) return sa > sb;
-    return a["merged_utc"].template get<std::string>() >
-           b["merged_utc"].template get<std::string>();
-  });
-  size_t close = 0;
-  for (auto& it : sorted) {
-    close += it["close_read"].get<bool>();
+      fmt::format("{} · {}", d->date.empty() ? tr(site.lang, "digest") : d->date, site.repo.name);
+  // Most worth reading first; skip-verdict PRs at the bottom, one line each.
+  for (const auto& e : d->entries) {
+    nlohmann::json it = digest_item(site, e);
+    if (e.change.verdict == "skip") {
+      m["skipped"].push_back(std::move(it));
+      continue;
+    }
+    if (e.change.verdict == "close_read")
+      m["close_links"].push_back({{"ref", it["ref"]},
+                                  {"href", "#" + it["anchor"].get<std::string>()},
+                                  {"headline_rich", it["headline_rich"]}});
     m["items"].push_back(std::move(it));
   }
-  // Open pull requests (GitHub source) belong to no day: the newest day lists
-  // them apart, under the merged ones.
-  size_t open = 0;
-  if (auto latest = latest_day(site); latest && *latest == date) {
-    ListQuery oq;
-    oq.until = 1;  // merged_at 0
-    auto open_rows = site.store.list_changes(site.repo.id, oq);
-    if (!open_rows) return std::unexpected(open_rows.error());
-    std::erase_if(*open_rows, [](const ChangeSummary& c) { return !c.open; });
-    auto open_items = change_items(site, *open_rows);
-    if (!open_items) return std::unexpected(open_items.error());
-    m["open_items"] = *open_items;
-    open = open_rows->size();
-  }
-  m["merged"] = rows->size();
-  m["close_reads"] = close;
-  m["open"] = open;
-  m["counts"] = day_counts(site.lang, rows->size(), close, open);
-  m["empty"] = rows->empty();
-  auto prev = site.store.adjacent_merge(site.repo.id, bounds->first, /*before=*/true);
-  if (!prev) return std::unexpected(prev.error());
-  auto next = site.store.adjacent_merge(site.repo.id, bounds->second, /*before=*/false);
-  if (!next) return std::unexpected(next.error());
-  if (*prev) {
-    const std::string d = site.tz.day(**prev);
-    m["prev"] = {{"date", d}, {"href", site.links.day(d)}};
-  }
-  if (*next) {
-    const std::string d = site.tz.day(**next);
-    m["next"] = {{"date", d}, {"href", site.links.day(d)}};
-  }
+  for (const auto& e : d->open) m["open_items"].push_back(digest_item(site, e));
+  m["merged"] = d->entries.size();
+  m["close_reads"] = d->close_reads;
+  m["open"] = d->open.size();
+  m["counts"] = day_counts(site.lang, d->entries.size(), d->close_reads, d->open.size());
+  m["figures"] = day_figures(site.lang, *d);
+  m["empty"] = d->entries.empty();
+  if (d->prev) m["prev"] = {{"date", *d->prev}, {"href", site.links.day(*d->prev)}};
+  if (d->next) m["next"] = {{"date", *d->next}, {"href", site.links.day(*d->next)}};
   return page;
 }
 

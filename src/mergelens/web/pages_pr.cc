@@ -1,8 +1,11 @@
 // PR page: every element of the guide (or the analysis facts when no guide
 // has been written yet), focus regions with their code excerpt and a link to
 // the exact lines on the original host.
+#include <set>
+
 #include <fmt/format.h>
 
+#include "mergelens/analysis/glossary.h"
 #include "mergelens/guide/guide.h"
 #include "mergelens/web/pages.h"
 
@@ -12,10 +15,20 @@ namespace {
 
 constexpr size_t kMaxExcerptLines = 60;
 
-nlohmann::json rich_list(const std::vector<std::string>& items) {
+// Code spans the guide proposes (not in the change) are marked, so the
+// template can show them as suggestions.
+nlohmann::json marked(nlohmann::json segs, const std::set<std::string>& suggested) {
+  for (auto& seg : segs)
+    if (seg["code"].get<bool>() && suggested.count(seg["t"].get<std::string>()))
+      seg["suggest"] = true;
+  return segs;
+}
+
+nlohmann::json rich_list(const std::vector<std::string>& items,
+                         const std::set<std::string>& suggested = {}) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& s : items)
-    if (!s.empty()) out.push_back({{"segs", rich(s)}});
+    if (!s.empty()) out.push_back({{"segs", marked(rich(s), suggested)}});
   return out;
 }
 
@@ -58,7 +71,7 @@ std::string blob_url(const Site& site, const Change& c, const std::string& path,
 
 nlohmann::json focus_item(const Site& site, const Change& c, const std::string& path, int start,
                           int end, const std::string& symbol, const std::string& question,
-                          const std::string& why) {
+                          const std::string& why, const std::set<std::string>& suggested = {}) {
   const std::string lines = start <= 0    ? ""
                             : end > start ? fmt::format("L{}–L{}", start, end)
                                           : fmt::format("L{}", start);
@@ -67,6 +80,8 @@ nlohmann::json focus_item(const Site& site, const Change& c, const std::string& 
           {"symbol", clean_text(symbol)},
           {"question", rich(question)},
           {"why", rich(why)},
+          {"question_rich", {{"segs", marked(rich(question), suggested)}}},
+          {"why_rich", {{"segs", marked(rich(why), suggested)}}},
           {"url", blob_url(site, c, path, start, end)},
           {"excerpt", excerpt(c, path, start, end)}};
 }
@@ -125,26 +140,45 @@ Result<Page> pr_page(const Site& site, std::string_view ref) {
     const Guide& g = *guide;
     m["guide_lang"] = g.lang;
     m["guide_other_lang"] = g.lang != lang_code(site.lang);
+    const std::set<std::string> sug(g.suggested_code.begin(), g.suggested_code.end());
     m["headline"] = clean_text(g.headline.empty() ? c.title : g.headline);
     m["summary"] = rich(g.summary);
     m["verdict"] = g.verdict;
     m["verdict_text"] = rich(g.verdict_text);
     m["why"] = rich(g.why);
+    for (const char* k : {"summary", "verdict_text", "why"})
+      m[std::string(k) + "_rich"] = {{"segs", marked(m[k], sug)}};
     for (const auto& f : g.focus)
       focus.push_back(
-          focus_item(site, c, f.path, f.start_line, f.end_line, f.symbol, f.question, f.why));
+          focus_item(site, c, f.path, f.start_line, f.end_line, f.symbol, f.question, f.why, sug));
     for (const auto& k : g.skim)
       skim.push_back({{"path", clean_text(k.path)}, {"reason", clean_text(k.reason)}});
-    m["design_decisions"] = rich_list(g.design_decisions);
-    m["questions"] = rich_list(g.questions);
+    m["design_decisions"] = rich_list(g.design_decisions, sug);
+    m["questions"] = rich_list(g.questions, sug);
     m["number_cautions"] = rich_list(g.number_cautions);
     m["body_vs_code"] = rich_list(g.body_vs_code);
-    m["gaps"] = rich_list(g.gaps);
+    m["gaps"] = rich_list(g.gaps, sug);
     nlohmann::json advice = nlohmann::json::array();
     for (const auto& a : g.advice)
-      advice.push_back({{"role", clean_text(a.role)}, {"segs", rich(a.text)}});
+      advice.push_back({{"role", clean_text(a.role)}, {"segs", marked(rich(a.text), sug)}});
     m["advice"] = advice;
     m["audience"] = rich(g.audience);
+    m["audience_rich"] = {{"segs", m["audience"]}};
+    m["suggested"] = nlohmann::json::array();
+    for (const auto& x : g.suggested_code) m["suggested"].push_back(clean_text(x));
+    // The analysis's judgment, when the model argued another.
+    const GuideJudgment& a = g.analysis;
+    if (!a.verdict.empty() && (a.verdict != g.verdict || a.importance.value != g.importance.value ||
+                               a.insight.value != g.insight.value))
+      m["judgment"] = {{"verdict", a.verdict},
+                       {"verdict_label", verdict_label(site.lang, a.verdict)},
+                       {"importance", a.importance.value},
+                       {"insight", a.insight.value},
+                       {"has_argument", !a.argument.empty()},
+                       {"argument", {{"segs", rich(a.argument)}}}};
+    m["removed"] = nlohmann::json::array();
+    for (const auto& r : g.writer.removed) m["removed"].push_back(clean_text(r));
+    m["removed_count"] = g.writer.removed.size();
     nlohmann::json refs = nlohmann::json::array();
     for (const auto& r : g.references)
       refs.push_back({{"ref", clean_text(r.ref)},
@@ -164,6 +198,8 @@ Result<Page> pr_page(const Site& site, std::string_view ref) {
     m["open"] = c.open || g.source.open;
   } else {
     m["headline"] = title;
+    m["summary_rich"] = m["verdict_text_rich"] = m["why_rich"] = m["audience_rich"] =
+        nlohmann::json{{"segs", nlohmann::json::array()}};
     m["writer"] = {{"kind", tr(site.lang, "writer_facts")}, {"model", ""}};
   }
   if (*facts) {
@@ -205,10 +241,14 @@ Result<Page> pr_page(const Site& site, std::string_view ref) {
   m["skim"] = skim;
   nlohmann::json tag_list = nlohmann::json::array();
   for (const auto& t : tags)
-    tag_list.push_back({{"name", clean_text(t)}, {"href", site.links.tag(t)}});
+    tag_list.push_back({{"name", clean_text(tag_display_name(t, lang_code(site.lang)))},
+                        {"href", site.links.tag(t)}});
   m["tags"] = tag_list;
-  page.title = fmt::format("{} {} · {}", m["ref"].get<std::string>(),
-                           m["headline"].get<std::string>(), site.repo.name);
+  // Code spans of the headline: <code> on the page, no backticks in <title>.
+  m["headline_rich"] = rich(m["headline"].get<std::string>());
+  std::string plain = m["headline"].get<std::string>();
+  std::erase(plain, '`');
+  page.title = fmt::format("{} {} · {}", m["ref"].get<std::string>(), plain, site.repo.name);
   return page;
 }
 

@@ -1,28 +1,24 @@
-// Tag list (counts with a weekly sparkline) and aggregated results for one
-// tag or several combined (filters, figures, a weekly chart, top PRs).
+// Tag list (count, activity in the last four weeks and a weekly sparkline;
+// ordered by count, recent activity or name) and aggregated results for one
+// tag or several combined (filters, figures, a weekly chart with axes, top
+// PRs; every entry with its digest paragraph and its scores with reasons).
 // Charts are inline SVG built from numbers only: no text from the store
 // reaches an SVG attribute.
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "mergelens/web/pages.h"
+#include "mergelens/analysis/glossary.h"
+#include "mergelens/web/charts.h"
+#include "mergelens/web/digest.h"
 
 namespace mergelens::web {
 
 namespace {
 
 constexpr size_t kSparkWeeks = 26;
-
-std::string points(const std::vector<double>& ys, double max, double width, double height) {
-  std::string out;
-  const double step = ys.size() > 1 ? width / static_cast<double>(ys.size() - 1) : 0;
-  for (size_t i = 0; i < ys.size(); ++i) {
-    const double y = height - 1 - (max > 0 ? ys[i] / max : 0) * (height - 2);
-    out += fmt::format("{}{:.1f},{:.1f}", i ? " " : "", static_cast<double>(i) * step, y);
-  }
-  return out;
-}
+// "Recent activity": changes in the last this many weeks of the sparkline.
+constexpr size_t kRecentWeeks = 4;
 
 std::vector<std::string> split_tags(std::string_view s) {
   std::vector<std::string> out;
@@ -42,34 +38,66 @@ std::vector<std::string> split_tags(std::string_view s) {
 }  // namespace
 
 Result<Page> tags_page(const Site& site, std::string_view sort) {
-  if (!sort.empty() && sort != "count" && sort != "name")
-    return fail(ErrorKind::kInvalidInput, "sort must be \"count\" or \"name\"");
+  if (!sort.empty() && sort != "count" && sort != "name" && sort != "recent")
+    return fail(ErrorKind::kInvalidInput, "sort must be \"count\", \"recent\" or \"name\"");
   auto stats = site.store.tag_stats(site.repo.id, kSparkWeeks);
   if (!stats) return std::unexpected(stats.error());
+  auto newest = site.store.adjacent_merge(site.repo.id, INT64_MAX, /*before=*/true);
+  if (!newest) return std::unexpected(newest.error());
+  const UnixSeconds last_week = week_start(newest->value_or(0));
+  auto recent = [](const TagStat& t) {
+    std::int64_t n = 0;
+    for (size_t i = t.weekly.size() > kRecentWeeks ? t.weekly.size() - kRecentWeeks : 0;
+         i < t.weekly.size(); ++i)
+      n += t.weekly[i];
+    return n;
+  };
   if (sort == "name")
     std::sort(stats->begin(), stats->end(),
               [](const TagStat& a, const TagStat& b) { return a.name < b.name; });
+  if (sort == "recent")
+    std::stable_sort(stats->begin(), stats->end(), [&](const TagStat& a, const TagStat& b) {
+      const auto ra = recent(a), rb = recent(b);
+      if (ra != rb) return ra > rb;
+      return a.count > b.count;
+    });
   Page page;
   page.template_name = "tags";
   page.title = fmt::format("{} · {}", tr(site.lang, "tag_list"), site.repo.name);
   nlohmann::json items = nlohmann::json::array();
   for (const auto& t : *stats) {
-    std::vector<double> ys(t.weekly.begin(), t.weekly.end());
-    const double max = ys.empty() ? 0 : *std::max_element(ys.begin(), ys.end());
-    items.push_back({{"name", clean_text(t.name)},
+    const std::string shown = clean_text(tag_display_name(t.name, lang_code(site.lang)));
+    items.push_back({{"name", shown},
+                     {"tag", clean_text(t.name)},
+                     {"show_tag", shown != clean_text(t.name)},
                      {"href", site.links.tag(t.name)},
                      {"feed", site.links.feed_tag(t.name)},
                      {"count", t.count},
+                     {"recent", recent(t)},
                      {"close_reads", t.close_reads},
                      {"weekly", t.weekly},
-                     {"spark", points(ys, max, 104, 20)}});
+                     {"spark", sparkline(site.lang, t.weekly, last_week)}});
   }
+  const std::string by = sort.empty() ? "count" : std::string(sort);
   page.model = {{"items", items},
-                {"sort", sort.empty() ? "count" : std::string(sort)},
-                {"by_count", site.links.tags("count")},
-                {"by_name", site.links.tags("name")},
+                {"sort", by},
+                {"sorts", nlohmann::json::array({
+                              {{"href", site.links.tags("count")},
+                               {"id", "sort-count"},
+                               {"label", tr(site.lang, "sort_by_count")},
+                               {"current", by == "count"}},
+                              {{"href", site.links.tags("recent")},
+                               {"id", "sort-recent"},
+                               {"label", tr(site.lang, "sort_by_recent")},
+                               {"current", by == "recent"}},
+                              {{"href", site.links.tags("name")},
+                               {"id", "sort-name"},
+                               {"label", tr(site.lang, "sort_by_name")},
+                               {"current", by == "name"}},
+                          })},
                 {"static", site.links.is_static()},
-                {"weeks", kSparkWeeks}};
+                {"weeks", kSparkWeeks},
+                {"recent_weeks", kRecentWeeks}};
   return page;
 }
 
@@ -113,27 +141,11 @@ Result<Page> tag_page(const Site& site, const AggregateParams& p) {
   nlohmann::json tag_list = nlohmann::json::array();
   for (const auto& t : q.tags) {
     names += (names.empty() ? "" : ",") + t;
-    tag_list.push_back({{"name", clean_text(t)}, {"href", site.links.tag(t)}});
+    tag_list.push_back({{"name", clean_text(tag_display_name(t, lang_code(site.lang)))},
+                        {"href", site.links.tag(t)}});
   }
-  // The chart: bars for weekly counts, lines for the mean scores (0-10).
-  constexpr double kW = 600, kH = 160;
-  nlohmann::json bars = nlohmann::json::array();
-  std::vector<double> imp, ins;
-  std::int64_t max_count = 1;
-  for (const auto& w : agg->weeks) max_count = std::max(max_count, w.count);
-  const double bw = agg->weeks.empty() ? 0 : kW / static_cast<double>(agg->weeks.size());
-  for (size_t i = 0; i < agg->weeks.size(); ++i) {
-    const auto& w = agg->weeks[i];
-    const double h = (kH - 2) * static_cast<double>(w.count) / static_cast<double>(max_count);
-    bars.push_back({{"x", fmt::format("{:.1f}", static_cast<double>(i) * bw)},
-                    {"y", fmt::format("{:.1f}", kH - h)},
-                    {"w", fmt::format("{:.1f}", std::max(1.0, bw - 1))},
-                    {"h", fmt::format("{:.1f}", h)},
-                    {"label", fmt::format("{} {}: {}", tr(site.lang, "week_of"), format_day(w.week),
-                                          w.count)}});
-    imp.push_back(w.importance);
-    ins.push_back(w.insight);
-  }
+  if (auto r = add_paragraphs(site, *top); !r) return std::unexpected(r.error());
+  if (auto r = add_paragraphs(site, *all); !r) return std::unexpected(r.error());
   const double share =
       agg->count ? 100.0 * static_cast<double>(agg->close_reads) / static_cast<double>(agg->count)
                  : 0;
@@ -173,13 +185,8 @@ Result<Page> tag_page(const Site& site, const AggregateParams& p) {
         {"mean_importance", fmt::format("{:.1f}", agg->mean_importance)},
         {"mean_insight", fmt::format("{:.1f}", agg->mean_insight)},
         {"close_share", fmt::format("{:.0f}%", share)}}},
-      {"chart",
-       {{"bars", bars},
-        {"importance", points(imp, 10, kW, kH)},
-        {"insight", points(ins, 10, kW, kH)},
-        {"first", agg->weeks.empty() ? "" : format_day(agg->weeks.front().week)},
-        {"last", agg->weeks.empty() ? "" : format_day(agg->weeks.back().week)},
-        {"has", !agg->weeks.empty()}}},
+      {"chart", weekly_chart(site.lang, agg->weeks)},
+      {"reasons", true},
       {"top", *top},
       {"items", *all},
       {"shown", all->size()},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mergelens/analysis/glossary.h"
 #include "mergelens/web/pages.h"
 
 namespace mergelens::web {
@@ -92,13 +93,53 @@ Result<std::vector<SearchTerm>> parse_query(std::string_view q) {
   return terms;
 }
 
+std::vector<SearchTerm> expand_terms(std::vector<SearchTerm> in) {
+  constexpr size_t kMaxWords = 3;
+  auto plain = [](const SearchTerm& t) {
+    return !t.prefix && t.text.find_first_of(" \t") == std::string::npos;
+  };
+  // Words typed apart that name one entry ("speculative decoding", "CUDA 图")
+  // become one term: the phrase, or any of the entry's other forms.
+  std::vector<SearchTerm> terms;
+  for (size_t i = 0; i < in.size();) {
+    size_t take = 1;
+    for (size_t n = std::min(kMaxWords, in.size() - i); n > 1; --n) {
+      bool ok = true;
+      std::string phrase = in[i].text;
+      for (size_t k = 1; k < n && ok; ++k) {
+        ok = plain(in[i + k]) && plain(in[i]) && in[i + k].exclude == in[i].exclude;
+        phrase += " " + in[i + k].text;
+      }
+      if (ok && glossary_find(phrase)) {
+        in[i].text = phrase;
+        take = n;
+        break;
+      }
+    }
+    terms.push_back(std::move(in[i]));
+    i += take;
+  }
+  for (auto& t : terms) {
+    if (t.prefix) continue;
+    const std::string self = lower(t.text);
+    for (std::string& form : search_forms(t.text)) {
+      SearchAlternative a;
+      a.prefix = form.ends_with('*');
+      if (a.prefix) form.pop_back();
+      if (form == self && !a.prefix) continue;
+      a.text = std::move(form);
+      t.alternatives.push_back(std::move(a));
+    }
+  }
+  return terms;
+}
+
 nlohmann::json snippet(const std::vector<std::string>& texts, const std::vector<SearchTerm>& terms,
                        size_t width) {
   std::vector<std::string> needles;
-  for (const auto& t : terms) {
-    if (t.exclude) continue;
+  auto add = [&](const std::string& text) {
     size_t i = 0;
-    const std::string l = lower(t.text);
+    const std::string l = lower(text);
     while (i < l.size()) {
       while (i < l.size() && is_space(l[i])) ++i;
       size_t j = i;
@@ -106,6 +147,11 @@ nlohmann::json snippet(const std::vector<std::string>& texts, const std::vector<
       if (j > i) needles.push_back(l.substr(i, j - i));
       i = j;
     }
+  };
+  for (const auto& t : terms) {
+    if (t.exclude) continue;
+    add(t.text);
+    for (const auto& a : t.alternatives) add(a.text);
   }
   nlohmann::json out = nlohmann::json::array();
   for (const auto& raw : texts) {
@@ -155,8 +201,9 @@ Result<Page> search_page(const Site& site, std::string_view q) {
   std::string_view trimmed = q;
   while (!trimmed.empty() && is_space(trimmed.front())) trimmed.remove_prefix(1);
   if (trimmed.empty()) return page;
-  auto terms = parse_query(q);
-  if (!terms) return std::unexpected(terms.error());
+  auto parsed = parse_query(q);
+  if (!parsed) return std::unexpected(parsed.error());
+  auto terms = std::optional(expand_terms(std::move(*parsed)));
   auto hits = site.store.search(site.repo.id, *terms, lang_code(site.lang), 50);
   if (!hits) return std::unexpected(hits.error());
   std::vector<std::int64_t> ids;

@@ -20,9 +20,19 @@ namespace mergelens::web {
 // excluded terms.
 Result<std::vector<SearchTerm>> parse_query(std::string_view q);
 
+// Search across the two languages: every term that names a glossary entry
+// (analysis/glossary.h: "量化", "quantization", "KV cache", ...) gets the
+// entry's other forms as alternatives, so a Chinese query finds what its
+// English terms find and the reverse. Two or three words typed apart that
+// name one entry ("speculative decoding", "CUDA 图") become that one term.
+// Terms without an entry, prefix terms ("quant*") and identifiers stay as
+// typed (the index stays exact).
+std::vector<SearchTerm> expand_terms(std::vector<SearchTerm> terms);
+
 // A window of the first of `texts` that contains an included term, as
 // [{"t": "...", "hit": bool}], the hits being the matched terms
-// (case-insensitive for ASCII). Empty when no text contains a term.
+// (case-insensitive for ASCII), alternatives included. Empty when no text
+// contains a term.
 nlohmann::json snippet(const std::vector<std::string>& texts, const std::vector<SearchTerm>& terms,
                        size_t width = 240);
 

@@ -1,6 +1,7 @@
 // Links and the helpers shared by the page families.
 #include <fmt/format.h>
 
+#include "mergelens/analysis/glossary.h"
 #include "mergelens/web/pages.h"
 
 namespace mergelens::web {
@@ -143,6 +144,33 @@ std::string clean_text(std::string_view s) {
   return out;
 }
 
+std::string escape_html(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
 nlohmann::json rich(std::string_view text) {
   nlohmann::json out = nlohmann::json::array();
   const std::string t = clean_text(text);
@@ -174,7 +202,10 @@ std::string author_of(const Person& p) {
 nlohmann::json change_item(const Site& site, const ChangeSummary& s,
                            const std::vector<std::string>& tags, const std::string& headline) {
   nlohmann::json tag_list = nlohmann::json::array();
-  for (const auto& t : tags) tag_list.push_back({{"name", t}, {"href", site.links.tag(t)}});
+  for (const auto& t : tags)
+    tag_list.push_back({{"name", clean_text(tag_display_name(t, lang_code(site.lang)))},
+                        {"tag", clean_text(t)},
+                        {"href", site.links.tag(t)}});
   const std::string title = clean_text(s.title);
   return {
       {"id", s.id},

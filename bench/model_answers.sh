@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The model writer on real answers and real PRs: the six strong-model answers
+# of ../shared/data/model-answers replayed through `write --llm` by the
+# current build and a "before" build (items kept, fabrications caught, guides
+# lost), the largest PRs' calls and tokens, and the tokens one call for both
+# languages saves over the last LAST_N PRs. See bench/model_answers.py.
+#
+#   MERGELENS_BENCH_REPO=/path/to/sglang [MERGELENS_BEFORE=/path/to/old/mergelens] \
+#     bench/model_answers.sh [LAST_N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. bench/common.sh
+repo="${MERGELENS_BENCH_REPO:?set MERGELENS_BENCH_REPO to a clone of the sglang history}"
+answers="${MERGELENS_ANSWERS:-../shared/data/model-answers}"
+[ -d "$answers" ] || { echo "no model answers at $answers" >&2; exit 2; }
+last="${1:-2000}"
+bin="$(mergelens_bin)"
+tmp="${MERGELENS_BENCH_TMP:-$(mktemp -d)}"
+db="$tmp/sglang.db"
+if [ ! -f "$db" ]; then
+  # The store is made by the oldest binary measured, so each can open it.
+  maker="${MERGELENS_BEFORE:-$bin}"
+  "$maker" --db "$db" --repo sgl-project/sglang ingest "$repo" \
+    --url-base https://github.com/sgl-project/sglang >/dev/null
+  "$maker" --db "$db" analyze >/dev/null
+fi
+bins=()
+[ -n "${MERGELENS_BEFORE:-}" ] && bins+=(--bin "before=$MERGELENS_BEFORE")
+bins+=(--bin "after=$bin")
+echo "command: MERGELENS_BENCH_REPO=$repo${MERGELENS_BEFORE:+ MERGELENS_BEFORE=$MERGELENS_BEFORE} bench/model_answers.sh $last"
+python3 bench/model_answers.py --db "$db" --answers "$answers" "${bins[@]}" --last "$last"

@@ -1,0 +1,121 @@
+// Thin RAII layer over libpq, private to store/ (the PostgreSQL twin of
+// sqlite_util.h, with the same accessor names so SQL code ports line by line).
+//
+// Statements are sent with PQexecParams: parameters as text (bytea as
+// binary), each with its type, so `$2 IS NULL OR x >= $2` needs no casts;
+// results come back as text and are parsed on access. Every error message
+// names the server ("PostgreSQL at host:port/db"), never the password.
+#pragma once
+
+#include <libpq-fe.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mergelens/util/error.h"
+
+namespace mergelens::pg {
+
+// SQLSTATE classes the store reacts to.
+inline constexpr std::string_view kSerializationFailure = "40001";
+inline constexpr std::string_view kDeadlock = "40P01";
+inline constexpr std::string_view kUniqueViolation = "23505";
+
+class Conn {
+ public:
+  Conn() = default;
+  Conn(Conn&& o) noexcept : c_(o.c_), where_(std::move(o.where_)) { o.c_ = nullptr; }
+  Conn& operator=(Conn&& o) noexcept {
+    std::swap(c_, o.c_);
+    std::swap(where_, o.where_);
+    return *this;
+  }
+  ~Conn() {
+    if (c_) PQfinish(c_);
+  }
+  // Connects to `url` (postgresql://user@host:port/db?...). kIo naming the
+  // server when it cannot be reached.
+  static Result<Conn> connect(const std::string& url);
+
+  PGconn* get() const { return c_; }
+  // "PostgreSQL at host:port/db" for messages.
+  const std::string& where() const { return where_; }
+  // Reconnects when the connection was lost (the server restarted); true
+  // when the connection is usable afterwards.
+  bool ensure();
+  // Runs one or more statements without parameters or results.
+  Result<void> exec(std::string_view sql);
+  // The SQLSTATE of the last failed statement ("" when none).
+  const std::string& last_state() const { return state_; }
+  // Puts back the SQLSTATE of a failure after a ROLLBACK cleared it.
+  void restore_state(std::string state) { state_ = std::move(state); }
+
+  // Fills an Error from a failed result (or the connection when null).
+  Error error_of(const PGresult* res, std::string_view what);
+
+ private:
+  PGconn* c_ = nullptr;
+  std::string where_;
+  std::string state_;
+  friend class Stmt;
+};
+
+struct ResultDeleter {
+  void operator()(PGresult* r) const { PQclear(r); }
+};
+using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
+
+class Stmt {
+ public:
+  Stmt(Conn& conn, std::string sql) : conn_(&conn), sql_(std::move(sql)) {}
+
+  // Binds by 1-based index ($1, $2, ...). An empty optional binds NULL.
+  Stmt& bind(int i, std::int64_t v);
+  Stmt& bind(int i, std::string_view v);
+  Stmt& bind_blob(int i, std::string_view v);
+  Stmt& bind(int i, const std::optional<std::int64_t>& v);
+  Stmt& bind_null(int i);
+  Stmt& bind_double(int i, double v);
+
+  // Executes on the first call; then true while a row is available.
+  Result<bool> step();
+  // Executes, for statements without rows; returns the rows affected.
+  Result<std::int64_t> run();
+  // Forgets the result (keeps the bindings), so step() executes again.
+  void reset() {
+    res_.reset();
+    row_ = -1;
+  }
+
+  std::int64_t i64(int col) const;
+  double f64(int col) const;
+  bool is_null(int col) const { return PQgetisnull(res_.get(), row_, col) != 0; }
+  std::optional<std::int64_t> opt_i64(int col) const {
+    if (is_null(col)) return std::nullopt;
+    return i64(col);
+  }
+  std::string text(int col) const;
+  std::string blob(int col) const;  // a bytea column, decoded
+
+ private:
+  struct Param {
+    std::string value;
+    Oid type = 25;  // text: a placeholder left unbound (a gap in $1..$N) still has a type
+    bool null = true;
+    bool binary = false;
+  };
+  Param& slot(int i);
+  Result<void> execute();
+
+  Conn* conn_;
+  std::string sql_;
+  std::vector<Param> params_;
+  ResultPtr res_;
+  int row_ = -1;
+};
+
+}  // namespace mergelens::pg
