@@ -553,6 +553,8 @@ std::string digest(const Ctx& c, const Guide& g) {
   }
   if (!places.empty() && (g.verdict == "close_read" || g.verdict == "selective_read"))
     out.push_back(sentence(fmt_rt(c.p.digest_places, phrases::join_list(places, c.p))));
+  // A read with no lesson whose places are all tests or benchmarks: what it changes.
+  if (out.size() < 2) out.push_back(sentence(g.summary));
   if (out.size() > 3) out.resize(3);
   return fmt::format("{}", fmt::join(out, c.zh() ? "" : " "));
 }
