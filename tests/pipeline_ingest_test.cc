@@ -135,5 +135,112 @@ TEST_F(IngestTest, SeveralRepositoriesShareOneStore) {
   EXPECT_FALSE(find_change(*store_, **one, "#105"));
 }
 
+// Shallow clones: the boundary is stored marked, without files; a deepened
+// clone fills in the history below it, oldest first, and the boundary last.
+class ShallowIngestTest : public IngestTest {
+ protected:
+  std::string clone_ = dir_ / "shallow";
+  void clone(int depth) {
+    testing::sh(fmt::format("{} clone -q --depth {} 'file://{}' '{}'", GitRepo::git(), depth,
+                            repo_->path(), clone_));
+  }
+  void deepen(const std::string& how) {
+    testing::sh(fmt::format("cd '{}' && {} fetch -q {}", clone_, GitRepo::git(), how));
+  }
+  IngestOptions shallow_options() {
+    auto o = options();
+    o.repo_path = clone_;
+    o.repo_name = "lumen-ai/lumen";
+    return o;
+  }
+  Change get(int number) {
+    auto repo = resolve_repo(*store_, "");
+    auto c = find_change(*store_, *repo, fmt::format("#{}", number));
+    EXPECT_TRUE(c) << number;
+    return c.value_or(Change{});
+  }
+};
+
+TEST_F(ShallowIngestTest, DepthOneStoresTheTipAsABoundary) {
+  clone(1);
+  auto r = ingest(*store_, shallow_options(), nullptr);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->stored, 1u);
+  EXPECT_TRUE(r->anchored);
+  EXPECT_FALSE(r->shallow_boundary.empty());
+  EXPECT_EQ(shallow_notes(*r).size(), 1u);
+  Change tip = get(112);
+  EXPECT_TRUE(tip.shallow);
+  EXPECT_TRUE(tip.files.empty());
+  auto repo = resolve_repo(*store_, "");
+  EXPECT_EQ(repo->base_sha, tip.sha);
+  auto boundaries = store_->shallow_boundaries(repo->id);
+  ASSERT_TRUE(boundaries);
+  EXPECT_EQ(*boundaries, std::vector<std::string>{tip.sha});
+
+  auto again = ingest(*store_, shallow_options(), nullptr);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->stored, 0u);
+  EXPECT_TRUE(shallow_notes(*again).empty());  // said once, when it was stored
+}
+
+TEST_F(ShallowIngestTest, DeepenAndUnshallowFillInTheHistoryAndTheBoundary) {
+  clone(4);
+  ASSERT_TRUE(ingest(*store_, shallow_options(), nullptr));
+  EXPECT_EQ(count(), 4u);
+  const std::string base = resolve_repo(*store_, "")->base_sha;
+  EXPECT_TRUE(get(109).shallow);
+  // Facts of the boundary exist; filling it in must drop them.
+  auto boundary_id = get(109).id;
+  Facts f;
+  ASSERT_TRUE(store_->put_facts(std::vector<std::pair<std::int64_t, Facts>>{{boundary_id, f}}));
+
+  deepen("--deepen=3");
+  auto r = ingest(*store_, shallow_options(), nullptr);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->deepened, 3u);
+  EXPECT_EQ(r->filled, 1u);
+  EXPECT_EQ(r->stored, 3u);
+  EXPECT_EQ(count(), 7u);
+  Change filled = get(109);
+  EXPECT_FALSE(filled.shallow);
+  EXPECT_EQ(filled.id, boundary_id);  // same row
+  ASSERT_EQ(filled.files.size(), 1u);
+  EXPECT_EQ(filled.files[0].additions, 1);
+  auto facts = store_->get_facts(boundary_id);
+  ASSERT_TRUE(facts);
+  EXPECT_FALSE(*facts) << "the boundary kept the facts of its empty read";
+  EXPECT_TRUE(get(106).shallow);
+  EXPECT_EQ(resolve_repo(*store_, "")->base_sha, base);  // the base does not move
+
+  deepen("--unshallow");
+  auto u = ingest(*store_, shallow_options(), nullptr);
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->deepened, 5u);
+  EXPECT_TRUE(u->shallow_boundary.empty());
+  EXPECT_EQ(count(), 12u);
+  auto repo = resolve_repo(*store_, "");
+  EXPECT_TRUE(store_->shallow_boundaries(repo->id)->empty());
+  for (int i = 101; i <= 112; ++i) EXPECT_FALSE(get(i).files.empty()) << i;
+}
+
+TEST_F(ShallowIngestTest, ADeepeningCutShortKeepsTheBoundaryMarkedForTheNextRun) {
+  clone(3);
+  ASSERT_TRUE(ingest(*store_, shallow_options(), nullptr));
+  deepen("--unshallow");
+  auto o = shallow_options();
+  o.limit = 2;  // as if the run were killed after two older changes
+  auto cut = ingest(*store_, o, nullptr);
+  ASSERT_TRUE(cut);
+  EXPECT_EQ(cut->deepened, 2u);
+  EXPECT_EQ(cut->filled, 0u);
+  EXPECT_TRUE(get(110).shallow);  // still marked: the history below is not complete
+  auto rest = ingest(*store_, shallow_options(), nullptr);
+  ASSERT_TRUE(rest);
+  EXPECT_EQ(rest->filled, 1u);
+  EXPECT_EQ(count(), 12u);
+  EXPECT_FALSE(get(110).shallow);
+}
+
 }  // namespace
 }  // namespace mergelens

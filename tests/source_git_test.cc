@@ -194,5 +194,83 @@ TEST(GitSourceBare, OpensBareClones) {
   EXPECT_EQ((*src)->remote_url().value_or(""), work.path());
 }
 
+// A shallow clone (git clone --depth 2): the boundary commit's parent is not
+// in the clone. The walk ends there and the boundary reads without a diff.
+TEST(GitSourceShallow, WalkEndsAtTheBoundaryWhichReadsWithoutADiff) {
+  TempDir dir;
+  GitRepo work(dir / "work");
+  for (int i = 1; i <= 4; ++i) {
+    work.write("a.py", "x = " + std::to_string(i) + "\n");
+    work.commit(fmt::format("Change {} (#{})", i, i), fmt::format("2026-09-0{}T00:00:00Z", i));
+  }
+  const std::string clone = dir / "shallow";
+  testing::sh(GitRepo::git() + " clone -q --depth 2 'file://" + work.path() + "' '" + clone + "'");
+  auto src = GitSource::open(clone);
+  ASSERT_TRUE(src);
+  EXPECT_TRUE((*src)->is_shallow());
+  auto tip = (*src)->resolve_branch("main");
+  ASSERT_TRUE(tip);
+  std::vector<std::string> seen;
+  auto walked = (*src)->walk_first_parent(*tip, [&](const std::string& sha, UnixSeconds) {
+    seen.push_back(sha);
+    return true;
+  });
+  ASSERT_TRUE(walked) << walked.error().message;
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_FALSE((*src)->is_shallow_boundary(seen[0]));
+  EXPECT_TRUE((*src)->is_shallow_boundary(seen[1]));
+
+  auto boundary = (*src)->read_change(seen[1], GitReadOptions{});
+  ASSERT_TRUE(boundary) << boundary.error().message;
+  EXPECT_TRUE(boundary->shallow);
+  EXPECT_EQ(boundary->number.value_or(0), 3);
+  EXPECT_TRUE(boundary->files.empty());
+  ASSERT_EQ(boundary->commits.size(), 1u);
+  EXPECT_EQ(boundary->parent_sha.size(), 40u);
+  EXPECT_FALSE((*src)->has_commit(boundary->parent_sha));
+  auto above = (*src)->read_change(seen[0], GitReadOptions{});
+  ASSERT_TRUE(above);
+  EXPECT_FALSE(above->shallow);
+  ASSERT_EQ(above->files.size(), 1u);
+  EXPECT_EQ(above->files[0].additions, 1);
+
+  // A complete clone has no boundary.
+  auto full = GitSource::open(work.path());
+  ASSERT_TRUE(full);
+  EXPECT_FALSE((*full)->is_shallow());
+}
+
+// A fetched work tree whose branch was not merged: the fetched branch is
+// followed when it is ahead, the local one when it is not.
+TEST(GitSourceFetched, FollowsTheRemoteBranchOnlyWhenItIsAhead) {
+  TempDir dir;
+  GitRepo up(dir / "up");
+  up.write("a", "1\n");
+  up.commit("one (#1)", "2026-09-01T00:00:00Z");
+  testing::sh(GitRepo::git() + " clone -q '" + up.path() + "' '" + (dir / "clone") + "'");
+  up.write("a", "2\n");
+  up.commit("two (#2)", "2026-09-02T00:00:00Z");
+  testing::sh("cd '" + (dir / "clone") + "' && " + GitRepo::git() + " fetch -q origin");
+  auto src = GitSource::open(dir / "clone");
+  ASSERT_TRUE(src);
+  auto local = (*src)->resolve_branch("main");
+  auto fetched = (*src)->resolve_fetched_branch("main");
+  ASSERT_TRUE(local && fetched);
+  EXPECT_NE(*local, *fetched);
+  auto c = (*src)->read_change(*fetched, GitReadOptions{});
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->number.value_or(0), 2);
+
+  // A local commit on top: the local branch is no longer behind, it is followed.
+  testing::sh("cd '" + (dir / "clone") + "' && " + GitRepo::git() +
+              " merge -q --ff-only origin/main && " + GitRepo::git() +
+              " commit -q --allow-empty -m 'local (#3)'");
+  auto reopened = GitSource::open(dir / "clone");
+  ASSERT_TRUE(reopened);
+  auto now = (*reopened)->resolve_fetched_branch("main");
+  ASSERT_TRUE(now);
+  EXPECT_EQ(*now, *(*reopened)->resolve_branch("main"));
+}
+
 }  // namespace
 }  // namespace mergelens

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "mergelens/model/diff.h"
+#include "mergelens/store/schema.h"
 #include "mergelens/store/store.h"
 #include "test_helpers.h"
 #include "test_store.h"
@@ -119,6 +120,50 @@ TEST(Store, ChoosesTheRepository) {
   EXPECT_FALSE(resolve_repo(*store, "c/three"));
 }
 
+// A shallow clone's boundary is stored marked and without files; a later
+// read of it with its parent (the clone was deepened) rewrites it in place.
+TEST(Store, ShallowBoundaryIsFilledInByAReadWithItsParent) {
+  TempDir dir;
+  TestStore store(dir);
+  auto repo = store->upsert_repo({0, "o/r", "", "", "", ""});
+  const std::string sha(40, 'c');
+  Change boundary = sample_change(9, sha, 3000);
+  boundary.files.clear();
+  boundary.commits.clear();
+  boundary.parent_sha.clear();
+  boundary.shallow = true;
+  std::vector<Change> in = {sample_change(8, std::string(40, 'b'), 2000), boundary};
+  EXPECT_EQ(*store->put_changes(repo->id, in, std::nullopt), 2u);
+  auto marked = find_change(*store, *repo, "#9");
+  ASSERT_TRUE(marked);
+  EXPECT_TRUE(marked->shallow);
+  EXPECT_TRUE(marked->files.empty());
+  EXPECT_FALSE(find_change(*store, *repo, "#8")->shallow);
+  EXPECT_EQ(*store->shallow_boundaries(repo->id), std::vector<std::string>{sha});
+  std::vector<std::pair<std::int64_t, Facts>> facts = {{marked->id, Facts{}}};
+  ASSERT_TRUE(store->put_facts(facts));
+  // Read again as a boundary: nothing changes.
+  std::vector<Change> again = {boundary};
+  EXPECT_EQ(*store->put_changes(repo->id, again, std::nullopt), 0u);
+
+  Change full = sample_change(9, sha, 3000);
+  full.parent_sha = std::string(40, 'b');
+  std::vector<Change> deeper = {full};
+  EXPECT_EQ(*store->put_changes(repo->id, deeper, std::nullopt), 1u);
+  auto filled = find_change(*store, *repo, "#9");
+  ASSERT_TRUE(filled);
+  EXPECT_EQ(filled->id, marked->id);
+  EXPECT_FALSE(filled->shallow);
+  EXPECT_EQ(filled->parent_sha, full.parent_sha);
+  EXPECT_EQ(filled->files.size(), 2u);
+  EXPECT_EQ(filled->commits.size(), 1u);
+  EXPECT_EQ(filled->labels, full.labels);
+  EXPECT_FALSE(*store->get_facts(marked->id));  // the next analysis reads the diff
+  EXPECT_TRUE(store->shallow_boundaries(repo->id)->empty());
+  EXPECT_EQ(*store->put_changes(repo->id, deeper, std::nullopt), 0u);
+  EXPECT_EQ(*store->count_changes(repo->id), 2u);
+}
+
 TEST(SqliteStore, RefusesDamagedForeignAndNewerFiles) {
   TempDir dir;
   testing::write_file(dir / "garbage.db", std::string(8192, 'x'));
@@ -147,6 +192,48 @@ TEST(SqliteStore, RefusesDamagedForeignAndNewerFiles) {
   auto missing = open_sqlite_store(dir / "missing.db", StoreOptions{.create = false});
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+}
+
+// The branch that added changes.shallow numbered it migration 6, before the
+// deliveries and jobs migrations took 6 and 7: its stores still open, keep
+// their boundaries and gain the tables they lacked.
+TEST(SqliteStore, UpgradesAStoreWhoseShallowColumnWasMigrationSix) {
+  TempDir dir;
+  const std::string path = dir / "v6.db";
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  const auto steps = sql::migrations();
+  std::string script;
+  for (size_t i = 0; i < 5; ++i) script += std::string(steps[i]);
+  script += std::string(steps[7]);
+  script += "PRAGMA user_version = 6;";
+  script += fmt::format("PRAGMA application_id = {};", sql::kApplicationId);
+  script += "INSERT INTO repos(name) VALUES('o/r');";
+  script +=
+      "INSERT INTO changes(repo_id, kind, number, sha, parent_sha, title, body, author_name, "
+      "author_email, author_login, merged_at, url, file_count, additions, deletions, "
+      "files_truncated, shallow) VALUES(1, 'squash', 9, '" +
+      std::string(40, 'c') + "', '', 't', '', '', '', '', 1, '', 0, 0, 0, 0, 1);";
+  char* err = nullptr;
+  ASSERT_EQ(sqlite3_exec(raw, script.c_str(), nullptr, nullptr, &err), SQLITE_OK) << err;
+  sqlite3_close(raw);
+
+  auto s = open_sqlite_store(path, StoreOptions{.create = false});
+  ASSERT_TRUE(s) << s.error().message;
+  auto repo = (*s)->find_repo("o/r");
+  ASSERT_TRUE(repo && *repo);
+  EXPECT_EQ(*(*s)->shallow_boundaries((*repo)->id), std::vector<std::string>{std::string(40, 'c')});
+  sqlite3_open(path.c_str(), &raw);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(raw,
+                     "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM "
+                     "sqlite_master WHERE name IN ('deliveries', 'jobs'))",
+                     -1, &st, nullptr);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int64(st, 0), static_cast<std::int64_t>(steps.size()));
+  EXPECT_EQ(sqlite3_column_int64(st, 1), 2);
+  sqlite3_finalize(st);
+  sqlite3_close(raw);
 }
 
 TEST(SqliteStore, ReopensAnExistingStoreWithoutMigratingAgain) {

@@ -8,8 +8,10 @@
 namespace mergelens {
 namespace cli {
 
+// Commands read the store once, as batch jobs: no mmap (see StoreOptions).
+// The server opens its own connections, mapped.
 Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create) {
-  return open_store_at(g.db, StoreOptions{.create = create});
+  return open_store_at(g.db, StoreOptions{.create = create, .map_file = false});
 }
 
 Result<void> parse_date_flag(const std::string& text, const char* flag,

@@ -34,6 +34,7 @@ Runner setup_ingest(CLI::App& sub, const Globals& g) {
     if (!report) return std::unexpected(report.error());
     fmt::print("{}: {} new change{} stored ({} commits walked) in {}\n", report->repo.name,
                report->stored, report->stored == 1 ? "" : "s", report->walked, g.db);
+    for (const auto& note : shallow_notes(*report)) fmt::print("note: {}\n", note);
     return {};
   };
 }

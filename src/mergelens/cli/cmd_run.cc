@@ -39,6 +39,7 @@ void print_report(const std::string& repo, const RunReport& r) {
   fmt::print(", {} analysed, {} guide{} written ({} offline, {} by a model, {} cached)\n",
              r.analyze.analyzed, r.write.written, r.write.written == 1 ? "" : "s", r.write.offline,
              r.write.llm, r.write.cached);
+  for (const auto& note : shallow_notes(r.ingest)) fmt::print("  note: {}\n", note);
   if (!r.fetch_failed.empty()) fmt::print("  not fetched: {}\n", r.fetch_failed);
   if (!r.sync_skipped.empty()) fmt::print("  no GitHub sync: {}\n", r.sync_skipped);
   for (const auto& [reason, n] : r.write.fallback_reasons)

@@ -107,7 +107,8 @@ std::string guide_to_markdown(const Guide& g) {
               : fmt::format("`{}` {}", f.path,
                             fmt::format(fmt::runtime(L.lines), f.start_line, f.end_line));
       if (!f.symbol.empty()) where += fmt::format(" `{}`", f.symbol);
-      out += fmt::format("{}. {}: {}", i + 1, where, f.question);
+      out += f.question.empty() ? fmt::format("{}. {}", i + 1, where)
+                                : fmt::format("{}. {}: {}", i + 1, where, f.question);
       if (!f.why.empty()) out += fmt::format(" ({})", f.why);
       out += "\n";
     }

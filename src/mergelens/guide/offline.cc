@@ -74,7 +74,8 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   Guide g;
   g.lang = lang == "zh" ? "zh" : "en";
   const phrases::Phrases& p = phrases::get(g.lang);
-  Ctx ctx{change, facts, p};
+  const CitationIndex index(change, facts);
+  Ctx ctx{change, facts, p, index};
   fill_from_facts(change, facts, g);
   g.headline = guide_detail::headline(ctx);
   if (g.headline.size() > 200) {  // cut at a UTF-8 boundary
@@ -83,6 +84,25 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
     g.headline = g.headline.substr(0, cut) + "…";
   }
   g.limits = guide_limits(change, g.lang);
+  auto reasons = [&](const Score& s) {
+    std::vector<std::string> out;
+    for (const auto& r : s.reasons) {
+      if (out.size() == 3) break;
+      out.push_back(phrases::score_reason(r, g.lang));
+    }
+    return fmt::format("{}", fmt::join(out, p.semi));
+  };
+  g.writer.kind = "offline";
+  if (change.shallow) {  // no diff: say so and how to get it, nothing else
+    g.summary = fmt::format(fmt::runtime(p.summary_shallow), change.parent_sha.substr(0, 12));
+    g.verdict_text = std::string(p.verdict_shallow);
+    g.digest = g.summary + (g.lang == "zh" ? "" : " ") + g.verdict_text;
+    g.importance.reason = reasons(facts.importance);
+    g.insight.reason = reasons(facts.insight);
+    g.analysis.importance.reason = g.importance.reason;
+    g.analysis.insight.reason = g.insight.reason;
+    return g;
+  }
   g.summary = guide_detail::summary(ctx);
   g.verdict_text = guide_detail::verdict_text(ctx);
   const bool worth =
@@ -101,19 +121,11 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   g.advice = guide_detail::advice(ctx, g);
   if (worth) g.audience = guide_detail::audience(ctx);
   g.references = guide_detail::references(ctx);
-  auto reasons = [&](const Score& s) {
-    std::vector<std::string> out;
-    for (const auto& r : s.reasons) {
-      if (out.size() == 3) break;
-      out.push_back(phrases::score_reason(r, g.lang));
-    }
-    return fmt::format("{}", fmt::join(out, p.semi));
-  };
   g.importance.reason = reasons(facts.importance);
   g.insight.reason = reasons(facts.insight);
   g.analysis.importance.reason = g.importance.reason;
   g.analysis.insight.reason = g.insight.reason;
-  g.writer.kind = "offline";
+  g.digest = guide_detail::digest(ctx, g);
   return g;
 }
 

@@ -9,17 +9,10 @@
 #include "mergelens/guide/offline_parts.h"
 
 #include "mergelens/analysis/text_facts.h"
+#include "mergelens/guide/prose.h"
 
 namespace mergelens::guide_detail {
 namespace {
-
-std::string fmt_rt(std::string_view f, auto&&... args) {
-  try {
-    return fmt::format(fmt::runtime(f), std::forward<decltype(args)>(args)...);
-  } catch (const fmt::format_error&) {
-    return std::string(f);
-  }
-}
 
 bool is_code_role(const Facts& f, const std::string& path) {
   auto it = f.roles.find(path);
@@ -35,16 +28,18 @@ bool is_code_role(const Facts& f, const std::string& path) {
 }
 
 bool is_test(const Facts& f, const std::string& path) {
-  auto it = f.roles.find(path);
-  return it != f.roles.end() && it->second == FileRole::kTest;
+  return is_test_file(f, path);
 }
 
-// Added signals of `kind`, in order.
+// Added signals of `kind` outside test files, in order (a test helper's
+// exception handling is not what the change teaches).
 std::vector<const Signal*> signals_of(const Facts& f,
                                       std::initializer_list<std::string_view> kinds) {
   std::vector<const Signal*> out;
   for (const auto& s : f.signals)
-    if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end()) out.push_back(&s);
+    if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end() &&
+        !is_test_or_bench(f, s.at.path))
+      out.push_back(&s);
   return out;
 }
 
@@ -86,6 +81,17 @@ std::string def_label(const Ctx&, const Definition& d) {
 
 }  // namespace
 
+bool is_test_file(const Facts& f, const std::string& path) {
+  auto it = f.roles.find(path);
+  return it != f.roles.end() && it->second == FileRole::kTest;
+}
+
+bool is_test_or_bench(const Facts& f, const std::string& path) {
+  auto it = f.roles.find(path);
+  return it != f.roles.end() &&
+         (it->second == FileRole::kTest || it->second == FileRole::kBenchmark);
+}
+
 std::string code(std::string_view text, size_t max) {
   std::string s(text);
   std::replace(s.begin(), s.end(), '`', '\'');
@@ -122,10 +128,24 @@ std::string clean_title(std::string_view title) {
 }
 
 std::string headline(const Ctx& c) {
-  std::string title = clean_title(c.change.title);
+  if (c.zh())
+    if (std::string lead = headline_lead(c); !lead.empty()) return lead;
+  std::string title = citable_headline(c, clean_title(c.change.title));
   std::string number = key_figure(c.facts.numbers);
-  if (number.empty() || title.find(number) != std::string::npos) return title;
-  return fmt_rt(c.p.headline_number, title, number);
+  if (number.empty() || title.find(number) != std::string::npos ||
+      prose::width(number) > kFigureWidth)
+    return fit_headline(title);
+  // The figure must survive the cut: shorten the title, not the figure.
+  std::string with = fmt_rt(c.p.headline_number, title, number);
+  if (prose::width(with) <= kHeadlineWidth) return with;
+  std::string bare = fmt_rt(c.p.headline_number, "", number);
+  std::string cut = title;
+  while (!cut.empty() && prose::width(cut) + prose::width(bare) + 1 > kHeadlineWidth) {
+    auto sp = cut.rfind(' ');
+    if (sp == std::string::npos) break;
+    cut.resize(sp);
+  }
+  return cut.size() < title.size() ? fmt_rt(c.p.headline_number, cut + "…", number) : with;
 }
 
 std::string summary(const Ctx& c) {
@@ -162,9 +182,21 @@ std::string summary(const Ctx& c) {
                                 [&](const FileChange& fc) { return is_code_role(f, fc.path); });
     if (!any_code) parts.push_back(std::string(c.p.summary_docs_only));
     std::vector<std::string> tests;
-    for (const auto& t : f.tests)
+    const Definition* contract = nullptr;
+    for (const auto& t : f.tests) {
       if (tests.size() < 2) tests.push_back(file(t.path));
-    if (!tests.empty()) parts.push_back(fmt_rt(c.p.summary_tests, phrases::join_list(tests, c.p)));
+      if (!contract) contract = contract_test(c, t.path, 0, INT32_MAX);
+    }
+    if (!tests.empty()) {
+      std::string clause = fmt_rt(c.p.summary_tests, phrases::join_list(tests, c.p));
+      if (contract)
+        clause += std::string(c.p.open_paren) +
+                  fmt_rt(c.p.summary_contract,
+                         code(contract->name.substr(contract->name.rfind('.') + 1), 80),
+                         quote(c, test_contract(contract->name), 120)) +
+                  std::string(c.p.close_paren);
+      parts.push_back(clause);
+    }
     for (const auto& r : f.references)
       if (r.relation == "fixes" && r.repo.empty() && (r.kind == "issue" || r.kind == "pr")) {
         parts.push_back(fmt_rt(c.p.summary_fixes, fmt::format("#{}", r.number)));
@@ -250,8 +282,15 @@ std::string verdict_text(const Ctx& c) {
           auto it = f.roles.find(fc.path);
           if (it != f.roles.end()) roles.insert(std::string(c.p.role_name(to_string(it->second))));
         }
-        why = fmt_rt(c.tr("只涉及{}，不影响主路径", "only {}, nothing on the main path"),
-                     phrases::join_list({roles.begin(), roles.end()}, c.p));
+        const bool any_code =
+            std::any_of(c.change.files.begin(), c.change.files.end(),
+                        [&](const FileChange& fc) { return is_code_role(f, fc.path); });
+        const int n = code_lines(c);
+        why = any_code ? (n == 1 && !c.zh() ? std::string("1 changed line of code, no design "
+                                                          "decision to study")
+                                            : fmt_rt(c.p.skip_small_code, n))
+                       : fmt_rt(c.tr("只涉及{}，不影响主路径", "only {}, nothing on the main path"),
+                                phrases::join_list({roles.begin(), roles.end()}, c.p));
       }
       out = fmt_rt(c.p.skip, why);
       break;
@@ -276,6 +315,22 @@ std::string lesson(const Ctx& c) {
   auto add = [&](std::string s) {
     if (out.size() < 2) out.push_back(std::move(s));
   };
+  // The code's own words first: a comment or docstring added in the best
+  // region that has one, then a replacement repeated across the change.
+  const RationaleNote* note = lesson_note(c);
+  if (note) {
+    std::string s = fmt_rt(c.p.lesson_rationale, file(note->path),
+                           lines_label(c, note->start_line, note->end_line),
+                           note->kind == "docstring" ? c.p.word_docstring : c.p.word_comment,
+                           quote(c, note->text, 240));
+    if (citable(c, s)) add(std::move(s));
+  }
+  if (auto groups = replacement_groups(c); !groups.empty() && groups.front().items.size() >= 2) {
+    const std::string pair = pair_label(*typical_replacement(groups.front()));
+    std::string s = fmt_rt(c.p.lesson_replaced, groups.front().items.size(), pair);
+    if (!citable(c, s)) s = fmt_rt(c.p.lesson_replaced_several, pair);
+    if (citable(c, s)) add(std::move(s));
+  }
   if (auto v = signals_of(f, {"fallback"}); !v.empty())
     add(fmt_rt(c.p.lesson_fallback, where(*v[0])));
   if (auto v = signals_of(f, {"concurrency"}); !v.empty())
@@ -297,11 +352,6 @@ std::string lesson(const Ctx& c) {
   }
   if (auto v = signals_of(f, {"env_var", "cli_flag"}); !v.empty())
     add(fmt_rt(c.p.lesson_switch, code(v[0]->detail)));
-  for (const auto& t : f.tests)
-    if (!t.covers.empty()) {
-      add(fmt_rt(c.p.lesson_tests, file(t.path)));
-      break;
-    }
   if (auto v = signals_of(f, {"numeric_constant"}); !v.empty())
     add(fmt_rt(c.p.lesson_constants, code(v[0]->detail)));
   if (out.empty())
@@ -324,9 +374,22 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       "platform_branch", "concurrency", "env_var",          "cli_flag",
       "raise",           "assert",      "numeric_constant", "dead_code_removed",
       "early_return"};
+  const auto groups = replacement_groups(c);
+  auto group_of = [&](const Replacement* r) -> size_t {
+    for (size_t i = 0; i < groups.size(); ++i)
+      if (std::find(groups[i].items.begin(), groups[i].items.end(), r) != groups[i].items.end())
+        return i;
+    return groups.size();
+  };
   std::set<std::string> asked;  // details already questioned in an earlier point
-  for (const auto& r : f.focus) {
+  std::set<size_t> shown_groups;
+  std::set<std::string> skimmed, questions_asked;
+  for (const auto& s : f.skim) skimmed.insert(s.path);
+  for (size_t ri = 0; ri < f.focus.size(); ++ri) {
     if (out.size() >= max) break;
+    const auto& r = f.focus[ri];
+    if (skimmed.count(r.path)) continue;  // "glance at it" and "read it here" would disagree
+    const bool test = is_test(f, r.path);
     GuideFocus g{r.path, r.start_line, r.end_line, r.symbol, {}, {}};
     std::vector<const Signal*> in;
     for (const auto& s : f.signals)
@@ -338,59 +401,85 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       if (d.at.path == r.path && d.at.line >= r.start_line && d.at.line <= r.end_line &&
           d.kind != "section" && def_names.insert(d.name + "/" + d.change).second)
         defs.push_back(&d);
+    const Replacement* rep = nullptr;
+    for (const auto& x : f.replacements)
+      if (x.focus == static_cast<std::int32_t>(ri)) {
+        rep = &x;
+        break;
+      }
+    const RationaleNote* note = note_in_focus(c, static_cast<int>(ri));
+
+    // The question: what the region's own facts say changed there. A test is
+    // asked about the contract its name states; a region whose facts name
+    // nothing specific gets no question rather than a generic one.
     const Signal* key = nullptr;
-    for (auto kind : kPriority) {
-      for (const auto* s : in)
-        if (s->kind == kind && (s->added || kind == "dead_code_removed") &&
-            !asked.count(s->detail)) {
-          key = s;
-          break;
-        }
-      if (key) break;
-    }
+    if (!test)
+      for (auto kind : kPriority) {
+        for (const auto* s : in)
+          if (s->kind == kind && (s->added || kind == "dead_code_removed") &&
+              !asked.count(s->detail)) {
+            key = s;
+            break;
+          }
+        if (key) break;
+      }
     const Definition* sig = nullptr;
     for (const auto* d : defs)
       if (d->change == "signature_changed") sig = d;
-    if (key) asked.insert(key->detail);
     // A comment says less than the place it guards.
     const bool comment = key && (key->detail.starts_with("#") || key->detail.starts_with("//") ||
                                  key->detail.starts_with("/*"));
     std::string detail = !key ? "" : comment ? where(*key) : code(key->detail);
-    if (key && key->kind == "fallback")
-      g.question = comment ? std::string(c.p.q_fallback_plain) : fmt_rt(c.p.q_fallback, detail);
-    else if (key && key->kind == "guard")
+    const std::string rep_q = rep && !test ? replacement_question(c, *rep) : std::string();
+    if (test) {
+      if (const Definition* t = contract_test(c, r.path, r.start_line, r.end_line))
+        g.question = fmt_rt(c.p.q_test_contract, code(t->name.substr(t->name.rfind('.') + 1), 80),
+                            quote(c, test_contract(t->name), 120));
+    } else if (!rep_q.empty()) {
+      g.question = rep_q;
+    } else if (key && key->kind == "fallback") {
+      std::string q = comment ? std::string() : fallback_question(c, *key);
+      g.question = !q.empty() ? q
+                   : comment  ? std::string(c.p.q_fallback_plain)
+                              : fmt_rt(c.p.q_fallback, detail);
+    } else if (key && key->kind == "guard") {
       g.question = fmt_rt(c.p.q_guard, detail);
-    else if (key && key->kind == "dtype_branch")
+    } else if (key && key->kind == "dtype_branch") {
       g.question = fmt_rt(c.p.q_dtype, detail);
-    else if (key && (key->kind == "device_branch" || key->kind == "platform_branch"))
+    } else if (key && (key->kind == "device_branch" || key->kind == "platform_branch")) {
       g.question = fmt_rt(c.p.q_device, detail);
-    else if (key && key->kind == "concurrency")
+    } else if (key && key->kind == "concurrency") {
       g.question = fmt_rt(c.p.q_concurrency, detail);
-    else if (key && key->kind == "env_var")
+    } else if (key && key->kind == "env_var") {
       g.question = fmt_rt(c.p.q_env, detail);
-    else if (key && key->kind == "cli_flag")
+    } else if (key && key->kind == "cli_flag") {
       g.question = fmt_rt(c.p.q_flag, detail);
-    else if (sig && asked.insert(sig->name).second)
+    } else if (sig && asked.insert(sig->name).second) {
       g.question = fmt_rt(c.p.q_signature, code(sig->name, 200));
-    else if (key && (key->kind == "raise" || key->kind == "assert") && !is_test(f, r.path))
+    } else if (key && (key->kind == "raise" || key->kind == "assert")) {
       g.question = fmt_rt(c.p.q_raise, detail);
-    else if (key && key->kind == "numeric_constant")
+    } else if (key && key->kind == "numeric_constant") {
       g.question = fmt_rt(c.p.q_constant, detail);
-    else if (key && key->kind == "dead_code_removed")
+    } else if (key && key->kind == "dead_code_removed") {
       g.question = fmt_rt(c.p.q_removed, detail);
-    else if (is_test(f, r.path))
-      g.question = std::string(c.p.q_test);
-    else if (key && key->kind == "early_return")
+    } else if (key && key->kind == "early_return") {
       g.question = fmt_rt(c.p.q_early, detail);
-    else if (!defs.empty())
-      g.question = fmt_rt(defs.front()->change == "added" ? c.p.q_new : c.p.q_modified,
-                          code(defs.front()->name, 200));
-    else if (!r.symbol.empty())
-      g.question = fmt_rt(c.p.q_modified, code(r.symbol, 200));
-    else
-      g.question = std::string(c.p.q_generic);
+    }
+    if (key && !g.question.empty()) asked.insert(key->detail);
+    if (!g.question.empty() && !questions_asked.insert(g.question).second) g.question.clear();
 
+    // Why here: the code's own note first, the replaced line as the pair,
+    // then definitions and signals.
     std::vector<std::string> why;
+    auto add_why = [&](std::string s) {
+      if (citable(c, s)) why.push_back(std::move(s));
+    };
+    if (note) why.push_back(note_clause(c, *note));
+    if (rep && rep_q.find(pair_label(*rep)) == std::string::npos)
+      add_why(fmt_rt(c.p.why_replaced, pair_label(*rep)));
+    if (const size_t gi = rep ? group_of(rep) : groups.size();
+        gi < groups.size() && groups[gi].items.size() >= 2 && shown_groups.insert(gi).second)
+      add_why(fmt_rt(c.p.why_replaced_many, groups[gi].items.size()));
     std::vector<std::string> added;
     for (const auto* d : defs)
       if (d->change == "added" && added.size() < 2) added.push_back(code(d->name, 200));
@@ -400,12 +489,12 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     for (const auto* s : in) {
       if (why.size() >= 3) break;
       if (!s->added || s->kind == "public_api" || !kinds.insert(s->kind).second) continue;
-      if (s->kind == "assert" && is_test(f, r.path)) continue;
+      if (test) continue;  // a test's helpers are not what the region is about
       const bool is_comment = s->detail.starts_with("#") || s->detail.starts_with("//");
       why.push_back(is_comment ? kind_label(c, s->kind)
                                : fmt::format("{} {}", kind_label(c, s->kind), code(s->detail, 40)));
     }
-    if (is_test(f, r.path)) why.push_back(std::string(c.p.why_test));
+    if (test) why.push_back(std::string(c.p.why_test));
     for (const auto& rp : f.review_points)
       if (rp.path == r.path && rp.line >= r.start_line && rp.line <= r.end_line) {
         why.push_back(fmt_rt(c.p.why_reviewed, "@" + rp.reviewer));

@@ -2,10 +2,13 @@
 #pragma once
 
 #include <string>
+
+#include <fmt/format.h>
 #include <string_view>
 #include <vector>
 
 #include "mergelens/analysis/facts.h"
+#include "mergelens/guide/citations.h"
 #include "mergelens/guide/guide.h"
 #include "mergelens/guide/phrases.h"
 #include "mergelens/model/change.h"
@@ -16,11 +19,28 @@ struct Ctx {
   const Change& change;
   const Facts& facts;
   const phrases::Phrases& p;
+  // What the change lets a guide cite: text the code wrote (a comment's URL,
+  // a count the checker cannot derive) is used only when it checks out.
+  const CitationIndex& index;
   bool zh() const { return p.lang == "zh"; }
   const char* tr(const char* zh_text, const char* en_text) const {
     return zh() ? zh_text : en_text;
   }
 };
+
+// A phrase filled with its arguments; the phrase itself when it does not
+// take them (a phrase is data: a wrong one must not throw out of the writer).
+std::string fmt_rt(std::string_view f, auto&&... args) {
+  try {
+    return fmt::format(fmt::runtime(f), std::forward<decltype(args)>(args)...);
+  } catch (const fmt::format_error&) {
+    return std::string(f);
+  }
+}
+
+// Whether the analysis gave `path` the test role (or the test or benchmark role).
+bool is_test_file(const Facts& f, const std::string& path);
+bool is_test_or_bench(const Facts& f, const std::string& path);
 
 // `text` in backticks, clipped to `max` characters (UTF-8 safe), with inner
 // backticks replaced.
@@ -47,5 +67,73 @@ std::vector<std::string> gaps(const Ctx& c);
 std::vector<GuideAdvice> advice(const Ctx& c, const Guide& g);
 std::string audience(const Ctx& c);
 std::vector<GuideReference> references(const Ctx& c);
+
+// --- what the code says about itself (offline_rationale.cc) ---
+
+// Headlines stay within the seeds' length: about 30 Chinese characters or
+// 80 Latin ones (prose::width).
+inline constexpr double kHeadlineWidth = 32;
+// A figure wider than this (a whole table row) stays out of the headline.
+inline constexpr double kFigureWidth = 14;
+
+// Whether every citation in `text` passes the citation checker.
+bool citable(const Ctx& c, const std::string& text);
+// Whether `ref` passes as a cross-reference ("#12", "owner/repo#12", a sha, a URL).
+bool citable_ref(const Ctx& c, const std::string& ref);
+
+// `text` quoted as written (“…”, in both languages), newlines as
+// spaces, clipped at a word to about `max` bytes.
+std::string quote(const Ctx& c, std::string_view text, size_t max);
+// The first comment or docstring the change adds inside focus region `focus`.
+const RationaleNote* note_in_focus(const Ctx& c, int focus);
+// The note that best says why the change exists: one in a focus region, of
+// five words or more, that the citation checker passes; a comment (which
+// tends to say why) before a docstring (which says what), then the longest,
+// then the one in the better region. nullptr when none qualifies.
+const RationaleNote* lesson_note(const Ctx& c);
+// "注释（第 349–350 行）：“…”" / "comment (lines 349–350): "…"".
+std::string note_clause(const Ctx& c, const RationaleNote& n);
+// "`old` → `new`".
+std::string pair_label(const Replacement& r);
+// Replacements of code files grouped by the call their added line introduces,
+// largest group first.
+struct ReplacementGroup {
+  std::string call;
+  std::vector<const Replacement*> items;
+};
+std::vector<ReplacementGroup> replacement_groups(const Ctx& c);
+// The pair that shows a group best: an assignment the call replaced when there
+// is one (the shape most of the group shares), else the first.
+const Replacement* typical_replacement(const ReplacementGroup& g);
+// The question a replacement supports: a value moved, a condition changed, a
+// call replacing the old form. Empty when it is none of these.
+std::string replacement_question(const Ctx& c, const Replacement& r);
+// The question a "COND: ACTION" guard-with-fallback signal supports, naming
+// both; empty when the detail does not have that form.
+std::string fallback_question(const Ctx& c, const Signal& s);
+// The words of a test's name ("test_clearing_the_mapping_does_not_synchronize"
+// → "clearing the mapping does not synchronize"); empty when the name is not a
+// test's or says fewer than two words.
+std::string test_contract(std::string_view name);
+// The first test the change adds in `path` between the lines whose name
+// states a contract, or nullptr.
+const Definition* contract_test(const Ctx& c, const std::string& path, std::int32_t from,
+                                std::int32_t to);
+// "the test `x` is named for the contract it checks: "…"".
+std::string contract_sentence(const Ctx& c, const Definition& test);
+// The Chinese headline lead from the facts: kind of change (tags), key object
+// (a definition added in a top region, the call several replacements
+// introduce, a new switch, a changed signature), key figure; empty when the
+// facts name no key object or it does not fit the headline width.
+std::string headline_lead(const Ctx& c);
+// `text` (a headline from the title) with words the checker would read as a
+// citation ("CVE-2026-5760") marked as code when that makes it pass.
+std::string citable_headline(const Ctx& c, std::string text);
+// `text` cut at a word (outside code spans) to the headline width, with "…".
+std::string fit_headline(std::string_view text);
+// The digest paragraph: the verdict with its scope, the lesson (or for a
+// skip, what the change does), and the places to read when the verdict does
+// not name them; two or three sentences.
+std::string digest(const Ctx& c, const Guide& g);
 
 }  // namespace mergelens::guide_detail

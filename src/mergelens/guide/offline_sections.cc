@@ -11,17 +11,12 @@
 namespace mergelens::guide_detail {
 namespace {
 
-std::string fmt_rt(std::string_view f, auto&&... args) {
-  try {
-    return fmt::format(fmt::runtime(f), std::forward<decltype(args)>(args)...);
-  } catch (const fmt::format_error&) {
-    return std::string(f);
-  }
-}
-
+// The first added signal of `kinds` outside test and benchmark files.
 const Signal* first_signal(const Facts& f, std::initializer_list<std::string_view> kinds) {
   for (const auto& s : f.signals)
-    if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end()) return &s;
+    if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end() &&
+        !is_test_or_bench(f, s.at.path))
+      return &s;
   return nullptr;
 }
 
@@ -29,16 +24,17 @@ std::string place(const Signal& s) {
   return s.at.symbol.empty() ? file(s.at.path) : code(s.at.symbol);
 }
 
-bool is_test_path(const Facts& f, const std::string& path) {
-  auto it = f.roles.find(path);
-  return it != f.roles.end() && it->second == FileRole::kTest;
-}
-
+// At most ~90 bytes, cut at a space so no word ("#26235", a name) is cut in
+// two and read as another.
 std::string clip_title(std::string_view t) {
   std::string s(t);
   if (s.size() <= 90) return s;
-  size_t cut = 90;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  size_t cut = s.rfind(' ', 90);
+  if (cut == std::string::npos || cut < 40) {
+    cut = 90;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  }
+  while (cut > 0 && (s[cut - 1] == ' ' || s[cut - 1] == '(' || s[cut - 1] == ',')) --cut;
   return s.substr(0, cut) + "…";
 }
 
@@ -65,11 +61,6 @@ std::vector<std::string> design_decisions(const Ctx& c) {
       break;
     }
   }
-  for (const auto& s : f.signals)
-    if (s.added && s.kind == "assert" && is_test_path(f, s.at.path)) {
-      out.push_back(fmt_rt(c.p.pattern_tests, place(s), code(s.detail, 50)));
-      break;
-    }
   if (out.size() > 3) out.resize(3);
   return out;
 }
@@ -85,7 +76,7 @@ std::vector<std::string> questions(const Ctx& c, const std::vector<GuideFocus>& 
     std::string name = code(d.name);
     if (d.change == "signature_changed" && !covered(name))
       out.push_back(fmt_rt(c.p.risk_signature, name));
-    else if (d.change == "removed" && d.kind != "section" && !is_test_path(f, d.at.path))
+    else if (d.change == "removed" && d.kind != "section" && !is_test_file(f, d.at.path))
       out.push_back(fmt_rt(c.p.risk_public_removed, name));
   }
   if (const Signal* s = first_signal(f, {"dtype_branch", "device_branch", "platform_branch"}))
@@ -102,8 +93,11 @@ std::vector<std::string> questions(const Ctx& c, const std::vector<GuideFocus>& 
     else if (b.relation == "fixes")
       out.insert(out.begin(), fmt_rt(c.p.risk_fixed_later, b.ref, clip_title(b.title)));
   }
-  if (out.size() > 4) out.resize(4);
-  return out;
+  std::vector<std::string> unique;  // two definitions of one name give one question
+  for (auto& q : out)
+    if (std::find(unique.begin(), unique.end(), q) == unique.end()) unique.push_back(std::move(q));
+  if (unique.size() > 4) unique.resize(4);
+  return unique;
 }
 
 std::vector<std::string> number_cautions(const Ctx& c) {
@@ -147,6 +141,20 @@ std::vector<std::string> body_vs_code(const Ctx& c) {
   return out;
 }
 
+namespace {
+
+// How to name each of `paths`: its file name, or the whole path when two of
+// them share a file name ("common/conn.py" and "mooncake/conn.py").
+std::string path_label(const Facts& f, const std::string& path) {
+  const std::string base = path.substr(path.rfind('/') + 1);
+  size_t same = 0;
+  for (const auto& g : f.gaps)
+    same += g.subject.substr(g.subject.rfind('/') + 1) == base && g.subject != path;
+  return same ? code(path, 120) : file(path);
+}
+
+}  // namespace
+
 std::vector<std::string> gaps(const Ctx& c) {
   std::vector<std::string> out;
   static const RE2 kLines(R"((\d+) changed lines(?: with (\d+) new branch.*?)?;.*)");
@@ -163,7 +171,7 @@ std::vector<std::string> gaps(const Ctx& c) {
                             lines, branches);
       else
         what = g.detail;
-      out.push_back(fmt_rt(c.p.gap_test, file(g.subject), what));
+      out.push_back(fmt_rt(c.p.gap_test, path_label(c.facts, g.subject), what));
     } else if (g.kind == "benchmark") {
       out.push_back(fmt_rt(c.p.gap_benchmark, g.subject));
     }
@@ -183,7 +191,7 @@ std::vector<GuideAdvice> advice(const Ctx& c, const Guide& g) {
   if (!switches.empty())
     out.push_back({"user", fmt_rt(c.p.adv_user_switch, phrases::join_list(switches, c.p))});
   for (const auto& d : f.definitions)
-    if (d.change == "signature_changed" && !is_test_path(f, d.at.path)) {
+    if (d.change == "signature_changed" && !is_test_file(f, d.at.path)) {
       bool public_api = std::any_of(f.signals.begin(), f.signals.end(), [&](const Signal& s) {
         return s.kind == "public_api" && s.detail == d.name;
       });
@@ -201,7 +209,7 @@ std::vector<GuideAdvice> advice(const Ctx& c, const Guide& g) {
     }
   std::vector<std::string> untested;
   for (const auto& gap : f.gaps)
-    if (gap.kind == "test" && untested.size() < 2) untested.push_back(file(gap.subject));
+    if (gap.kind == "test" && untested.size() < 2) untested.push_back(path_label(f, gap.subject));
   if (worth && !untested.empty())
     out.push_back(
         {"maintainer", fmt_rt(c.p.adv_maintainer_tests, phrases::join_list(untested, c.p))});
@@ -254,7 +262,10 @@ std::vector<GuideReference> references(const Ctx& c) {
       ref = r.sha.substr(0, 10);
     else
       continue;
-    if (!seen.insert(ref).second) continue;
+    // As written when the short form is not (an issue of another repository
+    // named by its URL).
+    if (!citable_ref(c, ref) && !r.text.empty() && citable_ref(c, r.text)) ref = r.text;
+    if (!citable_ref(c, ref) || !seen.insert(ref).second) continue;
     std::string_view phrase = r.relation == "fixes"       ? c.p.ref_fixes
                               : r.relation == "follow_up" ? c.p.ref_follow_up
                               : r.relation == "reverts"   ? c.p.ref_reverts

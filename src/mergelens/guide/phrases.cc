@@ -27,6 +27,12 @@ Phrases make_zh() {
   p.summary_fixes = "修复 {}";
   p.summary_docs_only = "只涉及文档、配置或 CI，没有主路径代码";
   p.summary_cleanup = "属于清理（{}）";
+  p.summary_shallow =
+      "这是浅克隆的边界提交：它的父提交 {} 不在克隆中，无法计算 "
+      "diff，改动了哪些文件、多少行都未知。";
+  p.verdict_shallow =
+      "暂时无从判断：diff 没有读到。在克隆中执行 git fetch --deepen=N（或 --unshallow）后重新运行，"
+      "就会补上这个改动的 diff 和指南。";
   p.close_one_place = "值得精读，但只需读一处：{} 的 {} 行（{}）";
   p.close_files = "值得精读，重点看 {} 个文件：{}";
   p.close_lines = "值得精读：约 {} 行值得细看，分布在 {} 个文件";
@@ -86,11 +92,31 @@ Phrases make_zh() {
   p.risk_constant = "常量 {} 是针对哪种硬件/负载调出来的？";
   p.num_spread = "PR 中的数字差异很大（{}）：不要把最好的情况当成普遍收益";
   p.num_no_benchmark = "PR 给出的数字（{}）没有随附可复现的 benchmark：引用时注明条件";
-  p.num_single = "只有一个数字（{}），且没有说明 batch size、序列长度或硬件";
+  p.num_single = "数字 {} 没有说明 batch size、序列长度或硬件";
   p.body_named_not_touched = "PR 描述提到 {}，但最终 diff 中没有它：以代码为准";
   p.body_touched_not_mentioned = "{} 行改动（{}%）在 {} 下，标题和描述都没有提到：描述可能已过时";
   p.gap_test = "{} 有改动（{}）却没有对应测试：建议补一个覆盖新分支的回归测试";
   p.gap_benchmark = "PR 声称 {}，但没有可复现的 benchmark 脚本或结果文件：建议记录测量条件";
+  p.note_comment = "{}的注释：{}";
+  p.note_docstring = "{}的文档字符串：{}";
+  p.lesson_rationale = "代码自己的说明：{} {}的{}写道 {}";
+  p.word_comment = "注释";
+  p.word_docstring = "文档字符串";
+  p.lesson_replaced = "{} 处改动是同一种替换，例如 {}";
+  p.lesson_replaced_several = "多处改动是同一种替换，例如 {}";
+  p.why_replaced = "替换：{}";
+  p.why_replaced_many = "同样的替换共 {} 处";
+  p.q_value_moved = "{} 从 {} 改为 {}：依赖原值的调用方或配置是否都已考虑到？";
+  p.q_condition_changed = "条件从 {} 改为 {}：两者结果不同的输入现在走哪条路径？";
+  p.q_call_replaced = "这里 {}：{} 在每个调用点上都与原写法等价吗？";
+  p.q_fallback_to = "{} 时改走 {}：这条退路与改动前的行为一致吗？";
+  p.q_renamed = "定义改为 {}：旧名字或旧签名的调用方（包括仓库外的）是否都已更新？";
+  p.test_contract = "测试 {} 以名字说明它检查的契约：{}";
+  p.q_test_contract = "测试 {} 按名字检查 {}：它的断言是否正好锁定了这一点？";
+  p.summary_contract = "其中 {} 检查 {}";
+  p.skip_small_code = "代码改动 {} 行，没有需要细究的设计决策";
+  p.digest_place = "{1} 的 {0}（{2}）";
+  p.digest_places = "先读 {}";
   p.adv_user_switch = "如果你部署或调用时用到 {}，升级后确认默认值是否符合预期";
   p.adv_user_api = "如果你的代码调用 {}，签名已变，升级前检查调用点";
   p.adv_user_branch = "如果你在 {} 上运行，升级后实测一次行为与性能";
@@ -134,6 +160,12 @@ Phrases make_en() {
   p.summary_fixes = "fixes {}";
   p.summary_docs_only = "touches only docs, configuration or CI, no code on the main path";
   p.summary_cleanup = "is clean-up ({})";
+  p.summary_shallow =
+      "The boundary commit of a shallow clone: its parent {} is not in the clone, so the diff "
+      "could not be read; which files and how many lines it changes is unknown.";
+  p.verdict_shallow =
+      "Nothing to judge yet: the diff was not read. Run git fetch --deepen=N (or --unshallow) in "
+      "the clone and run again to get this change's diff and guide.";
   p.close_one_place = "Worth a close read, but only one place: {}, {} lines ({})";
   p.close_files = "Worth a close read, focused on {} files: {}";
   p.close_lines = "Worth a close read: about {} lines deserve attention, across {} files";
@@ -213,7 +245,7 @@ Phrases make_en() {
   p.num_no_benchmark =
       "The figures in the PR ({}) come with no reproducible benchmark: quote them with their "
       "conditions";
-  p.num_single = "A single figure ({}) with no batch size, sequence length or hardware stated";
+  p.num_single = "The figure {} comes with no batch size, sequence length or hardware stated";
   p.body_named_not_touched =
       "The PR description names {}, which the final diff does not contain: trust the code";
   p.body_touched_not_mentioned =
@@ -223,6 +255,32 @@ Phrases make_en() {
   p.gap_benchmark =
       "The PR claims {} but adds no reproducible benchmark script or results: record the "
       "measurement conditions";
+  p.note_comment = "comment at {}: {}";
+  p.note_docstring = "docstring at {}: {}";
+  p.lesson_rationale = "In the code's own words: the {2} in {0}, {1}, reads {3}";
+  p.word_comment = "comment";
+  p.word_docstring = "docstring";
+  p.lesson_replaced = "{} edits are the same replacement, e.g. {}";
+  p.lesson_replaced_several = "Several edits are the same replacement, e.g. {}";
+  p.why_replaced = "replaced: {}";
+  p.why_replaced_many = "the same replacement in {} places";
+  p.q_value_moved =
+      "{} moves from {} to {}: are the callers and configurations that relied on the old value "
+      "accounted for?";
+  p.q_condition_changed =
+      "The condition changes from {} to {}: which path do the inputs on which they differ take "
+      "now?";
+  p.q_call_replaced = "Here {}: is {} equivalent to the old form at every call site?";
+  p.q_fallback_to = "When {}, it takes {}: is that fallback what happened before the change?";
+  p.q_renamed =
+      "The definition becomes {}: are the callers of the old name or signature, outside the "
+      "repository too, all updated?";
+  p.test_contract = "the test {} is named for the contract it checks: {}";
+  p.q_test_contract = "The test {} is named for {}: do its assertions pin exactly that down?";
+  p.summary_contract = "{} checks {}";
+  p.skip_small_code = "{} changed lines of code, no design decision to study";
+  p.digest_place = "{0} in {1} ({2})";
+  p.digest_places = "Start with {}";
   p.adv_user_switch =
       "If you deploy with or call {}, check after upgrading that the default suits you";
   p.adv_user_api =
@@ -310,6 +368,7 @@ constexpr Rule kScoreRules[] = {
     {R"(adds a capability \((\d+) new definitions\))", "新增能力（\\1 个新定义）"},
     {R"((\d+) lines to read in (\d+) regions)", "需阅读 \\1 行，分布在 \\2 个区域"},
     {R"(mostly mechanical bulk.*)", "主要是机械性的大块代码（模型移植、整体引入或生成的代码）"},
+    {R"(shallow clone boundary: the diff was not read)", "浅克隆的边界提交：没有读到 diff"},
 };
 
 }  // namespace

@@ -17,10 +17,10 @@ struct Phrases {
   std::string_view open_paren, close_paren;
 
   // headline / summary
-  std::string_view headline_number;  // {title} {number}
-  std::string_view summary_files;    // {n files} {+a} {-d}
-  std::string_view summary_file_one; // {+a} {-d}
-  std::string_view summary_adds;     // {things}
+  std::string_view headline_number;   // {title} {number}
+  std::string_view summary_files;     // {n files} {+a} {-d}
+  std::string_view summary_file_one;  // {+a} {-d}
+  std::string_view summary_adds;      // {things}
   std::string_view summary_removes;
   std::string_view summary_changes;
   std::string_view summary_switches;
@@ -28,6 +28,8 @@ struct Phrases {
   std::string_view summary_fixes;
   std::string_view summary_docs_only;
   std::string_view summary_cleanup;  // {kind}
+  std::string_view summary_shallow;  // {parent sha}: a shallow clone's boundary, no diff
+  std::string_view verdict_shallow;  // how to read it: deepen the clone
 
   // verdicts
   std::string_view close_one_place;   // {n} {symbol-in-file} {a} {b}
@@ -50,7 +52,8 @@ struct Phrases {
 
   // focus questions
   std::string_view q_fallback_plain, q_fallback, q_guard, q_dtype, q_device, q_concurrency, q_env,
-      q_flag, q_signature, q_raise, q_constant, q_new, q_modified, q_early, q_test, q_removed, q_generic;
+      q_flag, q_signature, q_raise, q_constant, q_new, q_modified, q_early, q_test, q_removed,
+      q_generic;
   // why a focus region
   std::string_view why_new, why_signature, why_signal, why_lines, why_test, why_reviewed;
 
@@ -62,6 +65,26 @@ struct Phrases {
   std::string_view num_spread, num_no_benchmark, num_single;
   std::string_view body_named_not_touched, body_touched_not_mentioned;
   std::string_view gap_test, gap_benchmark;
+
+  // what the code says about itself (offline_rationale.cc)
+  std::string_view note_comment, note_docstring;  // {lines} {quote}
+  std::string_view lesson_rationale;              // {file} {lines} {kind word} {quote}
+  std::string_view word_comment, word_docstring;
+  std::string_view lesson_replaced;          // {n} {pair}
+  std::string_view lesson_replaced_several;  // {pair}: when the count is not citable
+  std::string_view why_replaced;             // {pair}
+  std::string_view why_replaced_many;        // {n}: the same replacement elsewhere too
+  std::string_view q_value_moved;            // {name} {old} {new}
+  std::string_view q_condition_changed;      // {old} {new}
+  std::string_view q_call_replaced;          // {pair} {call}
+  std::string_view q_renamed;                // {pair}: the definition line itself
+  std::string_view q_fallback_to;            // {cond} {action}
+  std::string_view test_contract;            // {test} {words}
+  std::string_view q_test_contract;          // {test} {words}
+  std::string_view summary_contract;         // {test} {words}
+  std::string_view skip_small_code;          // {lines}
+  std::string_view digest_place;             // {symbol} {file} {lines}
+  std::string_view digest_places;            // {places}
 
   // advice
   std::string_view adv_user_switch, adv_user_api, adv_user_branch, adv_maintainer_tests,

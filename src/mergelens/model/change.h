@@ -110,6 +110,10 @@ struct Change {
   std::vector<FileChange> files;
   std::vector<std::string> labels;
   bool files_truncated = false;  // more files than the cap: the rest were dropped
+  // The commit is the boundary of a shallow clone: its parent (`parent_sha`)
+  // is not in the clone, so the change carries no files. Its diff is unknown,
+  // not empty; a later ingest of the deepened clone fills it in.
+  bool shallow = false;
 
   // Pull-request state and conversation (GitHub source). An open PR has
   // `open` set, `merged_at` 0 and `updated_at` its last update; its `sha` is

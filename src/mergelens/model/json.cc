@@ -104,6 +104,7 @@ nlohmann::json to_json(const Change& c, bool with_hunks) {
       {"additions", c.additions()},
       {"deletions", c.deletions()},
       {"files_truncated", c.files_truncated},
+      {"shallow", c.shallow},
       {"commits", std::move(commits)},
       {"files", std::move(files)}};
 }

@@ -147,6 +147,18 @@ class ReachTracker {
   size_t rebuilds_ = 0;
 };
 
+// A shallow clone's boundary has no diff (see Change::shallow): what the
+// analysis found in an empty file list says nothing about the change, so the
+// facts say that instead. A later deepened ingest drops them for a real read.
+void mark_shallow(Facts& f) {
+  const std::string why = "shallow clone boundary: the diff was not read";
+  f.importance = Score{1, {why}};
+  f.insight = Score{1, {why}};
+  f.verdict = Verdict::kSkip;
+  f.verdict_scope.clear();
+  f.cleanup.clear();
+}
+
 }  // namespace
 
 Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const AnalyzeOptions& opt,
@@ -257,6 +269,7 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
           }
           const auto t0 = std::chrono::steady_clock::now();
           results[i] = {c.id, analyze_change(c, local)};
+          if (c.shallow) mark_shallow(results[i].second);
           micros[i] =
               std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
                   .count();

@@ -4,7 +4,10 @@
 #include <filesystem>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "mergelens/source/subject.h"
+#include "mergelens/util/time.h"
 
 namespace mergelens {
 namespace {
@@ -29,6 +32,46 @@ struct Pending {
   UnixSeconds time;
 };
 
+// Reads `todo` (oldest first) in parallel and stores it in batches of one
+// transaction each. With `base` set, each batch moves the repository's base to
+// its newest change (`todo` then extends the stored base without a gap).
+Result<size_t> store_pending(Store& store, const RepoRecord& repo,
+                             std::vector<std::unique_ptr<GitSource>>& readers,
+                             const std::vector<Pending>& todo, const IngestOptions& opt,
+                             std::string* base, Progress* progress) {
+  size_t stored = 0;
+  const size_t batch = std::max<size_t>(1, opt.batch_size);
+  for (size_t start = 0; start < todo.size(); start += batch) {
+    const size_t n = std::min(batch, todo.size() - start);
+    std::vector<Result<Change>> results(n, fail(ErrorKind::kInternal, "not read"));
+    auto work = [&](unsigned t) {
+      for (size_t i = t; i < n; i += readers.size())
+        results[i] = readers[t]->read_change(todo[start + i].sha, opt.read);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < readers.size() && t < n; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& th : pool) th.join();
+
+    std::vector<Change> changes;
+    changes.reserve(n);
+    for (auto& r : results) {
+      if (!r) return std::unexpected(r.error());
+      Change c = std::move(*r);
+      c.repo = repo.name;
+      c.url = change_url(repo.web_base, c);
+      changes.push_back(std::move(c));
+    }
+    std::optional<std::string> new_base;
+    if (base) new_base = *base = changes.back().sha;
+    auto put = store.put_changes(repo.id, changes, new_base);
+    if (!put) return std::unexpected(put.error());
+    stored += *put;
+    if (progress) progress->advance(n);
+  }
+  return stored;
+}
+
 }  // namespace
 
 Result<IngestReport> ingest(Store& store, const IngestOptions& opt, Progress* progress) {
@@ -36,7 +79,8 @@ Result<IngestReport> ingest(Store& store, const IngestOptions& opt, Progress* pr
   if (!source) return std::unexpected(source.error());
   std::string branch = opt.branch;
   if (branch.empty()) branch = (*source)->head_branch().value_or("");
-  auto tip = (*source)->resolve_branch(branch);
+  auto tip = opt.follow_fetched ? (*source)->resolve_fetched_branch(branch)
+                                : (*source)->resolve_branch(branch);
   if (!tip) return std::unexpected(tip.error());
 
   RepoRecord rec;
@@ -56,34 +100,73 @@ Result<IngestReport> ingest(Store& store, const IngestOptions& opt, Progress* pr
   report.repo = *stored;
   auto known = store.known_shas(stored->id);
   if (!known) return std::unexpected(known.error());
+  GitSource& src = **source;
+
+  // Walks from `from` down the first-parent chain, collecting the commits to
+  // read (newest first). Returns false when --since or --limit cut it short.
+  auto collect = [&](const std::string& from, const std::string& skip_first,
+                     std::vector<Pending>& out, size_t room) -> Result<bool> {
+    bool cut = false;
+    auto walked = src.walk_first_parent(from, [&](const std::string& sha, UnixSeconds t) {
+      if (sha == stored->base_sha) {
+        report.anchored = true;
+        return false;
+      }
+      if (sha == skip_first) return true;
+      ++report.walked;
+      if (opt.since && t < *opt.since) {
+        cut = true;
+        return false;
+      }
+      if (opt.until && t >= *opt.until) return true;
+      if (known->count(sha)) return true;
+      if (opt.limit && out.size() >= room) {
+        cut = true;
+        return false;
+      }
+      if (src.is_shallow_boundary(sha)) {
+        report.shallow_boundary = sha;
+        report.shallow_boundary_at = t;
+      }
+      out.push_back({sha, t});
+      return true;
+    });
+    if (!walked) return std::unexpected(walked.error());
+    return !cut;
+  };
 
   // Newest first; reversed below so batches extend the stored base.
   std::vector<Pending> todo;
-  bool cut = false;  // the walk stopped early for --since or --limit
-  auto walked = (*source)->walk_first_parent(*tip, [&](const std::string& sha, UnixSeconds t) {
-    if (sha == stored->base_sha) {
-      report.anchored = true;
-      return false;
-    }
-    ++report.walked;
-    if (opt.since && t < *opt.since) {
-      cut = true;
-      return false;
-    }
-    if (opt.until && t >= *opt.until) return true;
-    if (known->count(sha)) return true;
-    if (opt.limit && todo.size() >= opt.limit) {
-      cut = true;
-      return false;
-    }
-    todo.push_back({sha, t});
-    return true;
-  });
-  if (!walked) return std::unexpected(walked.error());
-  if (!cut) report.anchored = true;  // reached the base or the root
+  auto whole = collect(*tip, "", todo, opt.limit);
+  if (!whole) return std::unexpected(whole.error());
+  if (*whole) report.anchored = true;  // reached the base, the root or the shallow boundary
   std::reverse(todo.begin(), todo.end());
-  report.pending = todo.size();
-  if (progress) progress->set_total(todo.size());
+
+  // A clone deepened since a run stored its boundary: the history below each
+  // such boundary, oldest first, then the boundary itself, read with its diff
+  // (last, so a run killed before it still finds the boundary marked).
+  std::vector<Pending> deeper;
+  auto boundaries = store.shallow_boundaries(stored->id);
+  if (!boundaries) return std::unexpected(boundaries.error());
+  for (const std::string& b : *boundaries) {
+    if (src.is_shallow_boundary(b) || !src.has_commit(b)) continue;
+    std::vector<Pending> below;
+    const size_t room =
+        opt.limit > todo.size() + deeper.size() ? opt.limit - todo.size() - deeper.size() : 0;
+    if (opt.limit && room == 0) break;
+    auto complete = collect(b, b, below, room);
+    if (!complete) return std::unexpected(complete.error());
+    std::reverse(below.begin(), below.end());
+    report.deepened += below.size();
+    deeper.insert(deeper.end(), below.begin(), below.end());
+    if (*complete) {
+      deeper.push_back({b, 0});
+      ++report.filled;
+    }
+  }
+
+  report.pending = todo.size() + deeper.size();
+  if (progress) progress->set_total(report.pending);
 
   const unsigned threads =
       std::max(1u, std::min(opt.threads ? opt.threads : std::thread::hardware_concurrency(), 8u));
@@ -96,43 +179,38 @@ Result<IngestReport> ingest(Store& store, const IngestOptions& opt, Progress* pr
   }
 
   std::string base = stored->base_sha;
-  const size_t batch = std::max<size_t>(1, opt.batch_size);
-  for (size_t start = 0; start < todo.size(); start += batch) {
-    const size_t n = std::min(batch, todo.size() - start);
-    std::vector<Result<Change>> results(n, fail(ErrorKind::kInternal, "not read"));
-    auto work = [&](unsigned t) {
-      for (size_t i = t; i < n; i += readers.size())
-        results[i] = readers[t]->read_change(todo[start + i].sha, opt.read);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < readers.size() && t < n; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& th : pool) th.join();
-
-    std::vector<Change> changes;
-    changes.reserve(n);
-    for (auto& r : results) {
-      if (!r) return std::unexpected(r.error());
-      Change c = std::move(*r);
-      c.repo = stored->name;
-      c.url = change_url(stored->web_base, c);
-      changes.push_back(std::move(c));
-    }
-    std::optional<std::string> new_base;
-    if (report.anchored) new_base = base = changes.back().sha;
-    auto put = store.put_changes(stored->id, changes, new_base);
-    if (!put) return std::unexpected(put.error());
-    report.stored += *put;
-    if (progress) progress->advance(n);
-  }
+  auto put = store_pending(store, *stored, readers, todo, opt, report.anchored ? &base : nullptr,
+                           progress);
+  if (!put) return std::unexpected(put.error());
+  report.stored += *put;
   // Every commit from the tip down to the base is stored now (some were known
   // before this run): the tip is the new base.
   if (report.anchored && !opt.until && base != *tip) {
-    auto put = store.put_changes(stored->id, {}, *tip);
-    if (!put) return std::unexpected(put.error());
+    auto moved = store.put_changes(stored->id, {}, *tip);
+    if (!moved) return std::unexpected(moved.error());
   }
+  put = store_pending(store, *stored, readers, deeper, opt, nullptr, progress);
+  if (!put) return std::unexpected(put.error());
+  report.stored += *put > report.filled ? *put - report.filled : 0;
   if (progress) progress->finish();
   return report;
+}
+
+std::vector<std::string> shallow_notes(const IngestReport& r) {
+  std::vector<std::string> out;
+  if (r.deepened > 0 || r.filled > 0)
+    out.push_back(fmt::format(
+        "the clone was deepened: {} older change{} stored, {} former shallow boundar{} read with "
+        "{} diff",
+        r.deepened, r.deepened == 1 ? "" : "s", r.filled, r.filled == 1 ? "y" : "ies",
+        r.filled == 1 ? "its" : "their"));
+  if (!r.shallow_boundary.empty())
+    out.push_back(fmt::format(
+        "the clone is shallow: history stops at {} (merged {}), stored without a diff because "
+        "its parent is not in the clone; `git fetch --deepen=N` (or `--unshallow`) and run again "
+        "to read older changes",
+        r.shallow_boundary.substr(0, 12), format_utc(r.shallow_boundary_at)));
+  return out;
 }
 
 }  // namespace mergelens

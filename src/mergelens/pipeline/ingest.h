@@ -5,10 +5,19 @@
 // first, in parallel, and stores them in batches of one transaction each. A
 // batch that is contiguous with the stored base moves the base forward, so an
 // interrupted run resumes where it stopped and a repeated run reads nothing.
+//
+// Shallow clones: the walk ends at the clone's boundary commit as it would at
+// a root; that change is stored marked shallow, without files (its parent is
+// not there to diff against). When a later run finds a stored boundary whose
+// parent the clone now holds (`git fetch --deepen`, `--unshallow`), it walks
+// below it, stores the older changes oldest first, and last rewrites the
+// boundary with its real diff; killed half-way, the boundary is still marked
+// and the next run continues below it. The base is not moved by this.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "mergelens/source/git_source.h"
 #include "mergelens/store/store.h"
@@ -24,6 +33,9 @@ struct IngestOptions {
   std::optional<UnixSeconds> until;  // only commits merged before
   size_t limit = 0;                  // at most this many new changes, newest first; 0 = all
   std::string url_base;              // web base for PR links; empty: derived from the origin remote
+  // Follow the branch as the last fetch left it (GitSource::resolve_fetched_branch):
+  // set by `run --watch`, whose passes fetch origin into a clone they never merge.
+  bool follow_fetched = false;
   size_t batch_size = 64;
   unsigned threads = 0;  // readers; 0 = one per core
   GitReadOptions read;
@@ -35,6 +47,12 @@ struct IngestReport {
   size_t stored = 0;      // new changes stored
   size_t pending = 0;     // commits selected for reading
   bool anchored = false;  // the walk reached the stored base or the root
+  // The shallow boundary this run stored (a change without a diff), empty
+  // when none: the clone is shallow and history stops there.
+  std::string shallow_boundary;
+  UnixSeconds shallow_boundary_at = 0;  // its merge time
+  size_t deepened = 0;  // older changes stored below a former boundary (the clone was deepened)
+  size_t filled = 0;    // former boundaries rewritten with their diff
 };
 
 // Runs the job. `progress` may be null. On failure, batches already committed
@@ -42,5 +60,10 @@ struct IngestReport {
 // Failures name their input: kInvalidInput (not a repository, empty repository),
 // kNotFound (unknown branch), store errors as returned by the store.
 Result<IngestReport> ingest(Store& store, const IngestOptions& options, Progress* progress);
+
+// What a run did at a shallow clone's boundary, as lines for the user (empty
+// when it met none): where history stops and how to read further back, and
+// how many older changes a deepened clone gave.
+std::vector<std::string> shallow_notes(const IngestReport& report);
 
 }  // namespace mergelens

@@ -142,7 +142,8 @@ Result<JobOutcome> run_write(Store& store, const Job& job, const JobContext& ctx
   (*facts)->referenced_by = std::move(*back);
   Guide g;
   JobOutcome out;
-  if (want_llm && ctx.options.client) {
+  // A shallow boundary has no diff to show a model: the offline guide says so.
+  if (want_llm && ctx.options.client && !(*change)->shallow) {
     LlmOptions lo;
     lo.budget_tokens = ctx.options.budget_tokens;
     lo.bilingual = false;             // one job per language

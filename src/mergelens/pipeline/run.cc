@@ -2,10 +2,27 @@
 
 #include <memory>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "mergelens/source/git_source.h"
 #include "mergelens/util/progress.h"
 
 namespace mergelens {
+
+namespace {
+
+// Between steps: what a step freed goes back to the system (glibc keeps
+// freed memory in each thread's arena otherwise, so one process running
+// every step would peak at the sum of the steps' heaps, not the largest).
+void release_freed_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace
 
 Result<RunReport> run_once(Store& store, const RunOptions& opt, bool show_progress) {
   RunReport report;
@@ -23,9 +40,12 @@ Result<RunReport> run_once(Store& store, const RunOptions& opt, bool show_progre
     else
       report.fetch_failed = fetched.error().message;
   }
-  auto ingested = ingest(store, opt.ingest, step("ingest").get());
+  IngestOptions io = opt.ingest;
+  io.follow_fetched = io.follow_fetched || opt.fetch;
+  auto ingested = ingest(store, io, step("ingest").get());
   if (!ingested) return std::unexpected(ingested.error());
   report.ingest = *ingested;
+  release_freed_memory();
   const RepoRecord& repo = ingested->repo;
   if (!opt.github_token.empty()) {
     if (repo.name.find('/') == std::string::npos) {
@@ -45,9 +65,11 @@ Result<RunReport> run_once(Store& store, const RunOptions& opt, bool show_progre
   auto analysed = analyze(store, *fresh, opt.analyze, step("analyze").get());
   if (!analysed) return std::unexpected(analysed.error());
   report.analyze = std::move(*analysed);
+  release_freed_memory();
   auto written = write_guides(store, *fresh, opt.write, step("write").get());
   if (!written) return std::unexpected(written.error());
   report.write = std::move(*written);
+  release_freed_memory();
   return report;
 }
 

@@ -101,7 +101,10 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
       auto run = [&](unsigned t) {
         for (size_t i = t; i < changes.size(); i += threads) {
           LlmOutcome outcome;
-          if (work[i]->langs.size() == 2)
+          if (changes[i].shallow) {  // no diff to show a model: the offline guide says so
+            for (const auto& lang : work[i]->langs)
+              written[i].push_back(write_checked_offline(changes[i], facts[i], lang));
+          } else if (work[i]->langs.size() == 2)
             written[i] = llm_writer->write_both(changes[i], facts[i], &outcome);
           else
             written[i] = {llm_writer->write(changes[i], facts[i], work[i]->langs[0], &outcome)};

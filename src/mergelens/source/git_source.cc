@@ -3,7 +3,9 @@
 #include <git2.h>
 
 #include <algorithm>
+#include <fstream>
 #include <mutex>
+#include <unordered_set>
 
 #include "mergelens/source/subject.h"
 
@@ -46,9 +48,13 @@ void init_libgit2() {
     // read (git does not verify on read either); it halves the time in libgit2.
     git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
     // Bound memory on long histories: the object cache (default 256 MiB) and
-    // the pack windows mapped at once (default 8 GiB) both count in RSS.
+    // the pack windows mapped at once (default 8 GiB of windows up to 1 GiB
+    // each, so a whole pack stays mapped) both count in RSS. Windows of
+    // 32 MiB, at most 96 MiB mapped: pages of older windows leave the RSS
+    // when the window is unmapped.
     git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, ssize_t{64} << 20);
-    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, size_t{256} << 20);
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, size_t{32} << 20);
+    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, size_t{96} << 20);
   });
 }
 
@@ -176,10 +182,27 @@ Result<void> commit_tree(git_repository* repo, const std::string& sha, const std
   return {};
 }
 
+// The commits listed in a clone's `shallow` file (one hex id a line), empty
+// when the clone is complete. The file lives in the common git folder, so a
+// linked worktree sees its main clone's.
+std::unordered_set<std::string> read_shallow_file(git_repository* repo) {
+  std::unordered_set<std::string> out;
+  const char* dir = git_repository_commondir(repo);
+  if (!dir) return out;
+  std::ifstream in(std::string(dir) + "shallow");
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.size() >= GIT_OID_HEXSZ) out.insert(line);
+  }
+  return out;
+}
+
 }  // namespace
 
 struct GitSource::Impl {
   git_repository* repo = nullptr;
+  std::unordered_set<std::string> shallow;  // boundary commits, read at open
   ~Impl() {
     if (repo) git_repository_free(repo);
   }
@@ -197,7 +220,23 @@ Result<std::unique_ptr<GitSource>> GitSource::open(const std::string& path) {
       0)
     return fail(ErrorKind::kInvalidInput, "{} is not a git repository ({})", path,
                 last_git_error());
+  impl->shallow = read_shallow_file(impl->repo);
   return std::unique_ptr<GitSource>(new GitSource(path, std::move(impl)));
+}
+
+bool GitSource::has_commit(const std::string& sha) const {
+  git_oid oid;
+  CommitPtr c;
+  return git_oid_fromstr(&oid, sha.c_str()) == 0 &&
+         git_commit_lookup(c.out(), impl_->repo, &oid) == 0;
+}
+
+bool GitSource::is_shallow() const {
+  return !impl_->shallow.empty();
+}
+
+bool GitSource::is_shallow_boundary(const std::string& sha) const {
+  return impl_->shallow.count(sha) > 0;
 }
 
 // True when the repository has no references at all (libgit2's own
@@ -241,6 +280,28 @@ Result<std::string> GitSource::resolve_branch(const std::string& branch) const {
       return oid_str(git_object_id(peeled.get()));
   }
   return fail(ErrorKind::kNotFound, "branch '{}' not found in {}", branch, path_);
+}
+
+Result<std::string> GitSource::resolve_fetched_branch(const std::string& branch) const {
+  auto local = resolve_branch(branch);
+  if (branch.empty()) return local;
+  git_oid remote;
+  const std::string name = "refs/remotes/origin/" + branch;
+  if (git_reference_name_to_id(&remote, impl_->repo, name.c_str()) != 0) return local;
+  ObjectPtr obj, peeled;
+  if (git_object_lookup(obj.out(), impl_->repo, &remote, GIT_OBJECT_ANY) != 0 ||
+      git_object_peel(peeled.out(), obj.get(), GIT_OBJECT_COMMIT) != 0)
+    return local;
+  const std::string fetched = oid_str(git_object_id(peeled.get()));
+  if (!local) return fetched;
+  // Ahead: the local tip is on the fetched tip's first-parent chain (the
+  // chain ingest walks; libgit2's merge-base would trip on a shallow clone).
+  bool ahead = false;
+  auto walked = walk_first_parent(fetched, [&](const std::string& sha, UnixSeconds) {
+    ahead = sha == *local;
+    return !ahead;
+  });
+  return walked && ahead ? fetched : local;
 }
 
 std::optional<std::string> GitSource::head_branch() const {
@@ -288,8 +349,9 @@ Result<void> GitSource::walk_first_parent(
     if (git_commit_lookup(c.out(), impl_->repo, &oid) != 0)
       return fail(ErrorKind::kCorrupt, "cannot read commit {} in {} ({})", oid_str(&oid), path_,
                   last_git_error());
-    if (!visit(oid_str(&oid), git_commit_time(c.get()))) return {};
-    if (git_commit_parentcount(c.get()) == 0) return {};
+    const std::string sha = oid_str(&oid);
+    if (!visit(sha, git_commit_time(c.get()))) return {};
+    if (git_commit_parentcount(c.get()) == 0 || impl_->shallow.count(sha)) return {};
     git_oid_cpy(&oid, git_commit_parent_id(c.get(), 0));
   }
 }
@@ -369,6 +431,13 @@ Result<Change> GitSource::read_change(const std::string& sha, const GitReadOptio
   change.author = head.author;
   change.merged_at = head.committed_at;
 
+  if (nparents > 0 && impl_->shallow.count(change.sha)) {
+    // The boundary of a shallow clone: the parent is not here to diff against.
+    change.shallow = true;
+    change.parent_sha = oid_str(git_commit_parent_id(c, 0));
+    change.commits.push_back(head);
+    return change;
+  }
   CommitPtr parent;
   TreePtr old_tree, new_tree;
   if (nparents > 0) {

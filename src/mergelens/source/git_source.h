@@ -2,6 +2,12 @@
 //
 // A GitSource owns one open repository. It is not thread-safe; open one per
 // thread to read in parallel (libgit2 allows that).
+//
+// Shallow clones: the commits listed in the clone's `shallow` file are its
+// boundary; their parents are not in the clone. libgit2 1.5 does not graft
+// them away, so this class reads the file itself (once, when the repository
+// is opened): a walk ends at a boundary commit, and a boundary commit is read
+// without a diff (Change::shallow) instead of failing on the missing parent.
 #pragma once
 
 #include <functional>
@@ -41,6 +47,12 @@ class GitSource {
   // Fails with kInvalidInput for an empty repository, kNotFound for an unknown branch.
   Result<std::string> resolve_branch(const std::string& branch) const;
 
+  // The branch as the last fetch left it: refs/remotes/origin/B when it is
+  // ahead of refs/heads/B (fetched but not merged, as in a work tree a
+  // `run --watch` fetches into) or when there is no local B; otherwise what
+  // resolve_branch(B) gives. Same failures as resolve_branch.
+  Result<std::string> resolve_fetched_branch(const std::string& branch) const;
+
   // True when the repository holds no commit reachable from any reference.
   bool is_empty() const;
 
@@ -55,9 +67,19 @@ class GitSource {
   // has no such remote; fails with kIo naming the remote when the fetch fails.
   Result<bool> fetch(const std::string& remote = "origin");
 
+  // True when the repository holds commit `sha`.
+  bool has_commit(const std::string& sha) const;
+
+  // True when the clone is shallow (it has a non-empty `shallow` file).
+  bool is_shallow() const;
+  // True when `sha` is a boundary commit of a shallow clone: listed in its
+  // `shallow` file, so its parents are not in the clone.
+  bool is_shallow_boundary(const std::string& sha) const;
+
   // Walks the first-parent chain from `tip`, newest first, calling
-  // visit(sha, committer_time); the walk stops when visit returns false or at
-  // the root commit. Fails with kCorrupt if a commit cannot be read.
+  // visit(sha, committer_time); the walk stops when visit returns false, at
+  // the root commit, or at a shallow boundary (visited, then the walk ends).
+  // Fails with kCorrupt if a commit cannot be read.
   Result<void> walk_first_parent(
       const std::string& tip,
       const std::function<bool(const std::string& sha, UnixSeconds committed_at)>& visit) const;
@@ -79,8 +101,10 @@ class GitSource {
 
   // Reads one commit as a Change: classifies its message, takes the author and
   // committer time, diffs it against its first parent (the empty tree for a
-  // root commit) and lists its commits. `repo` and `url` are left empty: the
-  // caller names the repository. Fails with kNotFound for an unknown sha.
+  // root commit) and lists its commits. A shallow boundary commit has no
+  // parent to diff against: it is read with `shallow` set, its parent's sha,
+  // itself as its only commit and no files. `repo` and `url` are left empty:
+  // the caller names the repository. Fails with kNotFound for an unknown sha.
   Result<Change> read_change(const std::string& sha, const GitReadOptions& options) const;
 
  private:

@@ -265,6 +265,11 @@ CREATE TABLE mergelens_version (
 );
 INSERT INTO mergelens_version(one, n) VALUES (1, 0);
 )sql",
+    // 5: shallow-clone boundaries (Change::shallow), as SQLite migration 8.
+    R"sql(
+ALTER TABLE changes ADD COLUMN shallow INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX changes_shallow ON changes(repo_id) WHERE shallow != 0;
+)sql",
 };
 
 }  // namespace

@@ -152,11 +152,54 @@ Result<std::unordered_set<std::string>> PgStore::known_shas(std::int64_t repo_id
   return out;
 }
 
+Result<std::vector<std::string>> PgStore::shallow_boundaries(std::int64_t repo_id) {
+  auto st = q("SELECT sha FROM changes WHERE repo_id = $1 AND shallow != 0 ORDER BY merged_at, id");
+  st.bind(1, repo_id);
+  std::vector<std::string> out;
+  for (;;) {
+    auto row = st.step();
+    if (!row) return std::unexpected(row.error());
+    if (!*row) break;
+    out.push_back(st.text(0));
+  }
+  return out;
+}
+
+Result<std::int64_t> PgStore::fill_boundary(std::int64_t repo_id, const Change& c) {
+  auto st =
+      q("UPDATE changes SET parent_sha = $3, file_count = $4, additions = $5, deletions = $6, "
+        "files_truncated = $7, shallow = 0 WHERE repo_id = $1 AND sha = $2 AND shallow != 0 "
+        "RETURNING id");
+  st.bind(1, repo_id).bind(2, c.sha).bind(3, c.parent_sha);
+  st.bind(4, static_cast<std::int64_t>(c.files.size())).bind(5, c.additions());
+  st.bind(6, c.deletions()).bind(7, std::int64_t{c.files_truncated});
+  std::int64_t id = 0;
+  for (;;) {
+    auto row = st.step();
+    if (!row) return std::unexpected(row.error());
+    if (!*row) break;
+    id = st.i64(0);
+  }
+  if (id == 0) return id;
+  // As SqliteStore::fill_boundary: labels and the conversation stay; facts
+  // go, so the next analysis reads the diff (and the guides turn stale).
+  for (const char* table : {"change_files", "change_commits", "facts"}) {
+    auto del = q(fmt::format("DELETE FROM {} WHERE change_id = $1", table));
+    del.bind(1, id);
+    if (auto r = del.run(); !r) return std::unexpected(r.error());
+  }
+  Change children = c;
+  children.labels.clear();
+  if (auto r = insert_children(id, children); !r) return std::unexpected(r.error());
+  return id;
+}
+
 Result<std::int64_t> PgStore::insert_change(std::int64_t repo_id, const Change& c) {
   auto st =
       q("INSERT INTO changes(repo_id, kind, number, sha, parent_sha, title, body, author_name, "
         "author_email, author_login, merged_at, url, file_count, additions, deletions, "
-        "files_truncated) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) "
+        "files_truncated, shallow) "
+        "VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) "
         "ON CONFLICT (repo_id, sha) DO NOTHING RETURNING id");
   st.bind(1, repo_id)
       .bind(2, to_string(c.kind))
@@ -173,7 +216,8 @@ Result<std::int64_t> PgStore::insert_change(std::int64_t repo_id, const Change& 
       .bind(13, static_cast<std::int64_t>(c.files.size()))
       .bind(14, c.additions())
       .bind(15, c.deletions())
-      .bind(16, std::int64_t{c.files_truncated});
+      .bind(16, std::int64_t{c.files_truncated})
+      .bind(17, std::int64_t{c.shallow});
   auto row = st.step();
   if (!row) return std::unexpected(row.error());
   if (!*row) return std::int64_t{0};  // already stored
@@ -233,10 +277,17 @@ Result<size_t> PgStore::put_changes(std::int64_t repo_id, std::span<const Change
                                     const std::optional<std::string>& new_base) {
   return in_transaction<size_t>([&]() -> Result<size_t> {
     std::vector<std::int64_t> fresh;
+    size_t filled = 0;  // shallow boundaries rewritten from a deepened clone
     for (const Change& c : changes) {
       auto id = insert_change(repo_id, c);
       if (!id) return std::unexpected(id.error());
-      if (*id) fresh.push_back(*id);
+      if (*id) {
+        fresh.push_back(*id);
+      } else if (!c.shallow) {
+        auto boundary = fill_boundary(repo_id, c);
+        if (!boundary) return std::unexpected(boundary.error());
+        filled += *boundary != 0;
+      }
     }
     if (auto r = index_changes(fresh); !r) return std::unexpected(r.error());
     if (new_base) {
@@ -244,7 +295,7 @@ Result<size_t> PgStore::put_changes(std::int64_t repo_id, std::span<const Change
       up.bind(1, repo_id).bind(2, *new_base);
       if (auto r = up.run(); !r) return std::unexpected(r.error());
     }
-    return fresh.size();
+    return fresh.size() + filled;
   });
 }
 
@@ -283,8 +334,9 @@ Result<std::optional<Change>> PgStore::load_change(std::int64_t repo_id, std::st
                                                    const std::function<void(Stmt&)>& bind) {
   auto st = q(fmt::format(
       "SELECT c.id, c.kind, c.number, c.sha, c.parent_sha, c.title, c.body, c.author_name, "
-      "c.author_email, c.author_login, c.merged_at, c.url, c.files_truncated, r.name "
-      "FROM changes c JOIN repos r ON r.id = c.repo_id WHERE ($1 = 0 OR c.repo_id = $1) AND {} "
+      "c.author_email, c.author_login, c.merged_at, c.url, c.files_truncated, r.name, "
+      "c.shallow FROM changes c JOIN repos r ON r.id = c.repo_id WHERE ($1 = 0 OR c.repo_id = $1) "
+      "AND {} "
       "ORDER BY c.merged_at DESC, c.id DESC LIMIT 1",
       where_sql));
   st.bind(1, repo_id);
@@ -306,6 +358,7 @@ Result<std::optional<Change>> PgStore::load_change(std::int64_t repo_id, std::st
   c.url = st.text(11);
   c.files_truncated = st.i64(12) != 0;
   c.repo = st.text(13);
+  c.shallow = st.i64(14) != 0;
 
   auto files =
       q("SELECT path, old_path, status, \"binary\", truncated, additions, deletions, patch "

@@ -38,6 +38,7 @@ class PgStore final : public Store {
   Result<std::vector<RepoRecord>> list_repos() override;
   Result<std::optional<RepoRecord>> find_repo(std::string_view name) override;
   Result<std::unordered_set<std::string>> known_shas(std::int64_t repo_id) override;
+  Result<std::vector<std::string>> shallow_boundaries(std::int64_t repo_id) override;
   Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
                              const std::optional<std::string>& new_base) override;
   Result<std::vector<ChangeSummary>> list_changes(std::int64_t repo_id,
@@ -145,6 +146,10 @@ class PgStore final : public Store {
   Result<std::vector<std::int64_t>> column_ids(Stmt& st) const;
   Result<std::int64_t> insert_change(std::int64_t repo_id, const Change& c);
   Result<void> insert_children(std::int64_t id, const Change& c);
+  // Rewrites the change stored as a shallow boundary with sha `c.sha` from
+  // `c`, a read of it with its parent (files, commits, counts; its facts are
+  // dropped). Returns its id, or 0 when no such boundary row is stored.
+  Result<std::int64_t> fill_boundary(std::int64_t repo_id, const Change& c);
   Result<void> load_pull_state(std::int64_t id, Change& c);
   Result<void> insert_conversation(std::int64_t id, const Change& c);
   Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);

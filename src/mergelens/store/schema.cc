@@ -264,6 +264,13 @@ CREATE TABLE repo_settings (
   llm INTEGER NOT NULL DEFAULT 0
 );
 )sql",
+    // 8: shallow-clone boundaries: the change was read without its parent, so it has no files
+    // (Change::shallow); a later ingest of the deepened clone fills it in.
+    // Numbered 6 on the branch that added it; open_sqlite_store renumbers such stores.
+    R"sql(
+ALTER TABLE changes ADD COLUMN shallow INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX changes_shallow ON changes(repo_id) WHERE shallow != 0;
+)sql",
 };
 
 }  // namespace

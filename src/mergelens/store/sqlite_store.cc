@@ -63,18 +63,67 @@ Result<std::optional<RepoRecord>> SqliteStore::find_repo(std::string_view name) 
   return std::optional<RepoRecord>(repo_from_row(*st));
 }
 
-Result<std::unordered_set<std::string>> SqliteStore::known_shas(std::int64_t repo_id) {
-  auto st = prepare("SELECT sha FROM changes WHERE repo_id = ?1");
+Result<void> SqliteStore::each_sha(std::string_view query, std::int64_t repo_id,
+                                   const std::function<void(std::string)>& take) {
+  auto st = prepare(query);
   if (!st) return std::unexpected(st.error());
   st->bind(1, repo_id);
-  std::unordered_set<std::string> out;
   for (;;) {
     auto row = st->step();
     if (!row) return db_error(row.error());
-    if (!*row) break;
-    out.insert(st->text(0));
+    if (!*row) return {};
+    take(st->text(0));
   }
+}
+
+Result<std::unordered_set<std::string>> SqliteStore::known_shas(std::int64_t repo_id) {
+  std::unordered_set<std::string> out;
+  auto r = each_sha("SELECT sha FROM changes WHERE repo_id = ?1", repo_id,
+                    [&](std::string sha) { out.insert(std::move(sha)); });
+  if (!r) return std::unexpected(r.error());
   return out;
+}
+
+Result<std::vector<std::string>> SqliteStore::shallow_boundaries(std::int64_t repo_id) {
+  std::vector<std::string> out;
+  auto r =
+      each_sha("SELECT sha FROM changes WHERE repo_id = ?1 AND shallow != 0 ORDER BY merged_at, id",
+               repo_id, [&](std::string sha) { out.push_back(std::move(sha)); });
+  if (!r) return std::unexpected(r.error());
+  return out;
+}
+
+Result<std::int64_t> SqliteStore::fill_boundary(std::int64_t repo_id, const Change& c,
+                                                ChildInserts& kids) {
+  auto st = prepare(
+      "UPDATE changes SET parent_sha = ?3, file_count = ?4, additions = ?5, deletions = ?6, "
+      "files_truncated = ?7, shallow = 0 WHERE repo_id = ?1 AND sha = ?2 AND shallow != 0 "
+      "RETURNING id");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, repo_id).bind(2, c.sha).bind(3, c.parent_sha);
+  st->bind(4, static_cast<std::int64_t>(c.files.size())).bind(5, c.additions());
+  st->bind(6, c.deletions()).bind(7, std::int64_t{c.files_truncated});
+  std::int64_t id = 0;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return std::unexpected(row.error());
+    if (!*row) break;
+    id = st->i64(0);
+  }
+  if (id == 0) return id;
+  // Labels and the conversation (from a sync) stay; facts go, so the next
+  // analysis reads the diff (and the guides turn stale by trigger).
+  for (const char* table : {"change_files", "change_commits", "facts"}) {
+    auto del = prepare(fmt::format("DELETE FROM {} WHERE change_id = ?1", table));
+    if (!del) return std::unexpected(del.error());
+    del->bind(1, id);
+    if (auto r = del->run(); !r) return std::unexpected(r.error());
+  }
+  Change children = c;
+  children.labels.clear();
+  if (auto r = insert_children(id, children, kids.file, kids.commit, kids.label); !r)
+    return std::unexpected(r.error());
+  return id;
 }
 
 Result<void> SqliteStore::insert_change(std::int64_t repo_id, const Change& c, Stmt& ins_change,
@@ -95,7 +144,8 @@ Result<void> SqliteStore::insert_change(std::int64_t repo_id, const Change& c, S
       .bind(13, static_cast<std::int64_t>(c.files.size()))
       .bind(14, c.additions())
       .bind(15, c.deletions())
-      .bind(16, std::int64_t{c.files_truncated});
+      .bind(16, std::int64_t{c.files_truncated})
+      .bind(17, std::int64_t{c.shallow});
   if (auto r = ins_change.run(); !r) return std::unexpected(r.error());
   inserted = sqlite3_changes(db_.get()) > 0;
   if (!inserted) return {};
@@ -162,8 +212,8 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
     auto ins_change = prepare(
         "INSERT OR IGNORE INTO changes(repo_id, kind, number, sha, parent_sha, title, body, "
         "author_name, author_email, author_login, merged_at, url, file_count, additions, "
-        "deletions, files_truncated) "
-        "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)");
+        "deletions, files_truncated, shallow) "
+        "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)");
     if (!ins_change) return std::unexpected(ins_change.error());
     auto kids = prepare_child_inserts();
     if (!kids) return std::unexpected(kids.error());
@@ -173,6 +223,7 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
     if (auto row = top->step(); !row) return db_error(row.error());
     const std::int64_t last_before = top->i64(0);
     size_t inserted = 0;
+    std::vector<std::int64_t> filled;  // shallow boundaries rewritten from a deepened clone
     for (const Change& c : changes) {
       bool added = false;
       if (auto r =
@@ -180,6 +231,11 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
           !r)
         return db_error(r.error());
       inserted += added;
+      if (!added && !c.shallow) {
+        auto id = fill_boundary(repo_id, c, *kids);
+        if (!id) return db_error(id.error());
+        if (*id) filled.push_back(*id);
+      }
     }
     if (inserted) {
       auto fresh = prepare("SELECT id FROM changes WHERE id > ?1");
@@ -189,6 +245,7 @@ Result<size_t> SqliteStore::put_changes(std::int64_t repo_id, std::span<const Ch
       if (!ids) return std::unexpected(ids.error());
       if (auto r = index_changes(*ids); !r) return std::unexpected(r.error());
     }
+    inserted += filled.size();
     if (new_base) {
       auto up = prepare("UPDATE repos SET base_sha = ?2 WHERE id = ?1");
       if (!up) return std::unexpected(up.error());
@@ -234,7 +291,7 @@ Result<std::optional<Change>> SqliteStore::load_change(std::int64_t repo_id, std
                                                        const std::function<void(Stmt&)>& bind) {
   auto st = prepare(fmt::format(
       "SELECT c.id, c.kind, c.number, c.sha, c.parent_sha, c.title, c.body, c.author_name, "
-      "c.author_email, c.author_login, c.merged_at, c.url, c.files_truncated, r.name "
+      "c.author_email, c.author_login, c.merged_at, c.url, c.files_truncated, r.name, c.shallow "
       "FROM changes c JOIN repos r ON r.id = c.repo_id WHERE (?1 = 0 OR c.repo_id = ?1) AND {} "
       "ORDER BY c.merged_at DESC, c.id DESC LIMIT 1",
       where));
@@ -258,6 +315,7 @@ Result<std::optional<Change>> SqliteStore::load_change(std::int64_t repo_id, std
   c.url = st->text(11);
   c.files_truncated = st->i64(12) != 0;
   c.repo = st->text(13);
+  c.shallow = st->i64(14) != 0;
 
   auto files = prepare(
       "SELECT path, old_path, status, binary, truncated, additions, deletions, patch "
@@ -364,11 +422,32 @@ Result<std::int64_t> pragma_int(const Db& db, std::string_view name) {
   return *row ? st->i64(0) : 0;
 }
 
-Result<void> migrate(Db& db, std::int64_t from) {
+// Index of the migration adding changes.shallow (schema v8).
+constexpr size_t kShallowMigration = 7;
+
+// True for a store written by the branch that added changes.shallow before
+// main's migrations 6 (deliveries) and 7 (jobs) came in: it numbered the
+// column's migration 6, so the store is at v6 with the column and without
+// the deliveries table.
+Result<bool> shallow_numbered_six(const Db& db, std::int64_t version) {
+  if (version != 6) return false;
+  auto st = Stmt::prepare(db,
+                          "SELECT (SELECT count(*) FROM pragma_table_info('changes') "
+                          "WHERE name = 'shallow') > 0 AND NOT EXISTS (SELECT 1 FROM sqlite_master "
+                          "WHERE type = 'table' AND name = 'deliveries')");
+  if (!st) return std::unexpected(st.error());
+  auto row = st->step();
+  if (!row) return std::unexpected(row.error());
+  return *row && st->i64(0) != 0;
+}
+
+// Runs the migrations from schema v`from` on, each in its own transaction;
+// the one at index `done` (if any) is already applied and only recorded.
+Result<void> migrate(Db& db, std::int64_t from, std::optional<size_t> done = std::nullopt) {
   const auto steps = sql::migrations();
   for (size_t v = static_cast<size_t>(from); v < steps.size(); ++v) {
     if (auto r = db.exec("BEGIN IMMEDIATE"); !r) return r;
-    auto r = db.exec(steps[v]);
+    auto r = v == done ? Result<void>{} : db.exec(steps[v]);
     if (r) r = db.exec(fmt::format("PRAGMA user_version = {}", v + 1));
     if (r) r = db.exec(fmt::format("PRAGMA application_id = {}", sql::kApplicationId));
     if (r) r = db.exec("COMMIT");
@@ -431,11 +510,17 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
   // cache miss of each connection (the server keeps one per worker). The
   // whole file, up to SQLite's compiled limit (2 GiB in Debian's build): a
   // 256 MiB window left a 350 MB store's newest pages going through pread().
-  if (auto r = db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-                       "PRAGMA foreign_keys = ON; PRAGMA mmap_size = 2147418112");
+  if (auto r = db.exec(fmt::format("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+                                   "PRAGMA foreign_keys = ON; PRAGMA mmap_size = {}",
+                                   options.map_file ? 2147418112 : 0));
       !r)
     return fail(r.error().kind, "cannot use database {}: {}", path, r.error().message);
-  if (*version < known) {
+  auto renumber = shallow_numbered_six(db, *version);
+  if (!renumber) return fail(ErrorKind::kCorrupt, "cannot read the schema of {}", path);
+  if (*renumber) {
+    if (auto r = migrate(db, 5, kShallowMigration); !r)
+      return fail(r.error().kind, "database {}: {}", path, r.error().message);
+  } else if (*version < known) {
     if (auto r = migrate(db, *version); !r)
       return fail(r.error().kind, "database {}: {}", path, r.error().message);
   }

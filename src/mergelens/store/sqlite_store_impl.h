@@ -28,6 +28,7 @@ class SqliteStore final : public Store {
   Result<std::vector<RepoRecord>> list_repos() override;
   Result<std::optional<RepoRecord>> find_repo(std::string_view name) override;
   Result<std::unordered_set<std::string>> known_shas(std::int64_t repo_id) override;
+  Result<std::vector<std::string>> shallow_boundaries(std::int64_t repo_id) override;
   Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
                              const std::optional<std::string>& new_base) override;
   Result<std::vector<ChangeSummary>> list_changes(std::int64_t repo_id,
@@ -132,6 +133,9 @@ class SqliteStore final : public Store {
   Result<nlohmann::json> read_doc(std::string_view blob, std::string_view what) const;
   // Steps `st` to completion and returns the first column of every row.
   Result<std::vector<std::int64_t>> column_ids(Stmt& st) const;
+  // Runs `query` (?1 = repo_id) and passes the first column of each row to `take`.
+  Result<void> each_sha(std::string_view query, std::int64_t repo_id,
+                        const std::function<void(std::string)>& take);
   Result<Stmt> prepare(std::string_view q) const {
     auto s = Stmt::prepare(db_, q, &stmts_);
     if (!s) return db_error(s.error());
@@ -144,6 +148,10 @@ class SqliteStore final : public Store {
   };
   // The INSERT statements insert_children() takes.
   Result<ChildInserts> prepare_child_inserts();
+  // Rewrites the change stored as a shallow boundary with sha `c.sha` from
+  // `c`, a read of it with its parent (files, commits, counts; its facts are
+  // dropped). Returns its id, or 0 when no such boundary row is stored.
+  Result<std::int64_t> fill_boundary(std::int64_t repo_id, const Change& c, ChildInserts& kids);
   // Files, commits and labels of change `id` (rows must not exist yet).
   Result<void> insert_children(std::int64_t id, const Change& c, Stmt& ins_file, Stmt& ins_commit,
                                Stmt& ins_label);

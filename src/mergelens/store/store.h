@@ -232,11 +232,18 @@ class Store : public DeliveryStore, public JobStore {
 
   // Shas of every stored change of a repository.
   virtual Result<std::unordered_set<std::string>> known_shas(std::int64_t repo_id) = 0;
+  // Shas of the repository's changes stored as shallow boundaries (read
+  // without their parent; see Change::shallow), oldest merge first.
+  virtual Result<std::vector<std::string>> shallow_boundaries(std::int64_t repo_id) = 0;
 
   // Stores `changes` (each change's `repo` field is ignored: `repo_id` says
   // where it belongs), skipping any whose sha is already stored, and moves the
-  // repository's base to `new_base` when given — in one transaction. Returns
-  // how many were inserted. On failure nothing is stored.
+  // repository's base to `new_base` when given — in one transaction. One
+  // exception: a change stored as a shallow boundary (Change::shallow) is
+  // replaced by a read of it that is not (the clone was deepened): same id,
+  // its files, commits and counts rewritten, its facts dropped so the next
+  // analysis recomputes them. Returns how many were inserted or so replaced.
+  // On failure nothing is stored.
   virtual Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
                                      const std::optional<std::string>& new_base) = 0;
 
@@ -384,6 +391,11 @@ class Store : public DeliveryStore, public JobStore {
 
 struct StoreOptions {
   bool create = true;  // create the file (and its folder) when missing
+  // Map the file for reads (mmap): best for long-lived readers that come back
+  // to the same pages (the server). A batch job that reads the whole store
+  // once would keep every page it touched resident in its own RSS, so the
+  // command-line jobs read through SQLite's bounded page cache instead.
+  bool map_file = true;
 };
 
 // Opens (creating and migrating as needed) the SQLite store at `path`.

@@ -1,0 +1,562 @@
+// Offline guide: what the code says about itself. Quotes of the comments and
+// docstrings a change adds (Facts::rationale), removed lines shown with the
+// line that replaced them (Facts::replacements), the contract a test is named
+// for, the questions a region's own facts support, the Chinese headline lead
+// and the digest paragraph. Every sentence here is built from one of those
+// facts; where none applies the functions return nothing.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include "mergelens/analysis/text_facts.h"
+#include "mergelens/guide/offline_parts.h"
+#include "mergelens/guide/prose.h"
+
+namespace mergelens::guide_detail {
+namespace {
+
+// The last component of a dotted or scoped name: "A.b.c" → "c", "ns::f" → "f".
+std::string_view short_name(std::string_view name) {
+  for (std::string_view sep : {".", "::"}) {
+    auto p = name.rfind(sep);
+    if (p != std::string_view::npos) name.remove_prefix(p + sep.size());
+  }
+  return name;
+}
+
+// Identifiers written as calls ("f(" or "a.f(") in `text`: the names f.
+std::set<std::string> calls_in(std::string_view text) {
+  static const RE2 kCall(R"(([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+  std::set<std::string> out;
+  re2::StringPiece in(text.data(), text.size());
+  std::string name;
+  while (RE2::FindAndConsume(&in, kCall, &name)) out.insert(name);
+  return out;
+}
+
+// "name = value" / "name: T = value" / "name=value," : the name and the value.
+bool assignment(std::string_view text, std::string* name, std::string* value) {
+  static const RE2 kAssign(
+      R"(^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*(?::\s*[^=]+?)?\s*=\s*([^=].*?)\s*[,;)]?\s*$)");
+  return RE2::FullMatch(text, kAssign, name, value);
+}
+
+// Calls a replacement may introduce that say nothing about the change.
+bool generic_call(std::string_view name) {
+  static const std::set<std::string_view> kGeneric = {
+      "len",       "int",    "str",    "float",       "bool",       "list",    "dict",
+      "set",       "tuple",  "range",  "print",       "isinstance", "getattr", "hasattr",
+      "setattr",   "min",    "max",    "sum",         "any",        "all",     "sorted",
+      "enumerate", "zip",    "map",    "filter",      "abs",        "round",   "type",
+      "super",     "iter",   "next",   "format",      "repr",       "id",      "open",
+      "get",       "append", "extend", "items",       "keys",       "values",  "to",
+      "cuda",      "cpu",    "item",   "size",        "view",       "reshape", "contiguous",
+      "clone",     "detach", "sizeof", "static_cast", "std",        "if",      "for",
+      "while",     "return", "assert", "not",         "and",        "or",      "in"};
+  return name.size() < 3 || kGeneric.count(name) > 0;
+}
+
+// Whether `r`'s added line is where the change defines `name` (a rename or
+// a new signature, not a call).
+bool defines_at(const Facts& f, const Replacement& r, std::string_view name) {
+  return std::any_of(f.definitions.begin(), f.definitions.end(), [&](const Definition& d) {
+    return d.at.path == r.path && d.at.line == r.new_line && short_name(d.name) == name;
+  });
+}
+
+// Whether the change defines `name` (added, modified or with a new signature).
+bool defined_in_change(const Facts& f, std::string_view name) {
+  return std::any_of(f.definitions.begin(), f.definitions.end(), [&](const Definition& d) {
+    return d.change != "removed" && short_name(d.name) == name;
+  });
+}
+
+// The call `new_text` introduces in place of `old_text`: one the change
+// defines, or one that takes the place of another call. Empty when none.
+std::string introduced_call(const Facts& f, std::string_view old_text, std::string_view new_text) {
+  const auto before = calls_in(old_text);
+  const auto after = calls_in(new_text);
+  for (const auto& name : after)
+    if (!before.count(name) && !generic_call(name) && defined_in_change(f, name)) return name;
+  bool swapped = false;  // the old line called something the new one no longer does
+  for (const auto& name : before)
+    if (!after.count(name) && !generic_call(name)) swapped = true;
+  if (swapped)
+    for (const auto& name : after)
+      if (!before.count(name) && !generic_call(name)) return name;
+  return {};
+}
+
+// A literal a default or a setting takes: a number, a string, a boolean or none.
+bool literal(std::string_view v) {
+  static const RE2 kLiteral(
+      R"re(-?[0-9][0-9_.]*(e-?[0-9]+)?[a-zA-Z]{0,3}|"[^"]*"|'[^']*'|True|False|None|true|false|nullptr|null)re");
+  return RE2::FullMatch(v, kLiteral);
+}
+
+bool is_condition(std::string_view text) {
+  static const RE2 kCond(R"(^\s*(?:\}\s*)?(?:if|elif|else if|while)\b.*)");
+  return RE2::FullMatch(text, kCond);
+}
+
+// The condition of an if/elif/while line, without the keyword, the colon or
+// brace, and the parentheses a C-family condition sits in.
+std::string condition_of(std::string_view text) {
+  static const RE2 kCond(R"(^\s*(?:\}\s*)?(?:if|elif|else if|while)\s*(.*?)\s*[:{]?\s*$)");
+  std::string c;
+  if (!RE2::FullMatch(text, kCond, &c)) return std::string(text);
+  if (c.size() > 2 && c.front() == '(' && c.back() == ')') {
+    int depth = 0;
+    bool outer = true;  // the first parenthesis closes at the end
+    for (size_t i = 0; i < c.size(); ++i) {
+      depth += c[i] == '(' ? 1 : c[i] == ')' ? -1 : 0;
+      if (depth == 0 && i + 1 < c.size()) outer = false;
+    }
+    if (outer) c = c.substr(1, c.size() - 2);
+  }
+  return c;
+}
+
+}  // namespace
+
+bool citable(const Ctx& c, const std::string& text) {
+  Guide probe;
+  probe.lang = c.p.lang;
+  probe.why = text;
+  return check_citations(probe, c.index).empty();
+}
+
+bool citable_ref(const Ctx& c, const std::string& ref) {
+  Guide probe;
+  probe.lang = c.p.lang;
+  probe.references.push_back({ref, "", ""});
+  return check_citations(probe, c.index).empty();
+}
+
+std::string quote(const Ctx& c, std::string_view text, size_t max) {
+  std::string s(text);
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  // An odd backtick would open a code span that never closes.
+  if (std::count(s.begin(), s.end(), '`') % 2) std::replace(s.begin(), s.end(), '`', '\'');
+  if (s.size() > max) {
+    size_t cut = s.rfind(' ', max);
+    if (cut == std::string::npos || cut < max / 2) cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    s = s.substr(0, cut);
+    if (std::count(s.begin(), s.end(), '`') % 2) s += '`';
+    s += "…";
+  }
+  (void)c;  // curly quotes in both languages: a straight one would end a quoted URL
+  return "“" + s + "”";
+}
+
+const RationaleNote* note_in_focus(const Ctx& c, int focus) {
+  for (const auto& n : c.facts.rationale)
+    if (n.focus == focus && citable(c, note_clause(c, n))) return &n;
+  return nullptr;
+}
+
+std::string note_clause(const Ctx& c, const RationaleNote& n) {
+  return fmt_rt(n.kind == "docstring" ? c.p.note_docstring : c.p.note_comment,
+                lines_label(c, n.start_line, n.end_line), quote(c, n.text, 240));
+}
+
+std::string pair_label(const Replacement& r) {
+  const std::string& a = r.old_text;
+  const std::string& b = r.new_text;
+  if (a.size() <= 70 && b.size() <= 70) return fmt::format("{} → {}", code(a, 70), code(b, 70));
+  // Long lines: show where they differ, from a token boundary on, with "…"
+  // outside the code so each span is still written in the change.
+  size_t start = 0;
+  while (start < a.size() && start < b.size() && a[start] == b[start]) ++start;
+  while (start > 0 &&
+         (std::isalnum(static_cast<unsigned char>(a[start - 1])) || a[start - 1] == '_'))
+    --start;
+  if (start < 20) start = 0;
+  auto side = [&](const std::string& t) {
+    return (start ? "…" : "") + code(std::string_view(t).substr(std::min(start, t.size())), 60);
+  };
+  return fmt::format("{} → {}", side(a), side(b));
+}
+
+std::vector<ReplacementGroup> replacement_groups(const Ctx& c) {
+  std::map<std::string, ReplacementGroup> by_call;
+  for (const auto& r : c.facts.replacements) {
+    if (is_test_file(c.facts, r.path)) continue;
+    const std::string f = introduced_call(c.facts, r.old_text, r.new_text);
+    if (f.empty() || !defined_in_change(c.facts, f) || defines_at(c.facts, r, f)) continue;
+    auto& g = by_call[f];
+    g.call = f;
+    g.items.push_back(&r);
+  }
+  std::vector<ReplacementGroup> out;
+  for (auto& [call, g] : by_call) out.push_back(std::move(g));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ReplacementGroup& a, const ReplacementGroup& b) {
+                     return a.items.size() > b.items.size();
+                   });
+  return out;
+}
+
+const Replacement* typical_replacement(const ReplacementGroup& g) {
+  for (const auto* r : g.items)
+    if (r->old_text.find(" = ") != std::string::npos) return r;
+  return g.items.front();
+}
+
+std::string replacement_question(const Ctx& c, const Replacement& r) {
+  std::string old_name, old_value, new_name, new_value;
+  if (assignment(r.old_text, &old_name, &old_value) &&
+      assignment(r.new_text, &new_name, &new_value) && old_name == new_name &&
+      old_value != new_value && literal(old_value) && literal(new_value))
+    return fmt_rt(c.p.q_value_moved, code(old_name), code(old_value, 50), code(new_value, 50));
+  if (is_condition(r.old_text) && is_condition(r.new_text))
+    return fmt_rt(c.p.q_condition_changed, code(condition_of(r.old_text), 70),
+                  code(condition_of(r.new_text), 70));
+  if (std::string f = introduced_call(c.facts, r.old_text, r.new_text); !f.empty())
+    return defines_at(c.facts, r, f) ? fmt_rt(c.p.q_renamed, pair_label(r))
+                                     : fmt_rt(c.p.q_call_replaced, pair_label(r), code(f));
+  return {};
+}
+
+std::string fallback_question(const Ctx& c, const Signal& s) {
+  // "COND: ACTION" as the detector writes a guard with its fallback.
+  const auto colon = s.detail.find(": ");
+  if (colon == std::string::npos || colon == 0 || colon + 2 >= s.detail.size()) return {};
+  return fmt_rt(c.p.q_fallback_to, code(s.detail.substr(0, colon), 60),
+                code(s.detail.substr(colon + 2), 60));
+}
+
+std::string test_contract(std::string_view name) {
+  std::string_view n = short_name(name);
+  std::string words;
+  if (n.starts_with("test_"))
+    n.remove_prefix(5);
+  else if ((n.starts_with("Test") || n.starts_with("test")) && n.size() > 4 && std::isupper(n[4]))
+    n.remove_prefix(4);
+  else
+    return {};
+  // Names with digits or runs of capitals ("Qwen3_30B_A3B", "LoRA") do not
+  // split into words a reader can read as a sentence.
+  for (size_t i = 1; i < n.size(); ++i)
+    if (std::isdigit(static_cast<unsigned char>(n[i])) ||
+        (std::isupper(static_cast<unsigned char>(n[i])) &&
+         std::isupper(static_cast<unsigned char>(n[i - 1]))))
+      return {};
+  for (size_t i = 0; i < n.size(); ++i) {
+    const char ch = n[i];
+    if (ch == '_') {
+      if (!words.empty() && words.back() != ' ') words += ' ';
+    } else if (ch >= 'A' && ch <= 'Z') {
+      if (!words.empty() && words.back() != ' ') words += ' ';
+      words += static_cast<char>(ch - 'A' + 'a');
+    } else {
+      words += ch;
+    }
+  }
+  while (!words.empty() && words.back() == ' ') words.pop_back();
+  return std::count(words.begin(), words.end(), ' ') >= 1 ? words : std::string();
+}
+
+const Definition* contract_test(const Ctx& c, const std::string& path, std::int32_t from,
+                                std::int32_t to) {
+  for (const auto& d : c.facts.definitions)
+    if (d.change == "added" && d.at.path == path && d.at.line >= from && d.at.line <= to &&
+        (d.kind == "function" || d.kind == "method") && !test_contract(d.name).empty())
+      return &d;
+  return nullptr;
+}
+
+std::string contract_sentence(const Ctx& c, const Definition& test) {
+  return fmt_rt(c.p.test_contract, code(short_name(test.name), 80),
+                quote(c, test_contract(test.name), 120));
+}
+
+namespace {
+
+// The lower-case words of an identifier or a title ("clear_full_to_swa_mapping",
+// "CacheAwarePolicy", "cache-aware") without words shorter than three letters.
+std::set<std::string> words_of(std::string_view text) {
+  std::set<std::string> out;
+  std::string w;
+  auto flush = [&] {
+    if (w.size() > 3 && w.back() == 's') w.pop_back();  // "backends" names a backend
+    if (w.size() >= 3) out.insert(w);
+    w.clear();
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char ch = static_cast<unsigned char>(text[i]);
+    if (std::isupper(ch) && i > 0 && std::islower(static_cast<unsigned char>(text[i - 1]))) flush();
+    if (std::isalnum(ch))
+      w += static_cast<char>(std::tolower(ch));
+    else
+      flush();
+  }
+  flush();
+  return out;
+}
+
+size_t overlap(const std::set<std::string>& a, std::string_view name) {
+  size_t n = 0;
+  for (const auto& w : words_of(name)) n += a.count(w);
+  return n;
+}
+
+}  // namespace
+
+std::string headline_lead(const Ctx& c) {
+  const Facts& f = c.facts;
+  auto has_tag = [&](std::string_view t) {
+    return std::any_of(f.tags.begin(), f.tags.end(), [&](const Tag& x) { return x.name == t; });
+  };
+  struct Kind {
+    std::string_view tag, word;
+  };
+  static constexpr Kind kKinds[] = {{"revert", "回退"},
+                                    {"bugfix", "修复"},
+                                    {"perf", "优化"},
+                                    {"refactor", "重构"},
+                                    {"feature", "新功能"}};
+  std::string kind;
+  for (const auto& k : kKinds)
+    if (has_tag(k.tag)) {
+      kind = std::string(k.word);
+      break;
+    }
+  // A change whose files all have one role that is not code says so.
+  std::set<FileRole> roles;
+  for (const auto& file : c.change.files) {
+    auto it = f.roles.find(file.path);
+    roles.insert(it == f.roles.end() ? FileRole::kCore : it->second);
+  }
+  if (kind.empty() && roles.size() == 1) {
+    switch (*roles.begin()) {
+      case FileRole::kDocs:
+        kind = "文档";
+        break;
+      case FileRole::kCi:
+        kind = "CI";
+        break;
+      case FileRole::kTest:
+        kind = "测试";
+        break;
+      case FileRole::kBuild:
+        kind = "构建";
+        break;
+      case FileRole::kConfig:
+        kind = "配置";
+        break;
+      default:
+        break;
+    }
+  }
+  if (kind == "回退") {  // what is reverted, when the change names it
+    for (const auto& r : f.references)
+      if (r.relation == "reverts" && r.repo.empty() && r.number > 0) {
+        std::string lead = fmt::format("回退 #{}", r.number);
+        if (citable(c, lead)) return lead;
+      }
+    for (const auto& r : f.references)
+      if (r.relation == "reverts" && r.kind == "commit" && r.sha.size() >= 10) {
+        std::string lead = fmt::format("回退提交 {}", r.sha.substr(0, 10));
+        if (citable(c, lead)) return lead;
+      }
+    // Otherwise what the revert touches, as for any change.
+  }
+
+  // The key object: what the change adds, introduces or reshapes that the
+  // PR's own title also names (a word of it in common); the first such in
+  // focus order wins. Without one, there is no lead.
+  const auto title = words_of(clean_title(c.change.title));
+  struct Candidate {
+    std::string name, text;
+    size_t score = 0;
+    bool bare = false;  // a name alone: "修复 `free`", "改动 `free`"
+  };
+  std::vector<Candidate> found;
+  auto offer = [&](std::string name, std::string text, bool bare = false) {
+    const size_t score = overlap(title, name);
+    if (score > 0) found.push_back({std::move(name), std::move(text), score, bare});
+  };
+  for (const auto& r : f.focus) {
+    if (is_test_file(f, r.path)) continue;
+    for (const auto& d : f.definitions)
+      if (d.change == "added" && d.kind != "section" && d.at.path == r.path &&
+          d.at.line >= r.start_line && d.at.line <= r.end_line) {
+        std::string name(short_name(d.name));
+        offer(name, "新增 " + code(name, 40));
+      }
+  }
+  for (const auto& s : f.signals)
+    if (s.added && (s.kind == "env_var" || s.kind == "cli_flag") && !is_test_file(f, s.at.path))
+      offer(s.detail, "新增开关 " + code(s.detail, 40));
+  for (const auto& d : f.definitions)
+    if (d.change == "signature_changed" && !is_test_file(f, d.at.path)) {
+      std::string name(short_name(d.name));
+      offer(name, code(name, 40) + " 签名变化");
+    }
+  const auto groups = replacement_groups(c);
+  const ReplacementGroup* group =
+      !groups.empty() && groups.front().items.size() >= 2 ? &groups.front() : nullptr;
+  if (group)
+    offer(group->call, fmt::format("{} 处改为调用 {}", group->items.size(), code(group->call, 40)));
+  // Less telling objects: a definition the top code regions change, a file.
+  for (size_t i = 0; i < f.focus.size() && i < 3; ++i) {
+    const auto& r = f.focus[i];
+    auto role = f.roles.find(r.path);
+    const bool code_file = role == f.roles.end() || role->second == FileRole::kCore ||
+                           role->second == FileRole::kKernel || role->second == FileRole::kModel;
+    if (!code_file || r.symbol.empty()) continue;
+    std::string name(short_name(r.symbol));
+    offer(name, code(name, 40), true);
+  }
+  // Tests and benchmarks are what a change is checked with, not its object
+  // (unless they are all it changes).
+  const bool only_tests = roles.size() == 1 && (*roles.begin() == FileRole::kTest ||
+                                                *roles.begin() == FileRole::kBenchmark);
+  for (const auto& file : c.change.files) {
+    if (!only_tests && is_test_or_bench(f, file.path)) continue;
+    std::string base = file.path.substr(file.path.rfind('/') + 1);
+    std::string stem = base.substr(0, base.find('.'));
+    if (!stem.empty()) offer(stem, "改动 " + code(base, 40));
+  }
+  if (found.empty()) {
+    // Last resort: the file with the most changed lines.
+    const FileChange* top = nullptr;
+    for (const auto& file : c.change.files)
+      if ((only_tests || !is_test_or_bench(f, file.path)) &&
+          (!top || file.additions + file.deletions > top->additions + top->deletions))
+        top = &file;
+    if (!top) return {};
+    const std::string base = top->path.substr(top->path.rfind('/') + 1);
+    const size_t others = c.change.files.size() - 1;
+    found.push_back({base,
+                     "改动 " + code(base, 40) +
+                         (others ? fmt::format(" 等 {} 个文件", c.change.files.size()) : ""),
+                     0});
+  }
+  const Candidate* best = &found.front();
+  for (const auto& x : found)
+    if (x.score > best->score) best = &x;
+
+  std::vector<std::string> parts{best->text};
+  if (group && best->text.rfind("新增 ", 0) == 0 && group->call == best->name)
+    parts.push_back(fmt::format("{} 处改为调用它", group->items.size()));
+  if (!citable(c, fmt::format("{}", fmt::join(parts, "，")))) parts.resize(1);
+  if (!citable(c, parts.front())) return {};
+  if (kind == "新功能" && best->text.rfind("新增", 0) == 0) kind.clear();  // not "新功能：新增"
+  auto compose = [&] {
+    std::string body = fmt::format("{}", fmt::join(parts, "，"));
+    if (best->bare)  // "修复 `free`"; a feature's name alone reads "改动 `x`"
+      return (kind.empty() || kind == "新功能" ? std::string("改动") : kind) + " " + body;
+    return kind.empty() ? body : kind + "：" + body;
+  };
+  std::string lead = compose();
+  while (prose::width(lead) > kHeadlineWidth && parts.size() > 1) {
+    parts.pop_back();
+    lead = compose();
+  }
+  if (prose::width(lead) > kHeadlineWidth) return {};
+  // The key figure when the PR gives a short one and it fits.
+  if (std::string number = key_figure(f.numbers);
+      !number.empty() && prose::width(number) <= kFigureWidth) {
+    std::string with = lead + fmt::format("（PR 称 {}）", number);
+    if (prose::width(with) > kHeadlineWidth && parts.size() > 1) {
+      parts.resize(1);
+      with = compose() + fmt::format("（PR 称 {}）", number);
+    }
+    if (prose::width(with) <= kHeadlineWidth) lead = with;
+  }
+  return lead;
+}
+
+const RationaleNote* lesson_note(const Ctx& c) {
+  const RationaleNote* best = nullptr;
+  auto key = [&](const RationaleNote& n) {
+    return std::make_tuple(n.kind == "comment", std::count(n.text.begin(), n.text.end(), ' '),
+                           -n.focus);
+  };
+  for (const auto& n : c.facts.rationale)
+    if (n.focus >= 0 && std::count(n.text.begin(), n.text.end(), ' ') >= 4 &&
+        (!best || key(n) > key(*best)) && citable(c, note_clause(c, n)))
+      best = &n;
+  return best;
+}
+
+std::string citable_headline(const Ctx& c, std::string text) {
+  if (citable(c, text)) return text;
+  // A word the checker reads as a citation ("CVE-2026-5760" as lines
+  // 2026–5760) is an identifier of the title: mark it as code.
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    std::string word = text.substr(i, j - i);
+    const bool digits = std::any_of(word.begin(), word.end(), ::isdigit);
+    if (digits && word.find('`') == std::string::npos && !citable(c, word)) word = "`" + word + "`";
+    out += word;
+    if (j < text.size()) out += ' ';
+    i = j + 1;
+  }
+  return citable(c, out) ? out : text;
+}
+
+std::string fit_headline(std::string_view text) {
+  std::string s(text);
+  if (prose::width(s) <= kHeadlineWidth) return s;
+  // Cut at a word boundary outside code spans, then close with "…".
+  const auto spans = prose::code_spans(s);
+  auto inside = [&](size_t at) {
+    return std::any_of(spans.begin(), spans.end(),
+                       [&](const prose::Span& sp) { return at > sp.begin && at < sp.end; });
+  };
+  size_t best = 0;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (s[i] == ' ' && !inside(i) && prose::width(s.substr(0, i)) <= kHeadlineWidth - 1) best = i;
+  if (best == 0) return s;
+  std::string out = s.substr(0, best);
+  while (!out.empty() && (out.back() == ',' || out.back() == ':' || out.back() == ' '))
+    out.pop_back();
+  return out + "…";
+}
+
+std::string digest(const Ctx& c, const Guide& g) {
+  const std::string end(c.p.sentence_end);
+  auto sentence = [&](std::string s) {
+    s = prose::tidy(s);
+    if (s.empty()) return s;
+    if (!s.ends_with(end) && !s.ends_with(".") && !s.ends_with("?") && !s.ends_with("？")) s += end;
+    return s;
+  };
+  std::vector<std::string> out;
+  out.push_back(sentence(g.verdict_text));
+  if (!g.why.empty()) {
+    out.push_back(sentence(g.why));
+  } else if (g.verdict == "skip" || g.verdict == "skim") {
+    out.push_back(sentence(g.summary));
+  }
+  // Name the places to read when the verdict did not.
+  std::vector<std::string> places;
+  for (const auto& f : g.focus) {
+    if (places.size() == 2) break;
+    if (f.symbol.empty() || g.verdict_text.find(code(f.symbol)) != std::string::npos ||
+        is_test_or_bench(c.facts, f.path))
+      continue;
+    places.push_back(fmt_rt(c.p.digest_place, code(short_name(f.symbol), 60), file(f.path),
+                            lines_label(c, f.start_line, f.end_line)));
+  }
+  if (!places.empty() && (g.verdict == "close_read" || g.verdict == "selective_read"))
+    out.push_back(sentence(fmt_rt(c.p.digest_places, phrases::join_list(places, c.p))));
+  // A read with no lesson whose places are all tests or benchmarks: what it changes.
+  if (out.size() < 2) out.push_back(sentence(g.summary));
+  if (out.size() > 3) out.resize(3);
+  return fmt::format("{}", fmt::join(out, c.zh() ? "" : " "));
+}
+
+}  // namespace mergelens::guide_detail

@@ -1,0 +1,279 @@
+// Tests of the offline writer's use of what the code says about itself: the
+// comments a change adds quoted exactly and cited by line, replaced lines
+// shown as pairs, tests named for their contract, questions from a region's
+// facts (none when nothing specific is known), the Chinese headline lead, the
+// digest paragraph, and no sentence contradicting another. Changes are small
+// hand-written diffs run through the real analyzer.
+#include <gtest/gtest.h>
+
+#include "mergelens/analysis/analyzer.h"
+#include "mergelens/guide/citations.h"
+#include "mergelens/guide/guide_json.h"
+#include "mergelens/guide/markdown.h"
+#include "mergelens/guide/offline.h"
+#include "mergelens/guide/phrases.h"
+#include "mergelens/guide/prose.h"
+#include "test_helpers.h"
+
+namespace mergelens {
+namespace {
+
+using testing::file_from_patch;
+
+constexpr std::string_view kWhy =
+    "fill_ runs on the device; slots[idx] = 0 copies a host scalar and waits for the stream.";
+
+// A fix in a slot allocator: a new method with a comment saying why, three
+// indexed assignments replaced by calls to it, a default moved, and a test
+// named for the contract it checks.
+Change slot_change() {
+  Change c;
+  c.repo = "o/r";
+  c.kind = ChangeKind::kSquash;
+  c.number = 77;
+  c.sha = "89abcdef0123456789abcdef0123456789abcdef";
+  c.title = "[Fix] Reset slots on the device to avoid a blocking copy (#77)";
+  c.author = {"Bo", "bo@example.com", "bo"};
+  c.merged_at = 1788000000;
+  c.commits.push_back({c.sha, c.author, c.merged_at, c.merged_at, c.title});
+  c.files.push_back(file_from_patch("python/pkg/cache/slots.py",
+                                    "@@ -10,6 +10,13 @@ class SlotPool:\n"
+                                    "     def __init__(self, size):\n"
+                                    "         self.slots = make_slots(size)\n"
+                                    " \n"
+                                    "+    def reset_slots(self, idx):\n"
+                                    "+        if idx.numel() == 0:\n"
+                                    "+            return\n"
+                                    "+        # fill_ runs on the device; slots[idx] = 0 copies\n"
+                                    "+        # a host scalar and waits for the stream.\n"
+                                    "+        self.slots.fill_(0, idx)\n"
+                                    "+\n"
+                                    "     def take(self, n):\n"
+                                    "         return self.slots[:n]\n"
+                                    " \n"
+                                    "@@ -40,7 +47,7 @@ class SlotPool:\n"
+                                    "     def free(self, idx):\n"
+                                    "         self.count -= len(idx)\n"
+                                    "-        self.slots[idx] = 0\n"
+                                    "+        self.reset_slots(idx)\n"
+                                    "         self.log(idx)\n"
+                                    "         return idx\n"
+                                    " \n"
+                                    "@@ -80,7 +87,7 @@ class SlotPool:\n"
+                                    "     def evict(self, idx):\n"
+                                    "         self.evicted += 1\n"
+                                    "-        self.slots[idx] = 0\n"
+                                    "+        self.reset_slots(idx)\n"
+                                    "         self.log(idx)\n"
+                                    "         return idx\n"
+                                    " \n"));
+  c.files.push_back(file_from_patch("python/pkg/cache/radix.py",
+                                    "@@ -120,7 +120,7 @@ class Radix:\n"
+                                    "     def drop(self, node):\n"
+                                    "         pool = self.pool\n"
+                                    "-        pool.slots[node.idx] = 0\n"
+                                    "+        pool.reset_slots(node.idx)\n"
+                                    "         node.idx = None\n"
+                                    "         return node\n"
+                                    " \n"
+                                    "@@ -200,7 +200,7 @@ class Radix:\n"
+                                    " class RadixConfig:\n"
+                                    "     name: str = \"radix\"\n"
+                                    "-    page_size: int = 16\n"
+                                    "+    page_size: int = 32\n"
+                                    "     eviction: str = \"lru\"\n"
+                                    "     levels: int = 4\n"
+                                    " \n"));
+  c.files.push_back(file_from_patch("test/test_slots.py",
+                                    "@@ -1,3 +1,10 @@ import pool\n"
+                                    " import torch\n"
+                                    " \n"
+                                    " \n"
+                                    "+def test_resetting_slots_does_not_block():\n"
+                                    "+    p = pool.SlotPool(8)\n"
+                                    "+    try:\n"
+                                    "+        p.reset_slots(torch.arange(3))\n"
+                                    "+    except RuntimeError as exc:\n"
+                                    "+        return exc\n"
+                                    "+    assert p.count == 8\n"));
+  return c;
+}
+
+Facts facts_of(const Change& c) {
+  auto ctx = make_context(c.repo, "", "");
+  EXPECT_TRUE(ctx);
+  return analyze_change(c, *ctx);
+}
+
+void expect_clean_citations(const Change& c, const Facts& f, const Guide& g) {
+  CitationIndex index(c, f);
+  for (const auto& x : check_citations(g, index))
+    ADD_FAILURE() << g.lang << " " << x.field << ": " << x.citation << " (" << x.reason << ")";
+}
+
+class OfflineRationale : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    c_ = slot_change();
+    f_ = facts_of(c_);
+    zh_ = write_offline_guide(c_, f_, "zh");
+    en_ = write_offline_guide(c_, f_, "en");
+  }
+  Change c_;
+  Facts f_;
+  Guide zh_, en_;
+};
+
+TEST_F(OfflineRationale, TheAnalysisFoundTheFactsTheseTestsRelyOn) {
+  ASSERT_FALSE(f_.rationale.empty());
+  EXPECT_EQ(f_.rationale[0].text, kWhy);
+  EXPECT_GE(f_.replacements.size(), 3u);
+}
+
+TEST_F(OfflineRationale, TheAddedCommentIsTheLessonQuotedExactlyAndCitedByLine) {
+  const auto& n = f_.rationale[0];
+  const std::string lines = fmt::format("第 {}–{} 行", n.start_line, n.end_line);
+  EXPECT_NE(zh_.why.find(std::string(kWhy)), std::string::npos) << zh_.why;
+  EXPECT_NE(zh_.why.find(lines), std::string::npos) << zh_.why;
+  EXPECT_NE(zh_.why.find("`slots.py`"), std::string::npos) << zh_.why;
+  EXPECT_NE(en_.why.find(std::string(kWhy)), std::string::npos) << en_.why;
+  EXPECT_NE(en_.why.find(fmt::format("lines {}–{}", n.start_line, n.end_line)), std::string::npos);
+  // The focus point of the region holding it carries the quote as context.
+  ASSERT_GE(n.focus, 0);
+  bool quoted = false;
+  for (const auto& p : zh_.focus) quoted |= p.why.find(std::string(kWhy)) != std::string::npos;
+  EXPECT_TRUE(quoted);
+}
+
+TEST_F(OfflineRationale, AReplacedLineIsShownAsThePairAndItsRepetitionCounted) {
+  const std::string pair = "`self.slots[idx] = 0` → `self.reset_slots(idx)`";
+  const std::string text = guide_text(zh_);
+  EXPECT_NE(text.find(pair), std::string::npos) << text;
+  EXPECT_NE(zh_.why.find("3 处改动是同一种替换"), std::string::npos) << zh_.why;
+  EXPECT_NE(en_.why.find("3 edits are the same replacement"), std::string::npos) << en_.why;
+  bool asked = false;
+  for (const auto& p : en_.focus)
+    asked |= p.question.find("is `reset_slots` equivalent to the old form") != std::string::npos;
+  EXPECT_TRUE(asked) << guide_to_markdown(en_);
+}
+
+TEST_F(OfflineRationale, AMovedDefaultIsAskedAboutWithBothValues) {
+  Change c = slot_change();
+  c.files.erase(c.files.begin());  // the default alone stays worth a question
+  Facts f = facts_of(c);
+  bool found = false;
+  for (const auto& r : f.replacements)
+    if (r.new_text.find("page_size") != std::string::npos) found = true;
+  if (!found) GTEST_SKIP() << "the analysis did not pair the moved default";
+  Guide g = write_offline_guide(c, f, "en");
+  const std::string text = guide_text(g);
+  EXPECT_NE(text.find("`page_size` moves from `16` to `32`"), std::string::npos)
+      << guide_to_markdown(g);
+}
+
+TEST_F(OfflineRationale, ATestNamesItsContractAndIsNoDesignLesson) {
+  for (const Guide* g : {&zh_, &en_}) {
+    EXPECT_EQ(g->why.find("test_"), std::string::npos) << g->why;
+    for (const auto& d : g->design_decisions) EXPECT_EQ(d.find("test_"), std::string::npos) << d;
+    // The test helper's exception handling is not what the change teaches.
+    EXPECT_EQ(guide_text(*g).find("except RuntimeError"), std::string::npos);
+  }
+  bool contract = false;
+  for (const auto& p : en_.focus)
+    if (p.path == "test/test_slots.py")
+      contract = p.question.find("“resetting slots does not block”") != std::string::npos;
+  EXPECT_TRUE(contract) << guide_to_markdown(en_);
+  EXPECT_NE(zh_.summary.find("“resetting slots does not block”"), std::string::npos) << zh_.summary;
+}
+
+TEST_F(OfflineRationale, NoGenericQuestionWhereNothingSpecificIsKnown) {
+  const auto& p = phrases::get("zh");
+  for (const auto& f : zh_.focus) {
+    EXPECT_NE(f.question, p.q_generic);
+    EXPECT_EQ(f.question.find("的行为改变了什么？调用方是否依赖旧行为？"), std::string::npos)
+        << f.question;
+    EXPECT_EQ(f.question.find("承担什么职责？边界情况如何处理？"), std::string::npos) << f.question;
+  }
+  // A region whose facts name nothing specific is listed without a question.
+  Change c = slot_change();
+  c.files.resize(1);
+  c.files[0] = file_from_patch("python/pkg/cache/slots.py",
+                               "@@ -10,4 +10,4 @@ class SlotPool:\n"
+                               "     def take(self, n):\n"
+                               "-        return self.slots[:n]\n"
+                               "+        return list(self.slots)[:n]\n"
+                               "     def put(self, x):\n");
+  Facts f = facts_of(c);
+  Guide g = write_offline_guide(c, f, "zh");
+  for (const auto& fp : g.focus)
+    if (fp.question.empty()) {
+      EXPECT_EQ(guide_to_markdown(g).find("`take`:"), std::string::npos);
+    }
+  for (const auto& fp : g.focus) EXPECT_NE(fp.question, p.q_generic);
+}
+
+TEST_F(OfflineRationale, TheChineseHeadlineLeadsWithKindObjectAndFitsTheSeedLength) {
+  EXPECT_TRUE(zh_.headline.starts_with("修复：新增 `reset_slots`")) << zh_.headline;
+  EXPECT_NE(zh_.headline.find("3 处改为调用它"), std::string::npos) << zh_.headline;
+  EXPECT_LE(prose::width(zh_.headline), 32) << zh_.headline;
+  // English keeps the title (the page shows it beside the Chinese lead).
+  EXPECT_EQ(en_.headline, "Reset slots on the device to avoid a blocking copy");
+  // Without an object the title also names, the lead names the largest file
+  // (and its role); the English headline is the title, cut to the length.
+  Change c = slot_change();
+  c.title =
+      "Explain how the pool recycles memory on the device without blocking the stream, with "
+      "examples for every backend (#77)";
+  c.files = {file_from_patch("docs/guide.md", "@@ -1,1 +1,2 @@\n # Guide\n+Reset on device.\n")};
+  Facts f = facts_of(c);
+  Guide g = write_offline_guide(c, f, "zh");
+  EXPECT_EQ(g.headline, "文档：改动 `guide.md`");
+  g = write_offline_guide(c, f, "en");
+  EXPECT_LE(prose::width(g.headline), 32) << g.headline;
+  EXPECT_TRUE(g.headline.ends_with("…")) << g.headline;
+  EXPECT_TRUE(g.headline.starts_with("Explain how the pool")) << g.headline;
+  // A file the title names is a key object too.
+  c.files = {file_from_patch("docs/backends.md", "@@ -1,1 +1,2 @@\n # B\n+Reset on device.\n")};
+  f = facts_of(c);
+  g = write_offline_guide(c, f, "zh");
+  EXPECT_NE(g.headline.find("改动 `backends.md`"), std::string::npos) << g.headline;
+}
+
+TEST_F(OfflineRationale, TheDigestIsTheVerdictWithItsScopeThenTheLessonInTwoOrThreeSentences) {
+  for (const Guide* g : {&zh_, &en_}) {
+    ASSERT_FALSE(g->digest.empty());
+    EXPECT_TRUE(g->digest.starts_with(prose::tidy(g->verdict_text).substr(0, 20))) << g->digest;
+    EXPECT_NE(g->digest.find(std::string(kWhy)), std::string::npos) << g->digest;
+    const auto n = prose::sentences(prose::without_code(g->digest)).size();
+    EXPECT_GE(n, 2u) << g->digest;
+  }
+}
+
+TEST_F(OfflineRationale, EveryOfflineGuidePassesTheCitationChecker) {
+  expect_clean_citations(c_, f_, zh_);
+  expect_clean_citations(c_, f_, en_);
+}
+
+TEST(OfflineConsistency, ASkipThatTouchesCodeDoesNotSayTheMainPathIsUntouched) {
+  Change c = slot_change();
+  c.title = "Rename a local (#78)";
+  c.files = {file_from_patch("python/pkg/cache/slots.py",
+                             "@@ -10,3 +10,3 @@ class SlotPool:\n"
+                             "     def take(self, n):\n"
+                             "-        k = n\n"
+                             "+        count = n\n"
+                             "     def put(self, x):\n"),
+             file_from_patch("docs/slots.md", "@@ -1,1 +1,2 @@\n # Slots\n+More.\n")};
+  Facts f = facts_of(c);
+  f.verdict = Verdict::kSkip;
+  f.cleanup.clear();
+  for (const char* lang : {"zh", "en"}) {
+    Guide g = write_offline_guide(c, f, lang);
+    EXPECT_EQ(g.verdict_text.find("不影响主路径"), std::string::npos) << g.verdict_text;
+    EXPECT_EQ(g.verdict_text.find("nothing on the main path"), std::string::npos) << g.verdict_text;
+    expect_clean_citations(c, f, g);
+  }
+}
+
+}  // namespace
+}  // namespace mergelens
