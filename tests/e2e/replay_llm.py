@@ -21,7 +21,9 @@ import math
 import os
 import random
 import re
+import select
 import signal
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -130,6 +132,10 @@ class Handler(BaseHTTPRequestHandler):
             "usage": {"prompt_tokens": len(convo) // 4, "completion_tokens": len(content) // 4},
         }).encode()
         try:
+            if peer_closed(self.connection):
+                # The client gave up while we slept (its own timeout, or its
+                # process died): whatever we write now reaches no one.
+                raise ConnectionResetError
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
@@ -142,6 +148,15 @@ class Handler(BaseHTTPRequestHandler):
         entry["answered"] = time.time()
         entry["delay"] = delay
         write_log(entry)
+
+
+def peer_closed(sock):
+    """True when the client has closed its end (readable with nothing to read)."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
