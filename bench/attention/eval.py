@@ -119,6 +119,7 @@ class MergelensRunner:
         self.repo = repo
         self.missing_focus_warned = False
         self.failed = []
+        self.cache = {}
 
     def base(self):
         cmd = [self.binary, "--db", self.db]
@@ -127,6 +128,14 @@ class MergelensRunner:
         return cmd
 
     def show(self, number):
+        if number in self.cache:
+            return self.cache[number], None
+        doc, err = self._show(number)
+        if doc is not None:
+            self.cache[number] = doc
+        return doc, err
+
+    def _show(self, number):
         cmd = self.base() + ["show", f"#{number}", "--json"]
         res = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
         if res.returncode != 0:
@@ -177,6 +186,37 @@ def hit(regions, lines):
     return 0
 
 
+def hit_within(regions, lines, budget):
+    """1 if a reader who reads the regions in order, each from its first line, reaches a
+    commented line (within SLACK) before reading `budget` lines in all."""
+    spent = 0
+    for r in regions:
+        for path, line in lines:
+            if r["path"] == path and r["start_line"] - SLACK <= line <= r["end_line"] + SLACK:
+                if spent + max(0, line - r["start_line"]) < budget:
+                    return 1
+        spent += r["end_line"] - r["start_line"] + 1
+        if spent >= budget:
+            break
+    return 0
+
+
+def lines_read(regions):
+    """Lines a reader reads in the regions (their new-file extents, overlaps once)."""
+    seen = set()
+    for r in regions:
+        seen.update((r["path"], n) for n in range(r["start_line"], r["end_line"] + 1))
+    return len(seen)
+
+
+def median(xs):
+    xs = sorted(xs)
+    if not xs:
+        return 0
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+
+
 def oldest_since(clone, shas):
     """Oldest committer date among the merge commits, minus one day (YYYY-MM-DD)."""
     dates = []
@@ -200,6 +240,8 @@ def main():
     ap.add_argument("--min-hunks", type=int, default=0,
                     help="only score PRs whose diff has at least this many hunks "
                          "(PRs with <= 3 hunks are trivially covered by the baseline)")
+    ap.add_argument("--budget", type=int, default=200,
+                    help="lines a reader reads, for the hit-within-budget figure (default 200)")
     ap.add_argument("--per-pr", action="store_true", help="print one line per PR")
     args = ap.parse_args()
     if args.mergelens and not args.db:
@@ -231,19 +273,26 @@ def main():
     items = [(pr, lines) for pr, lines in items if len(hunks_of[pr["number"]]) >= args.min_hunks]
 
     base_hits = ml_hits = 0
+    base_read, ml_read = [], []
+    base_budget = ml_budget = 0  # hits within the first BUDGET lines read  # lines inside the three regions (what a reader reads)
     n_comments = 0
     big = big_hits = 0  # PRs with more than TOP_K hunks, where the ranking actually matters
     for pr, lines in items:
         n_comments += len(lines)
         hunks = hunks_of[pr["number"]]
         b = hit(baseline_regions(hunks), lines)
+        base_read.append(lines_read(baseline_regions(hunks)))
+        base_budget += hit_within(baseline_regions(hunks, len(hunks)), lines, args.budget)
         base_hits += b
         if len(hunks) > TOP_K:
             big += 1
             big_hits += b
         m = None
         if ml:
-            m = hit(ml.regions(pr["number"]), lines)
+            regs = ml.regions(pr["number"])
+            m = hit(regs, lines)
+            ml_read.append(lines_read(regs))
+            ml_budget += hit_within(ml.regions(pr["number"], 8), lines, args.budget)
             ml_hits += m
         if args.per_pr:
             print(f"#{pr['number']:<6} hunks={len(hunks):<4} comments={len(lines):<2} baseline={b}"
@@ -257,11 +306,18 @@ def main():
     print(f"baseline (3 largest hunks) hit@3: {base_hits}/{n} = {base_hits / n:.3f}" if n
           else "baseline hit@3: n/a (no PRs)")
     if n:
+        print(f"  lines in the three regions, median: {median(base_read)}")
+        print(f"  hit within the first {args.budget} lines read (hunks largest first): "
+              f"{base_budget}/{n} = {base_budget / n:.3f}")
         print(f"  of which PRs with more than {TOP_K} hunks: {big}, baseline hit@3 on them: "
               f"{big_hits}/{big}" + (f" = {big_hits / big:.3f}" if big else ""))
     if ml:
         print(f"mergelens top-3 focus hit@3:      {ml_hits}/{n} = {ml_hits / n:.3f}" if n
               else "mergelens hit@3: n/a")
+        if n:
+            print(f"  lines in the three regions, median: {median(ml_read)}")
+            print(f"  hit within the first {args.budget} lines read (focus regions in order): "
+                  f"{ml_budget}/{n} = {ml_budget / n:.3f}")
         if ml.failed:
             print(f"note: `show` failed for {len(ml.failed)} PR(s), counted as misses "
                   f"(first: #{ml.failed[0][0]}: {ml.failed[0][1]})")
