@@ -16,10 +16,12 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 6;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 7;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
                                             // replacements; 5: reach; 6: importance by
-                                            // reach, insight by density, ranked tags
+                                            // reach, insight by density, ranked tags;
+                                            // 7: focus by role mix, imports, whole
+                                            // new files up to 1,000 lines
 
 enum class Language {
   kUnknown,
