@@ -179,45 +179,6 @@ TEST(Focus, MovedAndSkimmedCodeSinks) {
   EXPECT_EQ(f.focus[0].path, "src/real.py");
 }
 
-// Facts with focus ranked for `c`: roles from the paths, with `role` given to
-// `path` when set.
-Facts ranked(const Change& c, const std::string& path = "", FileRole role = FileRole::kCore) {
-  Facts f;
-  f.roles = roles(c);
-  if (!path.empty()) f.roles[path] = role;
-  add_hunks(c, f);
-  rank_focus(c, f);
-  return f;
-}
-
-bool has_reason(const FocusRegion& r, const std::string& why) {
-  return std::find(r.reasons.begin(), r.reasons.end(), why) != r.reasons.end();
-}
-
-TEST(Focus, AddedImportsAreAPlaceToRead) {
-  // Without the import bonus the three plain lines outrank the one import line.
-  Change c;
-  c.files.push_back(file("src/a.py",
-                         "@@ -1,1 +1,2 @@\n import os\n+from torch_npu import npu_ops\n"
-                         "@@ -40,1 +41,4 @@\n x = 1\n+y = 2\n+z = 3\n+w = 4\n"));
-  const Facts f = ranked(c);
-  ASSERT_EQ(f.focus.size(), 2u);
-  EXPECT_EQ(f.focus[0].start_line, 2);
-  EXPECT_TRUE(has_reason(f.focus[0], "adds imports"));
-  EXPECT_EQ(f.focus[1].start_line, 42);
-}
-
-TEST(Focus, ANameAddedToAnImportLineIsNoNewDependency) {
-  Change c;
-  c.files.push_back(
-      file("src/a.py",
-           "@@ -1,1 +1,1 @@\n-from typing import Dict\n+from typing import Dict, List\n"
-           "@@ -40,1 +40,2 @@\n x = 1\n+y = 2\n"));
-  const Facts f = ranked(c);
-  ASSERT_FALSE(f.focus.empty());
-  for (const auto& r : f.focus) EXPECT_FALSE(has_reason(r, "adds imports"));
-}
-
 TEST(Focus, ThePlaceAnAddedCommentExplainsComesFirst) {
   Change c;
   c.files.push_back(file("src/a.py",
@@ -230,35 +191,6 @@ TEST(Focus, ThePlaceAnAddedCommentExplainsComesFirst) {
   rank_focus(c, f);
   ASSERT_EQ(f.focus.size(), 2u);
   EXPECT_EQ(f.focus[0].start_line, 43);
-}
-
-TEST(Focus, AChangeMostlyOfBenchmarksIsReadInThemButTestsStayTests) {
-  std::string many = "@@ -1,0 +1,40 @@\n";
-  for (int i = 0; i < 40; ++i) many += "+    check" + std::string(i, '.') + "\n";  // not a table
-  // 40 benchmark lines beside 6 code lines: the benchmark is what the change is about.
-  Change mostly_tests;
-  mostly_tests.files.push_back(file("benchmarks/bench_a.py", many));
-  mostly_tests.files.push_back(
-      file("src/a.py", "@@ -10,1 +10,7 @@\n x\n+y = 1\n+z = 2\n+u = 3\n+v = 4\n+w = 5\n+q = 6\n"));
-  const Facts f = ranked(mostly_tests, "benchmarks/bench_a.py", FileRole::kBenchmark);
-  ASSERT_GE(f.focus.size(), 1u);
-  EXPECT_EQ(f.focus[0].path, "benchmarks/bench_a.py");
-
-  // The same lines as a test: a test shows a contract, the code is still read first.
-  Change with_test = mostly_tests;
-  with_test.files[0].path = "tests/test_a.py";
-  const Facts t = ranked(with_test, "tests/test_a.py", FileRole::kTest);
-  ASSERT_GE(t.focus.size(), 1u);
-  EXPECT_EQ(t.focus[0].path, "src/a.py");
-
-  // The same benchmark beside 300 code lines weighs as benchmarks do.
-  std::string code = "@@ -100,0 +100,300 @@\n";
-  for (int i = 0; i < 300; ++i) code += "+v = g" + std::string(i % 70, '.') + "\n";  // not a table
-  Change mostly_code = mostly_tests;
-  mostly_code.files.push_back(file("src/b.py", code));
-  const Facts g = ranked(mostly_code, "benchmarks/bench_a.py", FileRole::kBenchmark);
-  ASSERT_GE(g.focus.size(), 1u);
-  EXPECT_EQ(g.focus[0].path, "src/b.py");
 }
 
 TEST(Coverage, TestsCoverCodeByStemAndGapsAreNamed) {

@@ -20,8 +20,8 @@ inline constexpr int kAnalyzerVersion = 7;  // 2: review facts, open PRs; 3: tes
                                             // what they import or call; 4: rationale,
                                             // replacements; 5: reach; 6: importance by
                                             // reach, insight by density, ranked tags;
-                                            // 7: focus by role mix, imports, whole
-                                            // new files up to 1,000 lines
+                                            // 7: focus by explaining comments,
+                                            // whole new files up to 1,000 lines
 
 enum class Language {
   kUnknown,

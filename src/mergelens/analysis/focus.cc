@@ -11,16 +11,7 @@
 //             public API. Each kind counts once per hunk.
 // role      = kernels and core code full weight; model definitions slightly
 //             less; tests, benchmarks, configs, docs, CI and generated files
-//             little (role_weight) -- unless the change is mostly made of
-//             them: a role's weight w becomes w + (1 - w) x its share of the
-//             change's changed lines (role_mix_weight; not for tests and
-//             generated files). A PR that is 90 % benchmark is read, and
-//             reviewed, in its benchmark.
-// imports   = +kImportBonus, once per file, for a segment that imports a module
-//             the hunk did not import before (a name added to an existing
-//             import line does not count): a new dependency is where
-//             reviewers stop (bench/attention: comments on the first lines
-//             of files).
+//             little (role_weight).
 // explained = +kExplainedBonus for a segment with an added comment or
 //             docstring that says why (Facts::rationale): the author pointed
 //             there. Neutral on reviewers' lines in bench/attention; it puts
@@ -32,6 +23,12 @@
 //             places reviewers argued about are the ones a reader should see.
 // data      = 0.3 for repetitive hunks (10+ added lines of at most a fifth as
 //             many distinct shapes: tables, enum lists, generated entries).
+//
+// Tried on bench/attention and left out: a bonus for added imports (its one
+// gain there was a comment on a licence header beside an import, and it put
+// single import lines before explained changes), and raising a role toward 1
+// by its share of the change (no change there; it put a 39-line JSON table
+// before an explained kernel change).
 //
 // Hunks of one file closer than kMergeGap lines become one region; a region's
 // score is the sum of its hunks'.
@@ -50,7 +47,6 @@ namespace {
 
 constexpr std::int32_t kMergeGap = 8;
 constexpr double kReviewBonus = 2.0;
-constexpr double kImportBonus = 1.5;
 constexpr double kExplainedBonus = 1.0;
 constexpr std::int32_t kReviewSlack = 3;
 constexpr size_t kMaxRegions = 8;
@@ -107,70 +103,6 @@ double role_weight(FileRole r) {
   return 1.0;
 }
 
-// Changed lines (additions + deletions) per role, over the whole change.
-struct RoleMix {
-  double lines[static_cast<int>(FileRole::kGenerated) + 1] = {};
-  double total = 0;
-};
-
-RoleMix role_mix(const Change& change, const Facts& facts) {
-  RoleMix mix;
-  for (const auto& f : change.files) {
-    auto it = facts.roles.find(f.path);
-    const FileRole role = it == facts.roles.end() ? FileRole::kCore : it->second;
-    const double n = static_cast<double>(f.additions) + f.deletions;
-    mix.lines[static_cast<int>(role)] += n;
-    mix.total += n;
-  }
-  return mix;
-}
-
-// role_weight raised toward 1 by the role's share of the change. Generated
-// files stay low whatever their share: nobody reviews a lock file. Tests stay
-// low too: a test shows the contract of the code beside it, and a fix with a
-// longer test is still read in the fix (most changes with tests have more test
-// lines than code lines).
-double role_mix_weight(FileRole role, const RoleMix& mix) {
-  const double w = role_weight(role);
-  if (w >= 1.0 || role == FileRole::kGenerated || role == FileRole::kTest || mix.total <= 0)
-    return w;
-  return w + (1.0 - w) * mix.lines[static_cast<int>(role)] / mix.total;
-}
-
-// The module a line imports: "import x.y" and "from x.y import z" give "x.y",
-// "#include <x.h>" gives "<x.h>"; empty for any other line.
-std::string_view imported_module(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  std::string_view rest;
-  if (text.starts_with("#include")) {
-    rest = text.substr(8);
-  } else if (text.starts_with("import ")) {
-    rest = text.substr(7);
-  } else if (text.starts_with("from ") && text.find(" import ") != std::string_view::npos) {
-    rest = text.substr(5);
-  } else {
-    return {};
-  }
-  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-  return rest.substr(0, std::min(rest.find_first_of(" ,;\t"), rest.size()));
-}
-
-// Modules the removed lines of a hunk imported: an added line importing one of
-// them edits an import (a name added to `from typing import ...`), it does
-// not add a dependency.
-std::set<std::string, std::less<>> removed_modules(const Hunk& h) {
-  std::set<std::string, std::less<>> out;
-  for (const auto& l : h.lines)
-    if (l.origin == '-')
-      if (auto m = imported_module(l.text); !m.empty()) out.emplace(m);
-  return out;
-}
-
-bool adds_dependency(std::string_view text, const std::set<std::string, std::less<>>& removed) {
-  const auto m = imported_module(text);
-  return !m.empty() && !removed.contains(m);
-}
-
 // "FIELD_12 = 12" and "FIELD_13 = 13" share a shape: letters and digits
 // collapse to one class each.
 std::string shape_of(std::string_view line) {
@@ -195,7 +127,6 @@ struct Segment {
   int group = 0;                    // pieces of one cut run share a group and never merge
   std::int32_t start = 0, end = 0;  // new-file lines
   std::int32_t added = 0, removed = 0;
-  bool imports = false;  // adds an import or include line
   std::string symbol;
   std::set<std::string> shapes;
   double score = 0;
@@ -217,7 +148,6 @@ bool repetitive(const Segment& s) {
 
 // Runs of changed lines of one hunk, in order.
 std::vector<Segment> runs_of(const Hunk& h, size_t hunk_fact, int& group) {
-  const auto removed = removed_modules(h);
   std::vector<Segment> out;
   Segment cur;
   bool open = false;
@@ -237,7 +167,6 @@ std::vector<Segment> runs_of(const Hunk& h, size_t hunk_fact, int& group) {
       if (l.origin == '+') {
         ++cur.added;
         cur.shapes.insert(shape_of(l.text));
-        cur.imports = cur.imports || adds_dependency(l.text, removed);
       } else {
         ++cur.removed;
       }
@@ -256,7 +185,6 @@ std::vector<Segment> runs_of(const Hunk& h, size_t hunk_fact, int& group) {
 // file yields one region per function or class instead of one blob.
 void split_at_definitions(const Hunk& h, const std::string& path, const Facts& facts,
                           std::vector<Segment>& segs) {
-  const auto removed = removed_modules(h);
   std::vector<Segment> out;
   for (auto& seg : segs) {
     std::vector<std::pair<std::int32_t, std::string>> cuts;
@@ -284,7 +212,6 @@ void split_at_definitions(const Hunk& h, const std::string& path, const Facts& f
       while (i < cuts.size() && l.new_no >= cuts[i].first) ++i;
       ++pieces[i].added;
       pieces[i].shapes.insert(shape_of(l.text));
-      pieces[i].imports = pieces[i].imports || adds_dependency(l.text, removed);
     }
     pieces[0].removed = seg.removed;
     for (auto& p : pieces)
@@ -299,8 +226,6 @@ void rank_focus(const Change& change, Facts& facts) {
   std::unordered_map<std::string, const SkimItem*> skim;
   for (const auto& sk : facts.skim) skim[sk.path] = &sk;
 
-  const RoleMix mix = role_mix(change, facts);
-  std::set<size_t> import_bonus_files;  // the import bonus counts once per file
   std::vector<Segment> segments;
   int group = 0;
   for (size_t hi = 0; hi < facts.hunks.size(); ++hi) {
@@ -362,15 +287,11 @@ void rank_focus(const Change& change, Facts& facts) {
         bonus += kExplainedBonus;
         sg.reasons.push_back("an added comment explains it");
       }
-      if (sg.imports && import_bonus_files.insert(h.file).second) {
-        bonus += kImportBonus;
-        sg.reasons.push_back("adds imports");
-      }
       if (discussed > 0) {
         bonus += kReviewBonus;
         sg.reasons.push_back(fmt::format("reviewers commented ({})", discussed));
       }
-      double score = (size + bonus) * role_mix_weight(role, mix);
+      double score = (size + bonus) * role_weight(role);
       if (role != FileRole::kCore && role != FileRole::kKernel && role != FileRole::kModel)
         sg.reasons.push_back(fmt::format("{} file", to_string(role)));
       if (repetitive(sg)) {
