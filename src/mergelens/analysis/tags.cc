@@ -8,35 +8,11 @@
 #include <fmt/format.h>
 
 #include "mergelens/analysis/roles.h"
+#include "mergelens/analysis/tag_words.h"
 
 namespace mergelens {
-namespace {
 
-bool is_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-bool is_sep(char c) {
-  return c == '_' || c == '\n';
-}
-
-// Appends `text` in word form: lowercase ASCII letters and digits, every run
-// of anything else (including non-ASCII bytes) as one '_', no '_' at the ends.
-void append_words(std::string_view text, std::string& out) {
-  const std::size_t start = out.size();
-  for (char c : text) {
-    if (is_alnum(c)) {
-      out += lower(c);
-    } else if (out.size() > start && out.back() != '_') {
-      out += '_';
-    }
-  }
-  if (out.size() > start && out.back() == '_') out.pop_back();
-}
-
-}  // namespace
+using namespace tag_words;  // word forms and title prefixes (tag_words.h)
 
 // A rule's words in matching form, parallel to its prefixes, keywords,
 // path_words and unless lists.
@@ -169,59 +145,6 @@ std::optional<std::size_t> find_any_word(const WordIndex& hay, const std::vector
     }
   }
   return std::nullopt;
-}
-
-// What a title's prefixes say: "[AMD][Bugfix] fix(router)!: ..." gives the
-// documents "amd", "bugfix", "fix", "router"; the first word is "fix".
-struct TitlePrefixes {
-  std::string docs;        // word forms, '\n'-separated
-  std::string first_word;  // word form of the first word after bracket tags
-};
-
-TitlePrefixes parse_prefixes(std::string_view title) {
-  TitlePrefixes t;
-  auto add = [&](std::string_view s) {
-    if (!t.docs.empty()) t.docs += '\n';
-    append_words(s, t.docs);
-  };
-  auto skip_space = [&] {
-    while (!title.empty() && (title.front() == ' ' || title.front() == '\t'))
-      title.remove_prefix(1);
-  };
-  skip_space();
-  while (!title.empty() && title.front() == '[') {
-    const std::size_t close = title.find(']');
-    if (close == std::string_view::npos || close > 60) break;
-    add(title.substr(1, close - 1));
-    title.remove_prefix(close + 1);
-    skip_space();
-  }
-  // Conventional commit: type(scope)!: ...
-  std::size_t i = 0;
-  while (i < title.size() && i <= 24 && (is_alnum(title[i]) || title[i] == '-' || title[i] == '_'))
-    ++i;
-  if (i > 0 && i < title.size() && is_alnum(title[0])) {
-    std::size_t j = i;
-    std::string_view scope;
-    if (title[j] == '(') {
-      const std::size_t close = title.find(')', j);
-      if (close != std::string_view::npos && close - j <= 40) {
-        scope = title.substr(j + 1, close - j - 1);
-        j = close + 1;
-      } else {
-        j = title.size();
-      }
-    }
-    if (j < title.size() && title[j] == '!') ++j;
-    if (j < title.size() && title[j] == ':') {
-      add(title.substr(0, i));
-      if (!scope.empty()) add(scope);
-    }
-  }
-  std::size_t w = 0;
-  while (w < title.size() && is_alnum(title[w])) ++w;
-  append_words(title.substr(0, w), t.first_word);
-  return t;
 }
 
 bool prefix_matches(const RuleWord& w, const TitlePrefixes& t) {
