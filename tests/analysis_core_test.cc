@@ -193,6 +193,59 @@ TEST(Focus, ThePlaceAnAddedCommentExplainsComesFirst) {
   EXPECT_EQ(f.focus[0].start_line, 43);
 }
 
+TEST(Focus, ThreePlacesAreFilledEvenWhenTheRestIsWeak) {
+  Change c;
+  std::string body = "@@ -1,0 +1,80 @@\n";
+  for (int i = 0; i < 80; ++i) body += "+    step(x" + std::string(i, '.') + ")\n";  // 80 shapes
+  c.files.push_back(file("src/kernel.py", body));
+  c.files.push_back(file("src/util.py", "@@ -3,1 +3,2 @@\n import os\n+import math\n"));
+  c.files.push_back(file("docs/a.md", "@@ -1,1 +1,2 @@\n x\n+y\n"));
+  Facts f;
+  f.roles = roles(c);
+  f.roles["docs/a.md"] = FileRole::kDocs;
+  add_hunks(c, f);
+  f.signals.push_back({"guard", "", Place{"src/kernel.py", 5, ""}, true});
+  f.signals.push_back({"concurrency", "", Place{"src/kernel.py", 9, ""}, true});
+  rank_focus(c, f);
+  // util.py and the doc line score under a fifth of the kernel; they still
+  // take the second and third places, and nothing weaker than that is listed.
+  ASSERT_EQ(f.focus.size(), 3u);
+  EXPECT_EQ(f.focus[0].path, "src/kernel.py");
+  EXPECT_LT(f.focus[1].score, f.focus[0].score * 0.2);
+  EXPECT_EQ(f.focus[2].path, "docs/a.md");
+  EXPECT_EQ(f.lines_worth_reading, 80);  // weak places are not lines worth reading
+}
+
+TEST(Focus, TheThirdPlaceGoesToAnotherFileWhenItIsClose) {
+  auto hunk_at = [](int at, int n) {
+    std::string h = "@@ -" + std::to_string(at) + ",0 +" + std::to_string(at) + "," +
+                    std::to_string(n) + " @@\n";
+    for (int i = 0; i < n; ++i) h += "+v = w" + std::string(i, '.') + "\n";  // n shapes
+    return h;
+  };
+  // Three regions of a kernel (40, 30 and 20 lines) and one of an API file.
+  auto focus_with_api_of = [&](int api_lines) {
+    Change c;
+    c.files.push_back(file("src/kernel.cu", hunk_at(10, 40) + hunk_at(100, 30) + hunk_at(200, 20)));
+    c.files.push_back(file("src/api.py", hunk_at(50, api_lines)));
+    Facts f;
+    f.roles = roles(c);
+    add_hunks(c, f);
+    rank_focus(c, f);
+    return f.focus;
+  };
+  const auto close = focus_with_api_of(16);
+  ASSERT_GE(close.size(), 4u);
+  EXPECT_EQ(close[0].path, "src/kernel.cu");
+  EXPECT_EQ(close[1].path, "src/kernel.cu");
+  EXPECT_EQ(close[2].path, "src/api.py");  // log2(17) is over 0.7 of log2(21)
+  EXPECT_EQ(close[3].start_line, 200);
+  // A region of another file far weaker than the third stays behind it.
+  const auto weak = focus_with_api_of(2);
+  ASSERT_GE(weak.size(), 3u);
+  EXPECT_EQ(weak[2].path, "src/kernel.cu");
+}
+
 TEST(Coverage, TestsCoverCodeByStemAndGapsAreNamed) {
   Change c;
   c.files.push_back(file("pkg/sched/policy.py",
