@@ -137,6 +137,22 @@ def main():
           f"baseline {base_found}/{expected} = {base_found / max(1, expected):.3f}")
     print("per tag (recall, count): " + ", ".join(
         f"{t} {per_tag_hit[t] / per_tag[t]:.2f} ({per_tag[t]})" for t, _ in per_tag.most_common()))
+    # Precision of the kinds of change, on the PRs whose authors named a kind: there a missing
+    # kind is the authors' word against ours (on other PRs, the authors said nothing).
+    kinds = ("bugfix", "perf", "feature", "refactor", "ci", "docs")
+    said = {k: 0 for k in kinds}
+    agreed = {k: 0 for k in kinds}
+    for c in rows:
+        authors = authors_tags(c["title"], orig[c["id"]]["tags"])
+        if not authors & set(kinds):
+            continue
+        got = {t["name"] for t in stripped[c["id"]]["tags"]}
+        for k in kinds:
+            if k in got:
+                said[k] += 1
+                agreed[k] += k in authors
+    print("precision of kinds on PRs whose authors named a kind (agreed/tagged): " + ", ".join(
+        f"{k} {agreed[k] / said[k]:.2f} ({agreed[k]}/{said[k]})" for k in kinds if said[k]))
     for c, t in misses[:args.misses]:
         print(f"  miss {t}: #{c['number']} {c['title'][:90]}")
     print("command:", fl.command_line(sys.argv))
