@@ -1,7 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "mergelens/util/compress.h"
 #include "mergelens/util/time.h"
+#include "mergelens/util/toml_file.h"
 
 namespace mergelens {
 namespace {
@@ -62,6 +66,46 @@ TEST(Compress, EmptyInput) {
   auto back = zstd_decompress(*z);
   ASSERT_TRUE(back);
   EXPECT_EQ(*back, "");
+}
+
+TEST(Toml, ParsesAndNamesTheLineOfASyntaxError) {
+  auto ok = parse_toml("[llm]\nmodel = \"m\"\n", "a.toml");
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ((*ok)["llm"]["model"].value_or(std::string()), "m");
+  auto bad = parse_toml("[llm]\nmodel = \n", "b.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_EQ(bad.error().message.rfind("b.toml:2: ", 0), 0u) << bad.error().message;
+}
+
+TEST(Toml, AMissingFileIsNoConfigurationAndAnUnreadableOneAnError) {
+  const auto dir =
+      std::filesystem::temp_directory_path() /
+      ("mergelens-toml-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  auto none = read_toml_file((dir / "absent.toml").string());
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+  auto empty_path = read_toml_file("");
+  ASSERT_TRUE(empty_path);
+  EXPECT_FALSE(*empty_path);
+  // A directory exists but cannot be read as a file.
+  auto unreadable = read_toml_file(dir.string());
+  ASSERT_FALSE(unreadable);
+  EXPECT_EQ(unreadable.error().kind, ErrorKind::kIo);
+  EXPECT_NE(unreadable.error().message.find(dir.string()), std::string::npos);
+  {
+    std::ofstream(dir / "bad.toml") << "x = [1,\n";
+    std::ofstream(dir / "good.toml") << "x = 3\n";
+  }
+  auto bad = read_toml_file((dir / "bad.toml").string());
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(bad.error().message.find("bad.toml:"), std::string::npos) << bad.error().message;
+  auto good = read_toml_file((dir / "good.toml").string());
+  ASSERT_TRUE(good && *good);
+  EXPECT_EQ((**good)["x"].value_or(0), 3);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

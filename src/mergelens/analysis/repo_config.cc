@@ -8,6 +8,8 @@
 #include <toml++/toml.h>
 #include <yaml-cpp/yaml.h>
 
+#include "mergelens/util/toml_file.h"
+
 namespace mergelens {
 namespace {
 
@@ -402,17 +404,10 @@ std::optional<FileRole> file_role_from_string(std::string_view name) {
 }
 
 Result<RepoConfig> parse_mergelens_toml(std::string_view text, std::string_view origin) {
-  toml::table root;
+  auto root = parse_toml(text, origin);
+  if (!root) return std::unexpected(root.error());
   try {
-    root = toml::parse(text, origin);
-  } catch (const toml::parse_error& e) {
-    return fail(ErrorKind::kInvalidInput, "{}:{}: {}", origin, e.source().begin.line,
-                e.description());
-  } catch (const std::exception& e) {
-    return fail(ErrorKind::kInvalidInput, "{}: {}", origin, e.what());
-  }
-  try {
-    return TomlReader(origin).read(root);
+    return TomlReader(origin).read(*root);
   } catch (const std::exception& e) {
     return fail(ErrorKind::kInternal, "{}: {}", origin, e.what());
   }

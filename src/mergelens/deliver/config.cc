@@ -3,12 +3,11 @@
 
 #include <cstdlib>
 #include <exception>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
+
+#include "mergelens/util/toml_file.h"
 
 namespace mergelens::deliver {
 
@@ -241,21 +240,10 @@ class Reader {
 
 Result<std::vector<Target>> read_targets(const std::string& path, const EnvLookup& env) {
   std::vector<Target> out;
-  std::error_code ec;
-  if (path.empty() || !std::filesystem::exists(path, ec)) return out;
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) return fail(ErrorKind::kIo, "cannot read {}", path);
-  toml::table root;
-  try {
-    root = toml::parse(text.str(), path);
-  } catch (const toml::parse_error& e) {
-    return fail(ErrorKind::kInvalidInput, "{}:{}: {}", path, e.source().begin.line,
-                e.description());
-  } catch (const std::exception& e) {
-    return fail(ErrorKind::kInvalidInput, "{}: {}", path, e.what());
-  }
+  auto file = read_toml_file(path);
+  if (!file) return std::unexpected(file.error());
+  if (!*file) return out;
+  const toml::table& root = **file;
   const toml::node* d = root.get("deliver");
   if (!d) return out;
   Reader reader(path, env);

@@ -2,13 +2,11 @@
 
 #include <cstdlib>
 #include <exception>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <toml++/toml.h>
 
 #include "mergelens/util/http.h"
+#include "mergelens/util/toml_file.h"
 
 namespace mergelens::llm {
 namespace {
@@ -112,24 +110,11 @@ class LlmTableReader {
 };
 
 Result<FileSettings> read_file_settings(const std::string& path) {
-  if (path.empty()) return FileSettings{};
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return FileSettings{};
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) return fail(ErrorKind::kIo, "cannot read {}", path);
-  toml::table root;
+  auto root = read_toml_file(path);
+  if (!root) return std::unexpected(root.error());
+  if (!*root) return FileSettings{};
   try {
-    root = toml::parse(text.str(), path);
-  } catch (const toml::parse_error& e) {
-    return fail(ErrorKind::kInvalidInput, "{}:{}: {}", path, e.source().begin.line,
-                e.description());
-  } catch (const std::exception& e) {
-    return fail(ErrorKind::kInvalidInput, "{}: {}", path, e.what());
-  }
-  try {
-    return LlmTableReader(path).read(root);
+    return LlmTableReader(path).read(**root);
   } catch (const std::exception& e) {
     return fail(ErrorKind::kInternal, "{}: {}", path, e.what());
   }

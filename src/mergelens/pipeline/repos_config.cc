@@ -2,10 +2,10 @@
 
 #include <charconv>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <toml++/toml.h>
+
+#include "mergelens/util/toml_file.h"
 
 namespace mergelens {
 
@@ -25,15 +25,9 @@ Result<std::int64_t> parse_schedule(std::string_view text) {
   return n * scale;
 }
 
-Result<std::vector<RepoSettings>> parse_repo_tables(std::string_view text,
-                                                    std::string_view origin) {
-  toml::table root;
-  try {
-    root = toml::parse(text, origin);
-  } catch (const toml::parse_error& e) {
-    return fail(ErrorKind::kInvalidInput, "{}:{}: {}", origin, e.source().begin.line,
-                std::string(e.description()));
-  }
+namespace {
+
+Result<std::vector<RepoSettings>> repo_tables_of(const toml::table& root, std::string_view origin) {
   std::vector<RepoSettings> out;
   const toml::node* node = root.get("repo");
   if (!node) return out;
@@ -74,12 +68,20 @@ Result<std::vector<RepoSettings>> parse_repo_tables(std::string_view text,
   return out;
 }
 
+}  // namespace
+
+Result<std::vector<RepoSettings>> parse_repo_tables(std::string_view text,
+                                                    std::string_view origin) {
+  auto root = parse_toml(text, origin);
+  if (!root) return std::unexpected(root.error());
+  return repo_tables_of(*root, origin);
+}
+
 Result<std::vector<RepoSettings>> read_repo_tables(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::vector<RepoSettings>();
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_repo_tables(text.str(), path);
+  auto root = read_toml_file(path);
+  if (!root) return std::unexpected(root.error());
+  if (!*root) return std::vector<RepoSettings>();
+  return repo_tables_of(**root, path);
 }
 
 Result<std::vector<RepoSettings>> load_repo_tables(Store& store, const std::string& path) {

@@ -29,7 +29,8 @@ Result<std::int64_t> parse_schedule(std::string_view text);
 // repository without a path, an unknown language or schedule.
 Result<std::vector<RepoSettings>> parse_repo_tables(std::string_view text, std::string_view origin);
 
-// Reads the file at `path` and parses it; a missing file holds no repository.
+// Reads the file at `path` and parses it; a missing file holds no repository,
+// an unreadable one is kIo naming it.
 Result<std::vector<RepoSettings>> read_repo_tables(const std::string& path);
 
 // Reads the [[repo]] tables of `path` (a missing file holds none) and stores
