@@ -97,6 +97,9 @@ class Handler(BaseHTTPRequestHandler):
         user = messages[1]["content"] if len(messages) > 1 else ""
         m = re.search(r"Change: (#\d+|[0-9a-f]{7,40})", user)
         lang = "zh" if "Simplified Chinese" in (messages[0]["content"] if messages else "") else "en"
+        schema_name = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
+        if schema_name == "part_notes":
+            lang = "notes"  # a large PR's notes on a group of regions serve both languages
         entry = {"key": key, "pr": m.group(1) if m else None, "lang": lang,
                  "turns": len(messages), "arrived": time.time()}
         if a.rpm > 0:

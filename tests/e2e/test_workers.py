@@ -192,12 +192,28 @@ def test_no_change_asked_twice_unless_its_worker_was_killed_asking():
     # A guide takes as many requests as in the single run (two when the first answer is
     # refused); more only for a job claimed again after its worker was killed while asking
     # (a kill loses at most the requests of one guide in flight).
+    # A large PR's notes serve both languages (lang "notes" in the replay log): its write jobs
+    # run one at a time, so the notes are asked again only when one of them is claimed again.
+    def claimed_again(pr, lang):
+        if lang != "notes":
+            return claims.get(f"write:{ids[pr]}:{lang}", 0) >= 2
+        return sum(claims.get(f"write:{ids[pr]}:{x}", 0) for x in ("zh", "en")) >= 3
+
     extra = 0
     for (pr, lang), n in answered.items():
         more = n - ref[(pr, lang)]
         if more > 0:
             key = f"write:{ids[pr]}:{lang}"
-            assert claims.get(key, 0) >= 2, (key, n, ref[(pr, lang)], claims.get(key))
+            if not claimed_again(pr, lang):
+                # Everything there is to know, for a failure that shows once in many runs.
+                jobs = rows(kill_db, "SELECT id, key, state, attempts, owner, last_error, "
+                                     "created_at, updated_at FROM jobs WHERE key LIKE "
+                                     f"'write:{ids[pr]}:%'")
+                asked = [(e["key"], e.get("status"), round(e["arrived"], 2),
+                          round(e.get("answered", 0), 2))
+                         for e in replay_log(kill_log) if (e["pr"], e["lang"]) == (pr, lang)]
+                raise AssertionError(f"{key}: {n} answers (single run {ref[(pr, lang)]}) and no "
+                                     f"job claimed again; jobs {jobs}; requests {asked}")
             extra += more
     assert extra <= 2 * kills, (extra, kills)
     print(f"{sum(answered.values())} model requests for 100 guides ({sum(ref.values())} in the "

@@ -108,7 +108,9 @@ Result<JobOutcome> run_analyze(Store& store, const Job& job, const JobContext&) 
       w.change_id = (*ids)[i];
       w.lang = lang;
       w.key = fmt::format("write:{}:{}", w.change_id, lang);
-      w.serial = w.key;
+      // Both languages of a change share the notes of a large PR (cached per
+      // change, in no language): one at a time, they are asked for once.
+      w.serial = fmt::format("write:{}", w.change_id);
       w.payload = settings->llm ? "llm" : "offline";
       writes.push_back(std::move(w));
       if (writes.size() == kEnqueueChunk || i + 1 == ids->size()) {

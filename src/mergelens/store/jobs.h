@@ -11,8 +11,9 @@
 //   - `key`: at most one *queued* job per key (enqueueing the same key again
 //     while one waits does nothing), so repeated scans never pile up work;
 //   - `serial`: at most one *running* job per serial, so jobs of one
-//     repository's ingest chain, or two writes of the same guide, never run
-//     at once. A claim skips jobs whose serial is busy.
+//     repository's ingest chain, or the writes of one change's guides (they
+//     share a large PR's notes), never run at once. A claim skips jobs whose
+//     serial is busy.
 // Times are the caller's clock, in seconds (leases) or milliseconds (rate).
 #pragma once
 
