@@ -13,6 +13,10 @@ minimal valid answer of the right shape (notes, a guide in the prompt's
 language, or both languages), for measuring calls and prompt tokens on PRs
 without stored answers.
 
+A day's triage request (schema "triage", docs/triage.md) is matched by the
+"Day:" line of its prompt and its part: ANSWERS/triage-DAY-K.json (K = 1
+for a day in one part); it is never synthesized.
+
 Every request is logged as one JSON line to --log: the PR, the call kind,
 the prompt's size in characters, and the tokens the server reports (the
 prompt's length / 4, a stand-in for the real tokenizer, and the answer's
@@ -31,6 +35,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CHANGE = re.compile(r"^Change: #(\d+)", re.M)
 CALL = re.compile(r"^Call: ([a-z0-9-]+)", re.M)
+DAY = re.compile(r"^Day: (\d{4}-\d\d-\d\d)", re.M)
+PART = re.compile(r", part (\d+) of \d+")
 
 
 def guide(lang):
@@ -82,6 +88,13 @@ def main():
             # A retry (the writer naming failures) replays the same answer.
             names = [f"{pr}.{kind}.json"] if kind != "guide" else []
             names.append(f"{pr}.answer.json")
+            # A day's triage (docs/triage.md): triage-DAY-K.json for part K of the day.
+            fmt = (req.get("response_format") or {}).get("json_schema") or {}
+            if fmt.get("name") == "triage" and user:
+                day = DAY.search(user[0])
+                part = PART.search(user[0])
+                kind, pr = "triage", day.group(1) if day else ""
+                names = [f"triage-{pr}-{part.group(1) if part else 1}.json"]
             content = None
             for name in names:
                 path = os.path.join(args.answers, name)
@@ -89,7 +102,7 @@ def main():
                     with open(path, encoding="utf-8") as f:
                         content = f.read()
                     break
-            if content is None and args.synthesize:
+            if content is None and args.synthesize and kind != "triage":
                 system = req["messages"][0]["content"] if req["messages"] else ""
                 content = json.dumps(synthesize(kind, system), ensure_ascii=False)
             prompt_chars = sum(len(m.get("content", "")) for m in req["messages"])

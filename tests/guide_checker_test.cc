@@ -262,6 +262,41 @@ TEST(Judgment, MovesAreBoundedAndMustCiteTheMaterial) {
   EXPECT_EQ(h.importance.value, 4);
 }
 
+// sglang #35773's case: a model argued a skim up to a selective read, the
+// check removed the argument, and the verdict went back while the verdict
+// sentence and the digest still said 值得选读. The text goes back with it.
+TEST(Judgment, AVerdictWhoseArgumentWasRemovedTakesItsTextWithIt) {
+  Facts f;
+  f.verdict = Verdict::kSkim;
+  f.importance.value = 4;
+  f.insight.value = 6;
+  Guide offline;
+  offline.lang = "zh";
+  offline.verdict_text = "浏览即可：代码改动 20 行";
+  Guide g;
+  g.lang = "zh";
+  g.verdict = "selective_read";
+  g.verdict_text = "值得选读：只需读 `free` 的 6 行";
+  g.digest = "值得选读：只需读 `free` 的 6 行。它展示了非阻塞写法。";
+  g.why = "它展示了非阻塞写法。";
+  g.analysis.argument = "";  // the check removed it
+  settle_judgment(g, f, offline);
+  EXPECT_EQ(g.verdict, "skim");
+  EXPECT_EQ(g.verdict_text, "浏览即可：代码改动 20 行");
+  EXPECT_TRUE(g.digest.empty()) << "the caller composes it again from the verdict and the lesson";
+  EXPECT_EQ(compose_digest(g), "浏览即可：代码改动 20 行。它展示了非阻塞写法。");
+  // Kept when argued: the model's text stays, it agrees with its verdict.
+  Guide h = g;
+  h.verdict = "selective_read";
+  h.verdict_text = "值得选读：只需读 `free` 的 6 行";
+  h.digest = "值得选读。";
+  h.analysis.argument = "`free` 的注释说明了为什么用 `index_fill_`。";
+  settle_judgment(h, f, offline);
+  EXPECT_EQ(h.verdict, "selective_read");
+  EXPECT_EQ(h.verdict_text, "值得选读：只需读 `free` 的 6 行");
+  EXPECT_EQ(h.digest, "值得选读。");
+}
+
 TEST(Headline, LongAnswersKeepTheirLead) {
   EXPECT_EQ(shorten_headline("LoRA 不再与投机解码互斥：EAGLE/NEXTN/EAGLE3/DFLASH/DSPARK 可配合多 "
                              "adapter 使用（adapter 只作用于 target，draft 不带 "

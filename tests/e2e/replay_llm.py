@@ -82,6 +82,20 @@ def value_for(key, schema, lang):
     return None
 
 
+def triage_answer(user):
+    """Judges every PR of a triage prompt as its analysis line does (so the minimal guide
+    answers meet the same judgment as without a triage), ordered by verdict and scores."""
+    items = []
+    for m in re.finditer(r"^\[(#\d+|[0-9a-f]{7,40})\] .*?^analysis: importance (\d+) .*?; "
+                         r"insight (\d+) .*?; verdict (\w+)$", user, re.M | re.S):
+        items.append({"pr": m.group(1), "importance": int(m.group(2)),
+                      "insight": int(m.group(3)), "verdict": m.group(4), "scope": "",
+                      "reason_zh": "回放的判断", "reason_en": "a replayed judgment"})
+    order = {"close_read": 0, "selective_read": 1, "skim": 2, "skip": 3}
+    items.sort(key=lambda i: (order.get(i["verdict"], 2), -i["importance"], -i["insight"]))
+    return {"prs": items}
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -100,6 +114,9 @@ class Handler(BaseHTTPRequestHandler):
         schema_name = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
         if schema_name == "part_notes":
             lang = "notes"  # a large PR's notes on a group of regions serve both languages
+        day = re.search(r"^Day: (\S+)", user, re.M)
+        if schema_name == "triage":  # a repository-day's triage: logged by its day
+            lang, m = "triage", day
         entry = {"key": key, "pr": m.group(1) if m else None, "lang": lang,
                  "turns": len(messages), "arrived": time.time()}
         if a.rpm > 0:
@@ -124,9 +141,13 @@ class Handler(BaseHTTPRequestHandler):
         delay = a.scale * a.p50 * math.exp(SIGMA * rng.gauss(0, 1))
         time.sleep(delay)
         schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("schema")
-        answer = value_for("", schema, lang) if schema else {
-            "headline": text_for("headline", lang), "summary": text_for("summary", lang),
-            "verdict_text": text_for("verdict_text", lang)}
+        if schema_name == "triage":
+            answer = triage_answer(user)
+        elif schema:
+            answer = value_for("", schema, lang)
+        else:
+            answer = {"headline": text_for("headline", lang), "summary": text_for("summary", lang),
+                      "verdict_text": text_for("verdict_text", lang)}
         content = json.dumps(answer, ensure_ascii=False)
         payload = json.dumps({
             "id": "replay-" + key, "object": "chat.completion", "model": body.get("model", ""),

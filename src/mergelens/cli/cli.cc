@@ -39,6 +39,8 @@ constexpr Command kCommands[] = {
      setup_analyze},
     {"write", "Write reading guides for analysed changes (offline by default, or with a model)",
      setup_write},
+    {"triage", "Ask a model to compare each day's changes: order, verdicts and calibrated scores",
+     setup_triage},
     {"schema", "Print the JSON schema of a guide (docs/guide.schema.json)", setup_schema},
     {"list", "List stored changes by day, newest first", setup_list},
     {"show", "Show one stored change (REF = PR number, #N or commit sha)", setup_show},

@@ -7,6 +7,7 @@
 #include "mergelens/guide/prompt.h"
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
+#include "mergelens/pipeline/triage.h"
 
 namespace mergelens::cli {
 namespace {
@@ -127,6 +128,12 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
         return fail(ErrorKind::kInvalidInput, "{} is not analysed yet: run `mergelens analyze`",
                     change->ref());
       Facts f = **facts;
+      // A guide starts from the day's triage when there is one (pipeline/write.cc).
+      const std::int64_t id = change->id;
+      auto triage = (*store)->triage_of(std::span(&id, 1));
+      if (!triage) return std::unexpected(triage.error());
+      if (auto t = triage->find(id); t != triage->end())
+        f = facts_with_triage(f, t->second, a->lang);
       f.referenced_by = *backlinks;
       Prompt p = build_prompt(*change, f, a->lang, a->budget);
       // How the writer would read a PR too large for one prompt.
@@ -176,6 +183,21 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
                         {"merged_at", format_utc(b.merged_at)}});
       j["referenced_by"] = std::move(back);
       if (*guide) j["guide"] = guide_to_json(**guide);
+      // The model's triage of the day beside the analysis's judgment above.
+      const std::int64_t id = change->id;
+      auto triage = (*store)->triage_of(std::span(&id, 1));
+      if (!triage) return std::unexpected(triage.error());
+      j["triage"] = nullptr;
+      if (auto t = triage->find(id); t != triage->end())
+        j["triage"] = {{"day", t->second.day},
+                       {"rank", t->second.rank},
+                       {"importance", t->second.importance},
+                       {"insight", t->second.insight},
+                       {"verdict", t->second.verdict},
+                       {"scope", t->second.scope},
+                       {"reason_zh", t->second.reason_zh},
+                       {"reason_en", t->second.reason_en},
+                       {"model", t->second.model}};
       fmt::print("{}\n", dump_json(j));
     } else {
       if (*guide) fmt::print("{}\n", guide_to_markdown(**guide));

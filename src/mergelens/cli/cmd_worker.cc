@@ -48,8 +48,9 @@ Runner setup_worker(CLI::App& sub, const Globals& g) {
   };
   auto a = std::make_shared<Args>();
   sub.add_option("--id", a->opt.id, "This worker's name in the queue (default host:pid)");
-  sub.add_option("--kinds", a->kinds,
-                 "Job kinds to take, comma-separated (ingest, sync, analyze, write, deliver)");
+  sub.add_option(
+      "--kinds", a->kinds,
+      "Job kinds to take, comma-separated (ingest, sync, analyze, triage, write, deliver)");
   sub.add_option("--lease", a->opt.lease_seconds, "Lease of a claimed job, seconds")
       ->capture_default_str();
   sub.add_option("--poll", a->opt.poll_seconds, "Wait between claims when idle, seconds")

@@ -25,6 +25,8 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
     std::string config = "mergelens.toml";
     llm::Settings llm;
     std::vector<std::string> refs;
+    bool no_triage = false;
+    size_t triage_batch = 60;
   };
   auto a = std::make_shared<Args>();
   sub.add_option("--lang", a->lang, "Output language: zh (default), en or both")
@@ -52,6 +54,12 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
   sub.add_option("--llm-max-retries", a->llm.max_retries, "Retries per request");
   sub.add_option("--config", a->config, "mergelens.toml with an [llm] table")
       ->capture_default_str();
+  sub.add_flag("--no-triage", a->no_triage,
+               "With --llm, do not ask the model to triage each day first (guides then start "
+               "from the analysis's judgment)");
+  sub.add_option("--triage-batch", a->triage_batch, "Changes per triage call at most")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 200));
   sub.add_option("refs", a->refs,
                  "Write only these changes (1234, #1234 or a sha); each still only when it needs "
                  "a guide, unless --force");
@@ -83,6 +91,8 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
     opt.max_calls = a->max_calls;
     opt.bilingual = !a->one_lang_per_call;
     opt.batch_size = a->batch;
+    opt.triage = !a->no_triage;
+    opt.triage_batch = a->triage_batch;
     Progress progress("write", 0);
     auto report = write_guides(**store, *repo, opt, &progress);
     if (!report) return std::unexpected(report.error());
@@ -93,6 +103,7 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
         report->cached, report->removed_citations, report->removed_citations == 1 ? "" : "s");
     for (const auto& [reason, n] : report->fallback_reasons)
       fmt::print("  offline fallback ×{}: {}\n", n, reason);
+    if (report->triage) print_triage_report(*report->triage);
     if (client) {
       const auto& l = report->ledger;
       fmt::print(

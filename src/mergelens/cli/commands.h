@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "mergelens/pipeline/ingest.h"
+#include "mergelens/pipeline/triage.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
 
@@ -27,6 +28,7 @@ Runner setup_list(CLI::App& sub, const Globals& g);
 Runner setup_show(CLI::App& sub, const Globals& g);
 Runner setup_analyze(CLI::App& sub, const Globals& g);
 Runner setup_write(CLI::App& sub, const Globals& g);
+Runner setup_triage(CLI::App& sub, const Globals& g);
 Runner setup_schema(CLI::App& sub, const Globals& g);
 Runner setup_run(CLI::App& sub, const Globals& g);
 Runner setup_serve(CLI::App& sub, const Globals& g);
@@ -51,6 +53,8 @@ Result<void> enqueue_run(const Globals& g, const IngestOptions& ingest,
 Result<void> parse_date_flag(const std::string& text, const char* flag,
                              std::optional<UnixSeconds>& out);
 
+// Prints what a triage did: days, calls, cache hits, failures and problems.
+void print_triage_report(const TriageReport& report);
 // Opens the store named by --db. `create`: make it when missing.
 Result<std::unique_ptr<Store>> open_store(const Globals& g, bool create);
 

@@ -210,6 +210,14 @@ void settle_judgment(Guide& g, const Facts& f, const Guide& offline) {
   const int a_level = level(a_verdict), m_level = level(g.verdict);
   bool verdict_moved = false;
   if (m_level < 0 || m_level == a_level || a_level < 0 || !cites(g.analysis.argument)) {
+    // A verdict that goes back takes its text with it: the verdict sentence
+    // and the digest paragraph argued the model's verdict, so the offline
+    // guide's verdict sentence (which states the analysis's) replaces it and
+    // the paragraph is composed again from it and the guide's lesson.
+    if (m_level >= 0 && a_level >= 0 && m_level != a_level) {
+      g.verdict_text = offline.verdict_text;
+      g.digest.clear();
+    }
     g.verdict = a_verdict;
   } else {
     g.verdict = verdict_at(a_level + (m_level > a_level ? 1 : -1));

@@ -55,7 +55,9 @@ std::string shorten_headline(std::string_view headline);
 // A score may move by at most 2 and the verdict by one level, each only with
 // a reason that cites the material (a code span, a path, a figure or a PR
 // reference that the checker kept); a larger move is cut to the bound, an
-// unargued one reverts. Fills guide.analysis with the analysis's judgment.
+// unargued one reverts; a verdict that reverts takes its verdict_text with it
+// (the offline guide's replaces it) and clears the digest paragraph, which
+// the caller composes again. Fills guide.analysis with the analysis's judgment.
 void settle_judgment(Guide& guide, const Facts& facts, const Guide& offline);
 
 }  // namespace mergelens

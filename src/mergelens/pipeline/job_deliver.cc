@@ -93,8 +93,16 @@ Result<std::string> still_pending(Store& store, const Job& job, const RepoRecord
   for (const auto& c : *changes) ids.insert(c.id);
   JobQuery wq;
   wq.limit = 100000;
-  wq.kind = std::string(kJobWrite);
   wq.repo_id = repo.id;
+  // A triage of the repository's days queues writes when it ends.
+  wq.kind = std::string(kJobTriage);
+  for (const JobState state : {JobState::kRunning, JobState::kQueued}) {
+    wq.state = state;
+    auto triage = store.list_jobs(wq);
+    if (!triage) return std::unexpected(triage.error());
+    if (!triage->empty()) return std::string("the model's triage of the days is not done");
+  }
+  wq.kind = std::string(kJobWrite);
   for (const JobState state : {JobState::kRunning, JobState::kQueued}) {
     wq.state = state;
     auto writes = store.list_jobs(wq);
@@ -111,7 +119,8 @@ Result<std::string> still_pending(Store& store, const Job& job, const RepoRecord
 std::vector<std::string> default_kinds(const WorkerOptions& o) {
   if (!o.kinds.empty() || o.deliver) return o.kinds;
   std::vector<std::string> kinds;
-  for (const auto k : {kJobIngest, kJobSync, kJobAnalyze, kJobWrite}) kinds.emplace_back(k);
+  for (const auto k : {kJobIngest, kJobSync, kJobAnalyze, kJobTriage, kJobWrite})
+    kinds.emplace_back(k);
   return kinds;
 }
 

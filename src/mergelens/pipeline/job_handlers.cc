@@ -1,14 +1,17 @@
 #include "mergelens/pipeline/job_handlers.h"
 
 #include <ctime>
+#include <optional>
 
 #include "mergelens/pipeline/analyze.h"
 #include "mergelens/pipeline/ingest.h"
 #include "mergelens/pipeline/model_gate.h"
 #include "mergelens/pipeline/sync.h"
+#include "mergelens/pipeline/triage.h"
 #include "mergelens/pipeline/write.h"
 #include "mergelens/pipeline/write_llm.h"
 #include "mergelens/source/git_source.h"
+#include "mergelens/util/time.h"
 
 namespace mergelens {
 
@@ -89,29 +92,88 @@ Result<JobOutcome> run_sync(Store& store, const Job& job, const JobContext& ctx)
   return JobOutcome{0, fmt::format("{} PR(s) synced", synced->merged + synced->open), 0};
 }
 
-Result<JobOutcome> run_analyze(Store& store, const Job& job, const JobContext&) {
+Result<size_t> enqueue_writes(Store& store, const RepoSettings& settings, std::int64_t repo_id,
+                              const std::optional<std::string>& day);
+
+Result<JobOutcome> run_analyze(Store& store, const Job& job, const JobContext& ctx) {
   auto settings = settings_of(store, job);
   if (!settings) return std::unexpected(settings.error());
   auto repo = resolve_repo(store, settings->name);
   if (!repo) return std::unexpected(repo.error());
   auto analysed = analyze(store, *repo, AnalyzeOptions{}, nullptr);
   if (!analysed) return std::unexpected(analysed.error());
+  // With a model, each day of what needs writing is triaged first, and the
+  // triage job queues that day's writes (pipeline/triage.h).
+  if (settings->llm && ctx.options.client) {
+    std::vector<std::int64_t> todo;
+    for (const auto& lang : settings->langs) {
+      auto ids = store.changes_needing_guide(repo->id, lang, true, false);
+      if (!ids) return std::unexpected(ids.error());
+      todo.insert(todo.end(), ids->begin(), ids->end());
+    }
+    auto days = triage_days_of(store, todo);
+    if (!days) return std::unexpected(days.error());
+    std::vector<JobSpec> triage;
+    for (const auto& day : *days) {
+      JobSpec t;
+      t.kind = std::string(kJobTriage);
+      t.repo_id = repo->id;
+      t.key = fmt::format("triage:{}:{}", settings->name, day);
+      t.payload = settings->name + "\n" + day;
+      t.priority = 50;  // before the writes it feeds, after the chain
+      triage.push_back(std::move(t));
+    }
+    auto n = store.enqueue_jobs(triage, now_seconds());
+    if (!n) return std::unexpected(n.error());
+    // Open PRs belong to no day: their writes go straight on.
+    auto queued = enqueue_writes(store, *settings, repo->id, std::string());
+    if (!queued) return std::unexpected(queued.error());
+    return JobOutcome{0,
+                      fmt::format("{} analysed, {} triage job(s) and {} write job(s) queued",
+                                  analysed->analyzed, *n, *queued),
+                      0};
+  }
+  auto queued = enqueue_writes(store, *settings, repo->id, std::nullopt);
+  if (!queued) return std::unexpected(queued.error());
+  return JobOutcome{
+      0, fmt::format("{} analysed, {} write job(s) queued", analysed->analyzed, *queued), 0};
+}
+
+// Queues a write job per change and language that needs a guide: every such
+// change (`day` nullopt), those merged on UTC day *day, or ({} empty day) the
+// open PRs only.
+Result<size_t> enqueue_writes(Store& store, const RepoSettings& settings, std::int64_t repo_id,
+                              const std::optional<std::string>& day) {
   size_t queued = 0;
-  for (const auto& lang : settings->langs) {
-    auto ids = store.changes_needing_guide(repo->id, lang, settings->llm, false);
-    if (!ids) return std::unexpected(ids.error());
+  for (const auto& lang : settings.langs) {
+    auto all = store.changes_needing_guide(repo_id, lang, settings.llm, false);
+    if (!all) return std::unexpected(all.error());
+    std::vector<std::int64_t> kept;
+    for (auto id : *all) {
+      if (!day) {
+        kept.push_back(id);
+        continue;
+      }
+      auto c = store.get_change_by_id(id);
+      if (!c) return std::unexpected(c.error());
+      if (!*c) continue;
+      const bool merged = !(*c)->open && (*c)->merged_at > 0;
+      if (day->empty() ? !merged : merged && format_day((*c)->merged_at) == *day)
+        kept.push_back(id);
+    }
+    const auto* ids = &kept;
     std::vector<JobSpec> writes;
     for (size_t i = 0; i < ids->size(); ++i) {
       JobSpec w;
       w.kind = std::string(kJobWrite);
-      w.repo_id = repo->id;
+      w.repo_id = repo_id;
       w.change_id = (*ids)[i];
       w.lang = lang;
       w.key = fmt::format("write:{}:{}", w.change_id, lang);
       // Both languages of a change share the notes of a large PR (cached per
       // change, in no language): one at a time, they are asked for once.
       w.serial = fmt::format("write:{}", w.change_id);
-      w.payload = settings->llm ? "llm" : "offline";
+      w.payload = settings.llm ? "llm" : "offline";
       writes.push_back(std::move(w));
       if (writes.size() == kEnqueueChunk || i + 1 == ids->size()) {
         auto n = store.enqueue_jobs(writes, now_seconds());
@@ -121,8 +183,38 @@ Result<JobOutcome> run_analyze(Store& store, const Job& job, const JobContext&) 
       }
     }
   }
-  return JobOutcome{
-      0, fmt::format("{} analysed, {} write job(s) queued", analysed->analyzed, queued), 0};
+  return queued;
+}
+
+// One repository-day: the model compares its changes, then the day's
+// writes are queued (with the analysis's judgment when the triage failed).
+Result<JobOutcome> run_triage(Store& store, const Job& job, const JobContext& ctx) {
+  const size_t nl = job.spec.payload.find('\n');
+  if (nl == std::string::npos)
+    return fail(ErrorKind::kInvalidInput, "triage job {}: payload is not 'repository\\nday'",
+                job.spec.key);
+  Job as_repo = job;
+  as_repo.spec.payload = job.spec.payload.substr(0, nl);
+  const std::string day = job.spec.payload.substr(nl + 1);
+  auto settings = settings_of(store, as_repo);
+  if (!settings) return std::unexpected(settings.error());
+  auto repo = resolve_repo(store, settings->name);
+  if (!repo) return std::unexpected(repo.error());
+  JobOutcome out;
+  if (ctx.options.client) {
+    TriageOptions to;
+    to.days = {day};
+    auto report = triage_days(store, *repo, *ctx.options.client, to);
+    if (!report) return std::unexpected(report.error());
+    out.model_requests = report->calls;
+    out.note = fmt::format("{} judged, {} call(s), {} cached, {} failed", report->judged,
+                           report->calls, report->cached, report->failed);
+    if (!report->problems.empty()) out.note += "; " + report->problems.front();
+  }
+  auto queued = enqueue_writes(store, *settings, repo->id, day);
+  if (!queued) return std::unexpected(queued.error());
+  out.note += fmt::format("; {} write job(s) queued", *queued);
+  return out;
 }
 
 Result<JobOutcome> run_write(Store& store, const Job& job, const JobContext& ctx) {
@@ -142,6 +234,12 @@ Result<JobOutcome> run_write(Store& store, const Job& job, const JobContext& ctx
   auto back = store.referenced_by(job.spec.repo_id, **change);
   if (!back) return std::unexpected(back.error());
   (*facts)->referenced_by = std::move(*back);
+  // The day's triage, where there is one, is what the guide starts from.
+  const std::int64_t id = job.spec.change_id;
+  auto triage = store.triage_of(std::span(&id, 1));
+  if (!triage) return std::unexpected(triage.error());
+  if (auto t = triage->find(id); t != triage->end())
+    **facts = facts_with_triage(**facts, t->second, lang);
   Guide g;
   JobOutcome out;
   // A shallow boundary has no diff to show a model: the offline guide says so.
@@ -182,6 +280,7 @@ Result<JobOutcome> run_job(Store& store, const Job& job, const JobContext& ctx) 
   if (kind == kJobSync) return run_sync(store, job, ctx);
   if (kind == kJobAnalyze) return run_analyze(store, job, ctx);
   if (kind == kJobWrite) return run_write(store, job, ctx);
+  if (kind == kJobTriage) return run_triage(store, job, ctx);
   if (kind == kJobDeliver) return run_deliver(store, job, ctx);
   return fail(ErrorKind::kUnsupported, "unknown job kind '{}'", kind);
 }

@@ -48,6 +48,17 @@ Result<void> copy_repo(Store& from, Store& to, const RepoRecord& repo, MigrateRe
     report.facts += facts.size();
     std::vector<std::int64_t> source_ids;
     for (size_t i = start; i < end; ++i) source_ids.push_back(ids[i].first);
+    // The model's triage before the guides: storing it marks guides stale.
+    auto triage = from.triage_of(source_ids);
+    if (!triage) return std::unexpected(triage.error());
+    std::vector<TriageRecord> moved;
+    for (size_t i = start; i < end; ++i)
+      if (auto t = triage->find(ids[i].first); t != triage->end()) {
+        moved.push_back(t->second);
+        moved.back().change_id = ids[i].second;
+      }
+    if (auto r = to.put_triage(moved); !r) return std::unexpected(r.error());
+    report.triage += moved.size();
     auto lines = from.guide_lines(source_ids);
     if (!lines) return std::unexpected(lines.error());
     for (size_t i = start; i < end; ++i) {

@@ -18,7 +18,7 @@
 namespace mergelens {
 
 struct MigrateReport {
-  size_t repos = 0, changes = 0, facts = 0, guides = 0, cache = 0, runs = 0;
+  size_t repos = 0, changes = 0, facts = 0, guides = 0, triage = 0, cache = 0, runs = 0;
 };
 
 // Fails with kInvalidInput when `to` already holds a repository (copy into

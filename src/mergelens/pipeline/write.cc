@@ -48,6 +48,30 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
     report.ledger.model = llm_writer->model();
   }
 
+  // With a model, the days of what needs writing are triaged first: a
+  // guide starts from the day's judgment (and a changed triage makes the
+  // guides it moves stale, so they are listed below).
+  if (opt.client && opt.triage) {
+    std::vector<std::int64_t> todo;
+    for (const auto& lang : opt.langs) {
+      auto ids = store.changes_needing_guide(repo.id, lang, true, opt.force);
+      if (!ids) return std::unexpected(ids.error());
+      for (auto id : *ids)
+        if (opt.only.empty() || std::find(opt.only.begin(), opt.only.end(), id) != opt.only.end())
+          todo.push_back(id);
+    }
+    auto days = triage_days_of(store, todo);
+    if (!days) return std::unexpected(days.error());
+    if (!days->empty()) {
+      TriageOptions to;
+      to.batch_size = opt.triage_batch;
+      to.days = *days;
+      auto t = triage_days(store, repo, *opt.client, to);
+      if (!t) return std::unexpected(t.error());
+      report.triage = std::move(*t);
+    }
+  }
+
   // What needs writing, per change: with a model and both languages, a change
   // that needs both gets one bilingual request.
   std::vector<Item> items;
@@ -94,6 +118,15 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
       facts.push_back(std::move(**f));
       work.push_back(&item);
     }
+    // The day's triage, where there is one, is what a guide starts from.
+    std::vector<std::int64_t> ids;
+    for (const auto& c : changes) ids.push_back(c.id);
+    auto triage = store.triage_of(ids);
+    if (!triage) return std::unexpected(triage.error());
+    auto facts_for = [&](size_t i, std::string_view lang) {
+      auto t = triage->find(changes[i].id);
+      return t == triage->end() ? facts[i] : facts_with_triage(facts[i], t->second, lang);
+    };
     std::vector<std::vector<Guide>> written(changes.size());
     if (llm_writer) {
       // One thread per change in flight; the client bounds concurrent requests.
@@ -103,11 +136,12 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
           LlmOutcome outcome;
           if (changes[i].shallow) {  // no diff to show a model: the offline guide says so
             for (const auto& lang : work[i]->langs)
-              written[i].push_back(write_checked_offline(changes[i], facts[i], lang));
+              written[i].push_back(write_checked_offline(changes[i], facts_for(i, lang), lang));
           } else if (work[i]->langs.size() == 2)
-            written[i] = llm_writer->write_both(changes[i], facts[i], &outcome);
+            written[i] = llm_writer->write_both(changes[i], facts_for(i, "both"), &outcome);
           else
-            written[i] = {llm_writer->write(changes[i], facts[i], work[i]->langs[0], &outcome)};
+            written[i] = {llm_writer->write(changes[i], facts_for(i, work[i]->langs[0]),
+                                            work[i]->langs[0], &outcome)};
         }
       };
       std::vector<std::thread> pool;
@@ -117,7 +151,7 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
     } else {
       for (size_t i = 0; i < changes.size(); ++i)
         for (const auto& lang : work[i]->langs)
-          written[i].push_back(write_checked_offline(changes[i], facts[i], lang));
+          written[i].push_back(write_checked_offline(changes[i], facts_for(i, lang), lang));
     }
     std::vector<std::pair<std::int64_t, Guide>> guides;
     for (size_t i = 0; i < changes.size(); ++i)

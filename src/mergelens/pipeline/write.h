@@ -10,9 +10,11 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "mergelens/pipeline/triage.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/progress.h"
 
@@ -34,6 +36,10 @@ struct WriteOptions {
   // When not empty, only these change ids are considered (each still only
   // when it needs a guide, or with `force`).
   std::vector<std::int64_t> only;
+  // With a model: triage the days of the changes to write first
+  // (pipeline/triage.h), so each guide starts from the day's judgment.
+  bool triage = true;
+  size_t triage_batch = 60;
 };
 
 struct WriteReport {
@@ -45,6 +51,7 @@ struct WriteReport {
   size_t removed_citations = 0;
   std::map<std::string, size_t> fallback_reasons;  // reason → count
   WriteRunRecord ledger;                           // what was recorded in the store's ledger
+  std::optional<TriageReport> triage;              // when the days were triaged first
 };
 
 // The offline writer's guide for one change with its citations checked (any

@@ -91,7 +91,11 @@ unsigned LlmWriter::concurrency() const {
 }
 
 void LlmWriter::fill_ledger(WriteRunRecord& l) const {
-  auto t = client_.totals();
+  fill_ledger_from(client_, l);
+}
+
+void fill_ledger_from(const llm::Client& client, WriteRunRecord& l) {
+  auto t = client.totals();
   l.requests = t.requests;
   l.retries = t.retries;
   l.failures = t.failures;

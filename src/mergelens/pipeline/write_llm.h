@@ -78,4 +78,7 @@ class LlmWriter {
   std::mutex store_mu_;
 };
 
+// Copies `client`'s request, retry, failure, token and cost totals into `ledger`.
+void fill_ledger_from(const llm::Client& client, WriteRunRecord& ledger);
+
 }  // namespace mergelens

@@ -34,6 +34,7 @@ inline constexpr std::string_view kJobIngest = "ingest";    // fetch and ingest 
 inline constexpr std::string_view kJobSync = "sync";        // sync from GitHub
 inline constexpr std::string_view kJobAnalyze = "analyze";  // analyse what needs it
 inline constexpr std::string_view kJobWrite = "write";      // write one guide in one language
+inline constexpr std::string_view kJobTriage = "triage";    // a model triages a repository-day
 inline constexpr std::string_view kJobDeliver = "deliver";  // deliver a day (deliver/)
 
 struct JobSpec {

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "mergelens/store/pg_store_impl.h"
+#include "mergelens/store/rows.h"
 
 namespace mergelens {
 
@@ -92,7 +93,7 @@ Result<std::vector<TagStat>> PgStore::tag_stats(std::int64_t repo_id, size_t wee
   const std::string repo = repo_filter(repo_id, "c.repo_id", "$1");
   auto st =
       q("SELECT t.name, count(*), count(*) FILTER (WHERE f.verdict = 'close_read') FROM "
-        "change_tags t JOIN changes c ON c.id = t.change_id LEFT JOIN facts f ON f.change_id = "
+        "change_tags t JOIN changes c ON c.id = t.change_id LEFT JOIN judged f ON f.change_id = "
         "c.id WHERE " +
         repo + " GROUP BY t.name ORDER BY count(*) DESC, t.name");
   st.bind(1, repo_id);
@@ -149,7 +150,7 @@ Result<Aggregate> PgStore::aggregate(std::int64_t repo_id, const AggregateQuery&
     tag_array += "}";
   }
   const std::string from =
-      " FROM changes c LEFT JOIN facts f ON f.change_id = c.id WHERE " + where_sql;
+      " FROM changes c LEFT JOIN judged f ON f.change_id = c.id WHERE " + where_sql;
   auto bind = [&](pg::Stmt& st) {
     st.bind(1, repo_id).bind(2, aq.since).bind(3, aq.until).bind(4, aq.verdict);
     st.bind(5, std::int64_t{aq.min_score});
@@ -420,6 +421,46 @@ Result<void> PgStore::write_sync_state(std::int64_t repo_id, const GithubSyncSta
 
 Result<void> PgStore::put_sync_state(std::int64_t repo_id, const GithubSyncState& state) {
   return in_transaction<void>([&]() { return write_sync_state(repo_id, state); });
+}
+
+Result<void> PgStore::put_triage(std::span<const TriageRecord> records) {
+  return in_transaction<void>([&]() -> Result<void> {
+    std::vector<std::int64_t> ids;
+    for (const auto& r : records) ids.push_back(r.change_id);
+    auto before = triage_of(ids);
+    if (!before) return std::unexpected(before.error());
+    for (const auto& r : records) {
+      auto ins = q(fmt::format(
+          "INSERT INTO triage({}) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
+          "ON CONFLICT (change_id) DO UPDATE SET day = excluded.day, key = excluded.key, "
+          "rank = excluded.rank, importance = excluded.importance, insight = excluded.insight, "
+          "verdict = excluded.verdict, scope = excluded.scope, reason_zh = excluded.reason_zh, "
+          "reason_en = excluded.reason_en, model = excluded.model, at = excluded.at",
+          kTriageColumns));
+      ins.bind(1, r.change_id).bind(2, r.day).bind(3, r.key).bind(4, std::int64_t{r.rank});
+      ins.bind(5, std::int64_t{r.importance}).bind(6, std::int64_t{r.insight}).bind(7, r.verdict);
+      ins.bind(8, r.scope).bind(9, r.reason_zh).bind(10, r.reason_en).bind(11, r.model);
+      ins.bind(12, static_cast<std::int64_t>(r.at));
+      if (auto x = ins.run(); !x) return std::unexpected(x.error());
+      auto old = before->find(r.change_id);
+      if (old != before->end() && !triage_judgment_differs(old->second, r)) continue;
+      auto stale = q("UPDATE guides SET stale = 1 WHERE change_id = $1");
+      stale.bind(1, r.change_id);
+      if (auto x = stale.run(); !x) return std::unexpected(x.error());
+    }
+    return {};
+  });
+}
+
+Result<std::map<std::int64_t, TriageRecord>> PgStore::triage_of(std::span<const std::int64_t> ids) {
+  std::map<std::int64_t, TriageRecord> out;
+  if (ids.empty()) return out;
+  auto st =
+      q(fmt::format("SELECT {} FROM triage WHERE change_id = ANY($1::bigint[])", kTriageColumns));
+  st.bind(1, id_array(ids));
+  auto r = each_row(st, [&](pg::Stmt& s) { out[s.i64(0)] = read_triage(s); });
+  if (!r) return std::unexpected(r.error());
+  return out;
 }
 
 }  // namespace mergelens

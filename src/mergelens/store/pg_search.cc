@@ -177,7 +177,7 @@ Result<std::vector<SearchHit>> PgStore::search(std::int64_t repo_id,
         (by_rank ? " ORDER BY 2, s.change_id DESC" : " ORDER BY s.change_id DESC") +
         " LIMIT $4) SELECT " + std::string(kSummaryColumns) +
         ", h.rank, (SELECT g.headline || chr(1) || g.text FROM guides g WHERE g.change_id = c.id "
-        "ORDER BY g.lang != $3 LIMIT 1) FROM hits h JOIN changes c ON c.id = h.id LEFT JOIN facts "
+        "ORDER BY g.lang != $3 LIMIT 1) FROM hits h JOIN changes c ON c.id = h.id LEFT JOIN judged "
         "f ON f.change_id = c.id " +
         (by_rank ? "ORDER BY h.rank, c.merged_at DESC" : "ORDER BY c.merged_at DESC, c.id DESC"));
   st.bind(1, query).bind(2, repo_id).bind(3, lang).bind(4, static_cast<std::int64_t>(limit));

@@ -302,7 +302,7 @@ Result<size_t> PgStore::put_changes(std::int64_t repo_id, std::span<const Change
 Result<std::vector<ChangeSummary>> PgStore::list_changes(std::int64_t repo_id,
                                                          const ListQuery& lq) {
   auto st = q("SELECT " + std::string(kSummaryColumns) +
-              " FROM changes c LEFT JOIN facts f ON f.change_id = c.id WHERE " +
+              " FROM changes c LEFT JOIN judged f ON f.change_id = c.id WHERE " +
               repo_filter(repo_id, "c.repo_id", "$1") +
               " AND ($2::bigint IS NULL OR c.merged_at >= $2) AND "
               "($3::bigint IS NULL OR c.merged_at < $3) ORDER BY c.merged_at DESC, c.id DESC "

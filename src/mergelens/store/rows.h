@@ -73,4 +73,34 @@ inline char32_t next_cp(std::string_view s, size_t& i, size_t& len) {
 // The CJK bigram rewriting both backends index with (sqlite_search.cc).
 std::string search_text(std::string_view s, bool query, bool* ends_single);
 
+// The triage table's columns in the order read_triage() reads them.
+inline constexpr std::string_view kTriageColumns =
+    "change_id, day, key, rank, importance, insight, verdict, scope, reason_zh, reason_en, "
+    "model, at";
+
+// A triage row of either backend's statement (columns kTriageColumns).
+template <class St>
+TriageRecord read_triage(const St& s) {
+  TriageRecord t;
+  t.change_id = s.i64(0);
+  t.day = s.text(1);
+  t.key = s.text(2);
+  t.rank = static_cast<int>(s.i64(3));
+  t.importance = static_cast<int>(s.i64(4));
+  t.insight = static_cast<int>(s.i64(5));
+  t.verdict = s.text(6);
+  t.scope = s.text(7);
+  t.reason_zh = s.text(8);
+  t.reason_en = s.text(9);
+  t.model = s.text(10);
+  t.at = s.i64(11);
+  return t;
+}
+
+// Whether a new triage record changes what a guide is written from.
+inline bool triage_judgment_differs(const TriageRecord& a, const TriageRecord& b) {
+  return a.verdict != b.verdict || a.importance != b.importance || a.insight != b.insight ||
+         a.scope != b.scope;
+}
+
 }  // namespace mergelens

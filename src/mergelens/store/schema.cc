@@ -271,6 +271,30 @@ CREATE TABLE repo_settings (
 ALTER TABLE changes ADD COLUMN shallow INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX changes_shallow ON changes(repo_id) WHERE shallow != 0;
 )sql",
+    // 9: the model's triage of each day (pipeline/triage.h), beside the analysis's judgment.
+    R"sql(
+CREATE TABLE triage (
+  change_id INTEGER PRIMARY KEY REFERENCES changes(id) ON DELETE CASCADE,
+  day TEXT NOT NULL,
+  key TEXT NOT NULL,
+  rank INTEGER NOT NULL,
+  importance INTEGER NOT NULL,
+  insight INTEGER NOT NULL,
+  verdict TEXT NOT NULL,
+  scope TEXT NOT NULL DEFAULT '',
+  reason_zh TEXT NOT NULL DEFAULT '',
+  reason_en TEXT NOT NULL DEFAULT '',
+  model TEXT NOT NULL DEFAULT '',
+  at INTEGER NOT NULL DEFAULT 0
+);
+-- The judgment pages show and filter on: the model's triage when a day has
+-- one, else the analysis's (store/rows.h kSummaryColumns reads it as f).
+CREATE VIEW judged AS
+  SELECT f.change_id AS change_id, coalesce(t.verdict, f.verdict) AS verdict,
+         coalesce(t.importance, f.importance) AS importance,
+         coalesce(t.insight, f.insight) AS insight
+  FROM facts f LEFT JOIN triage t ON t.change_id = f.change_id;
+)sql",
 };
 
 }  // namespace

@@ -2,6 +2,9 @@
 // per week, aggregation with filters, headlines without reading documents).
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "mergelens/store/rows.h"
 #include "mergelens/store/sqlite_store_impl.h"
 
 namespace mergelens {
@@ -87,7 +90,7 @@ Result<std::vector<TagStat>> SqliteStore::tag_stats(std::int64_t repo_id, size_t
   const std::string repo = repo_filter(repo_id, "c.repo_id", "?1");
   auto st = prepare(
       "SELECT t.name, count(*), sum(f.verdict = 'close_read') FROM change_tags t "
-      "JOIN changes c ON c.id = t.change_id LEFT JOIN facts f ON f.change_id = c.id "
+      "JOIN changes c ON c.id = t.change_id LEFT JOIN judged f ON f.change_id = c.id "
       "WHERE " +
       repo + " GROUP BY t.name ORDER BY count(*) DESC, t.name");
   auto wk = prepare(
@@ -137,7 +140,8 @@ Result<Aggregate> SqliteStore::aggregate(std::int64_t repo_id, const AggregateQu
         "HAVING count(*) = {})",
         list, q.tags.size());
   }
-  const std::string from = " FROM changes c LEFT JOIN facts f ON f.change_id = c.id WHERE " + where;
+  const std::string from =
+      " FROM changes c LEFT JOIN judged f ON f.change_id = c.id WHERE " + where;
   auto bind = [&](sql::Stmt& st) {
     st.bind(1, repo_id).bind(2, q.since).bind(3, q.until).bind(4, q.verdict);
     st.bind(9, std::int64_t{q.min_score});
@@ -219,6 +223,51 @@ Result<std::int64_t> SqliteStore::data_version() {
   auto row = st->step();
   if (!row) return db_error(row.error());
   return *row ? st->i64(0) : 0;
+}
+
+Result<void> SqliteStore::put_triage(std::span<const TriageRecord> records) {
+  return in_transaction<void>([&]() -> Result<void> {
+    std::vector<std::int64_t> ids;
+    for (const auto& r : records) ids.push_back(r.change_id);
+    auto before = triage_of(ids);
+    if (!before) return std::unexpected(before.error());
+    auto ins =
+        prepare(fmt::format("INSERT OR REPLACE INTO triage({}) VALUES(?1, ?2, ?3, ?4, ?5, "
+                            "?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                            kTriageColumns));
+    auto stale = prepare("UPDATE guides SET stale = 1 WHERE change_id = ?1");
+    if (!ins) return std::unexpected(ins.error());
+    if (!stale) return std::unexpected(stale.error());
+    for (const auto& r : records) {
+      ins->bind(1, r.change_id).bind(2, r.day).bind(3, r.key).bind(4, std::int64_t{r.rank});
+      ins->bind(5, std::int64_t{r.importance}).bind(6, std::int64_t{r.insight}).bind(7, r.verdict);
+      ins->bind(8, r.scope).bind(9, r.reason_zh).bind(10, r.reason_en).bind(11, r.model);
+      ins->bind(12, static_cast<std::int64_t>(r.at));
+      if (auto x = ins->run(); !x) return db_error(x.error());
+      auto old = before->find(r.change_id);
+      if (old != before->end() && !triage_judgment_differs(old->second, r)) continue;
+      stale->bind(1, r.change_id);
+      if (auto x = stale->run(); !x) return db_error(x.error());
+    }
+    return {};
+  });
+}
+
+Result<std::map<std::int64_t, TriageRecord>> SqliteStore::triage_of(
+    std::span<const std::int64_t> ids) {
+  std::map<std::int64_t, TriageRecord> out;
+  if (ids.empty()) return out;
+  // Ids are integers formatted by us: no user text in the statement.
+  auto st = prepare(
+      fmt::format("SELECT {} FROM triage WHERE change_id IN ({})", kTriageColumns, id_list(ids)));
+  if (!st) return std::unexpected(st.error());
+  for (;;) {
+    auto row = st->step();
+    if (!row) return db_error(row.error());
+    if (!*row) break;
+    out[st->i64(0)] = read_triage(*st);
+  }
+  return out;
 }
 
 }  // namespace mergelens

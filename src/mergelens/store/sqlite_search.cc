@@ -216,7 +216,7 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::int64_t repo_id,
       std::string(kSummaryColumns) +
       ", h.rank, (SELECT g.headline || char(1) || g.text FROM guides g WHERE g.change_id = c.id "
       " ORDER BY g.lang != ?3 LIMIT 1) "
-      "FROM hits h JOIN changes c ON c.id = h.id LEFT JOIN facts f ON f.change_id = c.id " +
+      "FROM hits h JOIN changes c ON c.id = h.id LEFT JOIN judged f ON f.change_id = c.id " +
       (by_rank ? "ORDER BY h.rank, c.merged_at DESC" : "ORDER BY c.merged_at DESC, c.id DESC"));
   if (!st) return std::unexpected(st.error());
   st->bind(1, match).bind(2, repo_id).bind(3, lang).bind(4, static_cast<std::int64_t>(limit));

@@ -260,7 +260,7 @@ Result<std::vector<ChangeSummary>> SqliteStore::list_changes(std::int64_t repo_i
                                                              const ListQuery& q) {
   auto st =
       prepare("SELECT " + std::string(kSummaryColumns) +
-              " FROM changes c LEFT JOIN facts f ON f.change_id = c.id WHERE " +
+              " FROM changes c LEFT JOIN judged f ON f.change_id = c.id WHERE " +
               repo_filter(repo_id, "c.repo_id", "?1") +
               " AND (?2 IS NULL OR c.merged_at >= ?2) AND "
               "(?3 IS NULL OR c.merged_at < ?3) ORDER BY c.merged_at DESC, c.id DESC LIMIT ?4");

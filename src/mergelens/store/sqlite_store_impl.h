@@ -62,6 +62,9 @@ class SqliteStore final : public Store {
                                 std::span<const std::int64_t> absorb,
                                 const std::optional<GithubSyncState>& state) override;
   Result<void> delete_change(std::int64_t id) override;
+  Result<void> put_triage(std::span<const TriageRecord> records) override;
+  Result<std::map<std::int64_t, TriageRecord>> triage_of(
+      std::span<const std::int64_t> ids) override;
   Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
   Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
 

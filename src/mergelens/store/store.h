@@ -189,6 +189,22 @@ struct DeliveryPart {
   std::string last_error;   // of the last failed attempt; empty after success
 };
 
+// The model's triage of a change (pipeline/triage.h): its place in its day
+// and the judgment a model gave it after comparing the day's changes. Kept
+// beside the analysis's judgment, which stays in the facts.
+struct TriageRecord {
+  std::int64_t change_id = 0;
+  std::string day;  // "YYYY-MM-DD" (UTC) of the batch the change was triaged in
+  std::string key;  // the batch's input hash and model: an equal key means nothing new to ask
+  int rank = 0;     // 1-based place in the day, most worth reading first
+  int importance = 0, insight = 0;   // 1-10 on the calibrated scale (docs/judgment.md)
+  std::string verdict;               // close_read | selective_read | skim | skip
+  std::string scope;                 // how much to read, in the model's words; may be empty
+  std::string reason_zh, reason_en;  // one line each; may be empty
+  std::string model;
+  UnixSeconds at = 0;  // when it was stored
+};
+
 class DeliveryStore {
  public:
   virtual ~DeliveryStore() = default;
@@ -297,6 +313,14 @@ class Store : public DeliveryStore, public JobStore {
   // document cannot be read.
   virtual Result<std::optional<Guide>> get_guide(std::int64_t change_id, std::string_view lang) = 0;
 
+  // Stores triage records, replacing a change's earlier one. A change whose
+  // verdict or scores differ from its earlier record (or that had none) has
+  // its guides marked stale, so they are written again from the new
+  // judgment. Failure: kIo/kCorrupt from the database; nothing is stored.
+  virtual Result<void> put_triage(std::span<const TriageRecord> records) = 0;
+  // The triage records of `ids` that have one (changes without are absent).
+  virtual Result<std::map<std::int64_t, TriageRecord>> triage_of(
+      std::span<const std::int64_t> ids) = 0;
   // The model-answer cache: a JSON text by key (see pipeline/write.h for the
   // key). nullopt on a miss.
   virtual Result<std::optional<std::string>> cache_get(std::string_view key) = 0;

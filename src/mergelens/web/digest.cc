@@ -40,6 +40,8 @@ Result<std::vector<DigestEntry>> entries_of(const Site& site,
   for (const auto& r : rows) ids.push_back(r.id);
   auto tags = site.store.tags_of(ids);
   if (!tags) return std::unexpected(tags.error());
+  auto triage = site.store.triage_of(ids);
+  if (!triage) return std::unexpected(triage.error());
   std::vector<DigestEntry> out;
   for (const auto& r : rows) {
     DigestEntry e;
@@ -57,6 +59,25 @@ Result<std::vector<DigestEntry>> entries_of(const Site& site,
       if (!(*g)->verdict.empty()) e.change.verdict = (*g)->verdict;
       if ((*g)->importance.value > 0) e.change.importance = (*g)->importance.value;
       if ((*g)->insight.value > 0) e.change.insight = (*g)->insight.value;
+    }
+    if (auto t = triage->find(r.id); t != triage->end()) {
+      const TriageRecord& tr = t->second;
+      e.triage = tr;
+      const std::string& reason = site.lang == Lang::kZh ? tr.reason_zh : tr.reason_en;
+      e.triage_reason = clean_text(
+          reason.empty() ? (site.lang == Lang::kZh ? tr.reason_en : tr.reason_zh) : reason);
+      // A guide written from this triage shows its own (possibly argued)
+      // judgment, which its text agrees with; otherwise the triage's stands.
+      const bool from_triage = *g && (*g)->analysis.verdict == tr.verdict &&
+                               (*g)->analysis.importance.value == tr.importance &&
+                               (*g)->analysis.insight.value == tr.insight;
+      if (!from_triage) {
+        e.change.verdict = tr.verdict;
+        e.change.importance = tr.importance;
+        e.change.insight = tr.insight;
+        e.importance_reason = e.triage_reason;
+        e.insight_reason.clear();
+      }
     }
     if (e.headline.empty()) e.headline = clean_text(r.title);
     out.push_back(std::move(e));
@@ -85,21 +106,26 @@ Result<DayDigest> day_digest(const Site& site, std::string_view date_in) {
   auto entries = entries_of(site, *rows);
   if (!entries) return std::unexpected(entries.error());
   d.entries = std::move(*entries);
-  std::stable_sort(d.entries.begin(), d.entries.end(),
-                   [](const DigestEntry& a, const DigestEntry& b) {
-                     const int ra = entry_rank(a), rb = entry_rank(b);
-                     if (ra != rb) return ra < rb;
-                     const int sa = a.change.importance + a.change.insight;
-                     const int sb = b.change.importance + b.change.insight;
-                     if (sa != sb) return sa > sb;
-                     return a.change.merged_at > b.change.merged_at;
-                   });
+  std::stable_sort(
+      d.entries.begin(), d.entries.end(), [](const DigestEntry& a, const DigestEntry& b) {
+        const int ra = entry_rank(a), rb = entry_rank(b);
+        if (ra != rb) return ra < rb;
+        // Within a verdict: the model's order of its day first.
+        if (a.triage.has_value() != b.triage.has_value()) return a.triage.has_value();
+        if (a.triage && a.triage->day == b.triage->day && a.triage->rank != b.triage->rank)
+          return a.triage->rank < b.triage->rank;
+        const int sa = a.change.importance + a.change.insight;
+        const int sb = b.change.importance + b.change.insight;
+        if (sa != sb) return sa > sb;
+        return a.change.merged_at > b.change.merged_at;
+      });
   for (const auto& e : d.entries) {
     const std::string& v = e.change.verdict;
     d.close_reads += v == "close_read";
     d.selective_reads += v == "selective_read";
     d.skims += v == "skim";
     d.skips += v == "skip";
+    d.triaged += e.triage.has_value();
   }
   // Open pull requests (GitHub source) belong to no day: the newest day lists
   // them apart, under the merged ones.
@@ -130,6 +156,9 @@ nlohmann::json digest_item(const Site& site, const DigestEntry& e) {
   it["paragraph_text"] = e.paragraph;
   it["importance_reason"] = e.importance_reason;
   it["insight_reason"] = e.insight_reason;
+  it["triage_reason"] = e.triage_reason;
+  it["triaged"] = e.triage.has_value();
+  it["triage_rank"] = e.triage ? nlohmann::json(e.triage->rank) : nlohmann::json(nullptr);
   // Numbers repeat across repositories: their anchors name the repository.
   it["anchor"] = site.all() ? fmt::format("pr-r{}-{}", e.change.repo_id, url_ref(e.change))
                             : "pr-" + url_ref(e.change);

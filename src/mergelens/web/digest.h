@@ -30,15 +30,23 @@ struct DigestEntry {
   std::vector<std::string> tags;  // tag names as stored (tag_display_name() shows them)
   std::string importance_reason, insight_reason;  // from the guide; may be empty
   bool has_guide = false;
+  // The model's triage of the day (pipeline/triage.h), when there is one: its
+  // place, and its reason in the site's language. The entry then shows the
+  // triage's verdict and scores, or the guide's when the guide was written
+  // from this triage (a model may argue it by a level).
+  std::optional<TriageRecord> triage;
+  std::string triage_reason;
 };
 
 struct DayDigest {
   std::string date;  // "YYYY-MM-DD" (local day of the site's time zone); empty: empty store
   // Changes merged that day: close reads first, then selective reads, skims,
-  // unanalysed ones and skips, each by importance + insight, then newest.
+  // unanalysed ones and skips; within a verdict, the triage's order when the
+  // model triaged the day, else by importance + insight, then newest.
   std::vector<DigestEntry> entries;
   std::vector<DigestEntry> open;  // open PRs (listed on the newest day only)
   size_t close_reads = 0, selective_reads = 0, skims = 0, skips = 0;
+  size_t triaged = 0;                     // entries with a model triage
   std::optional<std::string> prev, next;  // nearest days with changes
 };
 

@@ -243,6 +243,9 @@ Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_vie
   if (!d) return std::unexpected(d.error());
   std::string out =
       fmt::format("# {} · {}\n\n{}\n", md(repo.name), d->date, md(day_figures(lang, *d)));
+  // Whose judgment orders the day: the model's triage, or the analysis's.
+  if (!d->entries.empty() && d->triaged < d->entries.size())
+    out += fmt::format("\n{}\n", md(tr(lang, d->triaged == 0 ? "no_triage" : "part_triage")));
   std::string close;
   for (const auto& e : d->entries)
     if (e.change.verdict == "close_read") close += " " + md(display_ref(e.change));
@@ -268,6 +271,8 @@ Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_vie
         line += (i ? " · " : "") + md(tag_display_name(e.tags[i], lang_code(lang)));
     }
     out += line + "\n\n";
+    if (!e.triage_reason.empty())
+      out += fmt::format("{} {}\n\n", md(tr(lang, "triage")), md_prose(e.triage_reason));
     const std::string url = safe_url(e.change.url);
     out += url.empty() ? fmt::format("{} {}", tr(lang, "original_pr"), ref)
                        : fmt::format("[{} {}](<{}>)", tr(lang, "original_pr"), ref, url);

@@ -3,6 +3,9 @@
 // and as escaped HTML in <content> with the tags and the original-PR line.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <tuple>
+
 #include "mergelens/web/digest.h"
 
 namespace mergelens::web {
@@ -60,19 +63,39 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
     if (!r) return std::unexpected(r.error());
     rows = std::move(r->changes);
   }
+  // Within a day, the model's order of that day when it triaged it.
+  {
+    std::vector<std::int64_t> ids;
+    for (const auto& r : rows) ids.push_back(r.id);
+    auto triage = site.store.triage_of(ids);
+    if (!triage) return std::unexpected(triage.error());
+    auto key = [&](const ChangeSummary& c) {
+      auto t = triage->find(c.id);
+      return t == triage->end() ? std::tuple(format_day(c.merged_at), 1, 0)
+                                : std::tuple(t->second.day, 0, t->second.rank);
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const ChangeSummary& a, const ChangeSummary& b) {
+      auto ka = key(a), kb = key(b);
+      if (std::get<0>(ka) != std::get<0>(kb)) return std::get<0>(ka) > std::get<0>(kb);
+      if (std::get<1>(ka) != std::get<1>(kb)) return std::get<1>(ka) < std::get<1>(kb);
+      if (std::get<2>(ka) != std::get<2>(kb)) return std::get<2>(ka) < std::get<2>(kb);
+      return a.merged_at > b.merged_at;
+    });
+  }
   auto items = change_items(site, rows);
   if (!items) return std::unexpected(items.error());
   if (auto r = add_paragraphs(site, *items); !r) return std::unexpected(r.error());
   // The feed of every repository has its own id; each entry keeps its
   // repository's (the same entry in both feeds).
   const std::string repo_id = site.all() ? std::string("all") : url_encode(site.repo.name);
+  UnixSeconds newest = 0;
+  for (const auto& r : rows) newest = std::max(newest, r.merged_at);
   std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
   out += fmt::format("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"{}\">\n",
                      html_lang(site.lang));
   out += fmt::format("  <id>urn:mergelens:{}:{}:{}</id>\n", repo_id, id_part, lang_code(site.lang));
   out += fmt::format("  <title>{}</title>\n", xml(title));
-  out += fmt::format("  <updated>{}</updated>\n",
-                     rows.empty() ? format_utc(0) : format_utc(rows.front().merged_at));
+  out += fmt::format("  <updated>{}</updated>\n", format_utc(newest));
   out += fmt::format("  <link rel=\"self\" href=\"{}\"/>\n", xml(self));
   out += fmt::format("  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
                      xml(site.links.home()));

@@ -74,6 +74,10 @@ Result<Page> day_page(const Site& site, std::string_view date_in) {
   m["counts"] = day_counts(site.lang, d->entries.size(), d->close_reads, d->open.size());
   m["figures"] = day_figures(site.lang, *d);
   m["empty"] = d->entries.empty();
+  // Whose judgment the reader sees: the model's triage, the analysis's, or both.
+  m["judged_by_analysis"] = !d->entries.empty() && d->triaged == 0;
+  m["partly_triaged"] = d->triaged > 0 && d->triaged < d->entries.size();
+  m["triaged"] = d->triaged;
   if (d->prev) m["prev"] = {{"date", *d->prev}, {"href", site.links.day(*d->prev)}};
   if (d->next) m["next"] = {{"date", *d->next}, {"href", site.links.day(*d->next)}};
   return page;

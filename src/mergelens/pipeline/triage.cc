@@ -1,0 +1,308 @@
+// The triage job (triage.h): batches per UTC day, the cache, one retry, the
+// day's order across batches.
+#include "mergelens/pipeline/triage.h"
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "mergelens/analysis/facts_json.h"
+#include "mergelens/guide/triage.h"
+#include "mergelens/llm/client.h"
+#include "mergelens/llm/repair.h"
+#include "mergelens/model/json.h"
+#include "mergelens/util/hash.h"
+#include "mergelens/util/time.h"
+
+namespace mergelens {
+
+namespace {
+
+int verdict_level(Verdict v) {
+  switch (v) {
+    case Verdict::kCloseRead:
+      return 0;
+    case Verdict::kSelectiveRead:
+      return 1;
+    case Verdict::kSkim:
+      return 2;
+    case Verdict::kSkip:
+      return 3;
+  }
+  return 2;
+}
+
+struct Loaded {
+  std::int64_t id = 0;
+  Change change;
+  Facts facts;
+};
+
+// Batches of at most `size` consecutive changes, of equal sizes.
+std::vector<std::vector<size_t>> split(size_t n, size_t size) {
+  std::vector<std::vector<size_t>> out;
+  if (n == 0) return out;
+  const size_t k = (n + size - 1) / size;
+  size_t start = 0;
+  for (size_t b = 0; b < k; ++b) {
+    const size_t len = n / k + (b < n % k ? 1 : 0);
+    std::vector<size_t> v;
+    for (size_t i = start; i < start + len; ++i) v.push_back(i);
+    out.push_back(std::move(v));
+    start += len;
+  }
+  return out;
+}
+
+struct BatchResult {
+  std::vector<TriageJudgment> items;
+  std::string key;
+  size_t batch = 0;
+};
+
+// Asks for one batch (cache first, one retry on an unusable answer).
+std::optional<BatchResult> ask_batch(Store& store, llm::Client& client, const RepoRecord& repo,
+                                     const std::string& day, size_t batch, size_t batches,
+                                     const std::vector<TriageInput>& inputs,
+                                     const TriageOptions& options, TriageReport& report) {
+  const Prompt prompt = build_triage_prompt(repo.name, day, static_cast<int>(batch + 1),
+                                            static_cast<int>(batches), inputs);
+  report.max_prompt_tokens = std::max(report.max_prompt_tokens, prompt.estimated_tokens);
+  Hasher h;
+  h.add(prompt.system).add(prompt.user);
+  const std::string key =
+      fmt::format("{}|{}|{}", kTriagePromptVersion, client.settings().model, h.hex());
+  const std::string cache_key = "triage|" + key;
+  const std::string where =
+      fmt::format("triage of {} {} batch {}/{}", repo.name, day, batch + 1, batches);
+  if (!options.dump_dir.empty()) {
+    const nlohmann::json request = {
+        {"messages",
+         {{{"role", "system"}, {"content", prompt.system}},
+          {{"role", "user"}, {"content", prompt.user}}}},
+        {"response_format",
+         {{"type", "json_schema"},
+          {"json_schema",
+           {{"name", "triage"}, {"strict", true}, {"schema", triage_answer_schema()}}}}},
+        {"estimated_tokens", prompt.estimated_tokens}};
+    const auto path =
+        std::filesystem::path(options.dump_dir) / fmt::format("{}-{}.request.json", day, batch + 1);
+    std::error_code ec;
+    std::filesystem::create_directories(options.dump_dir, ec);
+    std::ofstream out(path, std::ios::binary);
+    out << dump_json(request, 2) << "\n";
+    if (!out) report.problems.push_back(fmt::format("{}: cannot write {}", where, path.string()));
+    return std::nullopt;
+  }
+  auto use = [&](const nlohmann::json& answer) -> std::optional<BatchResult> {
+    auto parsed = parse_triage_answer(answer, inputs);
+    if (!parsed) return std::nullopt;
+    for (const auto& d : parsed->dropped) report.problems.push_back(where + ": " + d);
+    report.missing += parsed->missing.size();
+    return BatchResult{std::move(parsed->items), key, batch};
+  };
+  if (!options.force) {
+    auto hit = store.cache_get(cache_key);
+    if (hit && *hit) {
+      auto j = nlohmann::json::parse(**hit, nullptr, false);
+      if (!j.is_discarded())
+        if (auto r = use(j)) {
+          ++report.cached;
+          return r;
+        }
+    }
+  }
+  llm::ChatRequest req;
+  req.messages = {{"system", prompt.system}, {"user", prompt.user}};
+  req.json_schema =
+      nlohmann::json{{"name", "triage"}, {"strict", true}, {"schema", triage_answer_schema()}};
+  req.temperature = 0.2;
+  req.max_tokens = prompt.max_tokens;
+  std::string problem;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    ++report.calls;
+    auto res = client.chat(req);
+    if (!res) {
+      report.problems.push_back(fmt::format("{}: {}", where, res.error().message));
+      return std::nullopt;  // the client has retried what can be retried
+    }
+    report.prompt_tokens += res->usage.prompt_tokens;
+    report.completion_tokens += res->usage.completion_tokens;
+    auto json = llm::parse_json_answer(res->content, nullptr);
+    if (json) {
+      auto parsed = parse_triage_answer(*json, inputs);
+      if (parsed) {
+        (void)store.cache_put(cache_key, dump_json(*json, -1));
+        return use(*json);
+      }
+      problem = parsed.error().message;
+    } else {
+      problem = json.error().message;
+    }
+    req.messages.push_back({"assistant", res->content.substr(0, 2000)});
+    req.messages.push_back(
+        {"user", fmt::format("That answer could not be used ({}). Answer again with one JSON "
+                             "object {{\"prs\": [...]}} judging every PR of the list once.",
+                             problem.substr(0, 300))});
+  }
+  report.problems.push_back(fmt::format("{}: unusable answer: {}", where, problem.substr(0, 300)));
+  return std::nullopt;
+}
+
+// Triages one day's changes (loaded, in merge order) and stores the records.
+Result<void> triage_day(Store& store, llm::Client& client, const RepoRecord& repo,
+                        const std::string& day, const std::vector<Loaded>& day_changes,
+                        const TriageOptions& options, TriageReport& report) {
+  const auto batches = split(day_changes.size(), std::max<size_t>(1, options.batch_size));
+  std::vector<BatchResult> results;
+  std::map<std::int64_t, const Loaded*> by_id;
+  for (const auto& l : day_changes) by_id[l.id] = &l;
+  for (size_t b = 0; b < batches.size(); ++b) {
+    std::vector<TriageInput> inputs;
+    for (size_t i : batches[b])
+      inputs.push_back({day_changes[i].id, &day_changes[i].change, &day_changes[i].facts});
+    ++report.batches;
+    auto r = ask_batch(store, client, repo, day, b, batches.size(), inputs, options, report);
+    if (r)
+      results.push_back(std::move(*r));
+    else if (options.dump_dir.empty())
+      ++report.failed;
+  }
+  // The day's order: one batch keeps the model's; several interleave by
+  // verdict, importance and insight, each batch's order breaking ties.
+  struct Ranked {
+    const TriageJudgment* j;
+    const BatchResult* b;
+  };
+  std::vector<Ranked> all;
+  for (const auto& r : results)
+    for (const auto& j : r.items) all.push_back({&j, &r});
+  if (results.size() > 1)
+    std::stable_sort(all.begin(), all.end(), [](const Ranked& a, const Ranked& b) {
+      const int va = verdict_level(a.j->verdict), vb = verdict_level(b.j->verdict);
+      if (va != vb) return va < vb;
+      if (a.j->importance != b.j->importance) return a.j->importance > b.j->importance;
+      if (a.j->insight != b.j->insight) return a.j->insight > b.j->insight;
+      if (a.j->rank != b.j->rank) return a.j->rank < b.j->rank;
+      return a.b->batch < b.b->batch;
+    });
+  std::vector<TriageRecord> records;
+  const auto now = static_cast<UnixSeconds>(std::time(nullptr));
+  for (size_t i = 0; i < all.size(); ++i) {
+    const TriageJudgment& j = *all[i].j;
+    TriageRecord t;
+    t.change_id = j.change_id;
+    t.day = day;
+    t.key = all[i].b->key;
+    t.rank = static_cast<int>(i + 1);
+    t.importance = j.importance;
+    t.insight = j.insight;
+    t.verdict = to_string(j.verdict);
+    t.scope = j.scope;
+    t.reason_zh = j.reason_zh;
+    t.reason_en = j.reason_en;
+    t.model = client.settings().model;
+    t.at = now;
+    records.push_back(std::move(t));
+  }
+  report.judged += records.size();
+  // A record whose judgment and place are unchanged keeps its time, so a
+  // re-run writes nothing new.
+  std::vector<std::int64_t> ids;
+  for (const auto& t : records) ids.push_back(t.change_id);
+  auto before = store.triage_of(ids);
+  if (!before) return std::unexpected(before.error());
+  std::vector<TriageRecord> changed;
+  for (auto& t : records) {
+    auto old = before->find(t.change_id);
+    if (old != before->end() && old->second.key == t.key && old->second.rank == t.rank &&
+        old->second.day == t.day)
+      continue;
+    changed.push_back(std::move(t));
+  }
+  return store.put_triage(changed);
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> triage_days_of(Store& store, std::span<const std::int64_t> ids) {
+  std::set<std::string> days;
+  for (auto id : ids) {
+    auto c = store.get_change_by_id(id);
+    if (!c) return std::unexpected(c.error());
+    if (*c && !(*c)->open && (*c)->merged_at > 0) days.insert(format_day((*c)->merged_at));
+  }
+  return std::vector<std::string>(days.begin(), days.end());
+}
+
+Result<TriageReport> triage_days(Store& store, const RepoRecord& repo, llm::Client& client,
+                                 const TriageOptions& options) {
+  TriageReport report;
+  ListQuery q;
+  q.since = options.since;
+  q.until = options.until;
+  auto rows = store.list_changes(repo.id, q);
+  if (!rows) return std::unexpected(rows.error());
+  // Merge order, then the day each falls in (UTC).
+  std::vector<ChangeSummary> merged;
+  for (auto& r : *rows)
+    if (!r.open && r.merged_at > 0) merged.push_back(std::move(r));
+  std::stable_sort(merged.begin(), merged.end(), [](const auto& a, const auto& b) {
+    return a.merged_at != b.merged_at ? a.merged_at < b.merged_at : a.id < b.id;
+  });
+  const std::set<std::string> wanted(options.days.begin(), options.days.end());
+  std::map<std::string, std::vector<std::int64_t>> by_day;
+  for (const auto& r : merged) {
+    std::string day = format_day(r.merged_at);
+    if (!wanted.empty() && !wanted.count(day)) continue;
+    by_day[day].push_back(r.id);
+  }
+  for (const auto& [day, ids] : by_day) {
+    std::vector<Loaded> loaded;
+    for (auto id : ids) {
+      auto c = store.get_change_by_id(id);
+      if (!c) return std::unexpected(c.error());
+      auto f = store.get_facts(id);
+      if (!f) return std::unexpected(f.error());
+      if (!*c || !*f) continue;  // not analysed yet
+      loaded.push_back({id, std::move(**c), std::move(**f)});
+    }
+    if (loaded.empty()) continue;
+    ++report.days;
+    if (auto r = triage_day(store, client, repo, day, loaded, options, report); !r)
+      return std::unexpected(r.error());
+  }
+  return report;
+}
+
+Facts facts_with_triage(const Facts& facts, const TriageRecord& t, std::string_view lang) {
+  Facts f = facts;
+  auto verdict = verdict_from_string(t.verdict);
+  if (!verdict || t.importance < 1 || t.importance > 10 || t.insight < 1 || t.insight > 10)
+    return f;
+  std::string reason = lang == "zh" ? t.reason_zh : t.reason_en;
+  if (reason.empty()) reason = lang == "zh" ? t.reason_en : t.reason_zh;
+  const std::string why = reason.empty() ? std::string("model triage of the day") : reason;
+  f.importance = Score{t.importance, {why}};
+  f.insight = Score{t.insight, {why}};
+  f.verdict = *verdict;
+  if ((f.verdict == Verdict::kCloseRead || f.verdict == Verdict::kSelectiveRead) &&
+      f.verdict_scope.empty()) {
+    const double best = f.focus.empty() ? 0 : f.focus.front().score;
+    for (const auto& r : f.focus) {
+      if (f.verdict_scope.size() >= 3 || r.score < best * 0.5) break;
+      if (std::find(f.verdict_scope.begin(), f.verdict_scope.end(), r.path) ==
+          f.verdict_scope.end())
+        f.verdict_scope.push_back(r.path);
+    }
+  }
+  if (f.verdict == Verdict::kSkim || f.verdict == Verdict::kSkip) f.verdict_scope.clear();
+  return f;
+}
+
+}  // namespace mergelens
