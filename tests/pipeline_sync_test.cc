@@ -328,6 +328,24 @@ TEST_F(SyncTest, JoinsWithTheCloneKeepingTheGitDiff) {
   EXPECT_EQ(rows(101).size(), 1u);
 }
 
+// Issue 22: the token never follows a next link to another host.
+TEST_F(SyncTest, ANextLinkToAnotherHostIsRefused) {
+  FixtureServer foreign;
+  foreign.add_json("/repositories/42/pulls?state=closed&page=2", "pulls_closed_page2.json");
+  serve_widget(server_);
+  const std::string closed = route("/pulls?state=closed");
+  server_.reset(closed);
+  server_.add_json(closed, "pulls_closed_page1.json",
+                   {{"Link", "<" + foreign.url() +
+                                 "/repositories/42/pulls?state=closed&page=2>; rel=\"next\""}});
+  auto r = sync_github(*store_, options(), nullptr);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(r.error().message.find("another host"), std::string::npos) << r.error().message;
+  EXPECT_EQ(r.error().message.find("ghp_SECRET"), std::string::npos);
+  EXPECT_EQ(foreign.requests(), 0);
+}
+
 TEST_F(SyncTest, RejectsAMalformedRepositoryName) {
   auto o = options();
   o.repo = "acme/widget/extra";

@@ -14,6 +14,21 @@ TEST(HttpLink, FindsEachRelationOfAGithubLinkHeader) {
   EXPECT_EQ(link_url(h, "prev"), "");
 }
 
+TEST(HttpOrigin, SchemeHostAndPortWithDefaultsAndNoUserinfo) {
+  EXPECT_EQ(origin("https://API.github.com/repos/a/b?page=2"), "https://api.github.com:443");
+  EXPECT_EQ(origin("https://api.github.com:443/x"), origin("https://api.github.com/y"));
+  EXPECT_EQ(origin("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
+  EXPECT_EQ(origin("http://[::1]:9/x"), "http://[::1]:9");
+  // The host after the last '@' is where the request goes.
+  EXPECT_EQ(origin("https://api.github.com@evil.example/x"), "https://evil.example:443");
+  EXPECT_NE(origin("http://api.github.com/x"), origin("https://api.github.com/x"));
+  EXPECT_NE(origin("https://api.github.com:8443/x"), origin("https://api.github.com/x"));
+  EXPECT_EQ(origin("/repos/a/b"), "");
+  EXPECT_EQ(origin("ftp://h/x"), "");
+  EXPECT_EQ(origin("https:///x"), "");
+  EXPECT_EQ(origin("http://h:8x/"), "");
+}
+
 TEST(HttpLink, LastPageHasNoNext) {
   const std::string h =
       "<https://api.github.com/x?page=1>; rel=\"prev\", <https://api.github.com/x?page=1>; "

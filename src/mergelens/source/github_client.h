@@ -1,7 +1,9 @@
 // GitHub REST v3 client: GET requests against api.github.com (or a GitHub
 // Enterprise base URL) with pagination, conditional requests and rate limits.
 //
-// - Pagination follows the `Link: <...>; rel="next"` header.
+// - Pagination follows the `Link: <...>; rel="next"` header, on the API's own
+//   origin only: the token is sent to the scheme, host and port of `api_url`
+//   and nowhere else (an absolute URL on another origin is refused).
 // - Conditional requests: pass the ETag of an earlier response; a 304 answer
 //   comes back as `not_modified` and does not count against the rate limit.
 // - Primary rate limit (`X-RateLimit-Remaining: 0` until `X-RateLimit-Reset`):
@@ -71,7 +73,8 @@ class Client {
   // GETs `path_or_url`: a path under the API base ("/repos/o/r/pulls?state=closed")
   // or an absolute URL (a Link header's next page). `etag` non-empty sends
   // If-None-Match. Success: the page (2xx or 304). Failure: kNotFound (404),
-  // kInvalidInput (401, or 403/422 that is no rate limit), kIo (rate limit
+  // kInvalidInput (401, 403/422 that is no rate limit, or an absolute URL on
+  // another origin than `api_url`: nothing is sent), kIo (rate limit
   // that would need a longer wait than allowed, 5xx or transport errors after
   // the retries), each naming the endpoint.
   Result<Page> get(std::string_view path_or_url, std::string_view etag = {});

@@ -87,6 +87,31 @@ std::string redact_url(std::string_view url) {
   return out;
 }
 
+std::string origin(std::string_view url) {
+  const auto colon = url.find("://");
+  if (colon == std::string_view::npos) return {};
+  const std::string scheme = lower(url.substr(0, colon));
+  if (scheme != "http" && scheme != "https") return {};
+  std::string_view authority = url.substr(colon + 3);
+  authority = authority.substr(0, authority.find_first_of("/?#"));
+  if (auto at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);
+  std::string_view host = authority, port;
+  // "[::1]:8080": the port follows the closing bracket of an IPv6 literal.
+  const auto bracket = authority.rfind(']');
+  const auto last_colon = authority.rfind(':');
+  if (last_colon != std::string_view::npos &&
+      (bracket == std::string_view::npos || last_colon > bracket)) {
+    host = authority.substr(0, last_colon);
+    port = authority.substr(last_colon + 1);
+  }
+  if (host.empty()) return {};
+  if (port.empty()) port = scheme == "https" ? "443" : "80";
+  if (!std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return {};
+  while (port.size() > 1 && port.front() == '0') port.remove_prefix(1);
+  return scheme + "://" + lower(host) + ":" + std::string(port);
+}
+
 Result<Response> perform(const Request& request, Failure* failure) {
   global_init();
   if (failure) *failure = Failure::kNone;

@@ -48,6 +48,13 @@ Result<Response> perform(const Request& request, Failure* failure = nullptr);
 // "https://host/path?x=1" -> "https://host/path" (for messages).
 std::string redact_url(std::string_view url);
 
+// The origin of an absolute http(s) URL, "scheme://host:port" with scheme and
+// host lowercased, any user:password@ dropped and the default port (80, 443)
+// written out, so two URLs are on the same origin exactly when their origins
+// compare equal. Returns "" for anything else (a relative path, another scheme,
+// no host); "" never equals a real origin.
+std::string origin(std::string_view url);
+
 // Parses an RFC 8288 Link header and returns the URL whose rel is `rel`
 // ("next", "last"), or an empty string.
 std::string link_url(std::string_view link_header, std::string_view rel);
