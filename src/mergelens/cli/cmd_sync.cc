@@ -33,6 +33,10 @@ Runner setup_sync(CLI::App& sub, const Globals& g) {
   sub.add_option("--max-wait", a->opt.max_wait_seconds,
                  "Longest wait in seconds for a rate-limit reset before stopping")
       ->capture_default_str();
+  sub.add_option("--max-pages", a->opt.max_pages,
+                 "Most pages followed per list; a longer or looping list stops the sync")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{1000000}));
   return [a, &g]() -> Result<void> {
     if (auto r = parse_date_flag(a->since, "--since", a->opt.since); !r) return r;
     if (std::string api = env("MERGELENS_GITHUB_API"); !api.empty() && a->opt.api_url.empty())

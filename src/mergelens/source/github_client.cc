@@ -193,4 +193,21 @@ Result<Page> Client::get(std::string_view path_or_url, std::string_view etag) {
   }
 }
 
+PageWalk::PageWalk(std::string list_name, size_t max_pages)
+    : name_(std::move(list_name)), max_pages_(max_pages) {}
+
+Result<bool> PageWalk::next(const std::string& url) {
+  if (url.empty()) return false;
+  if (!seen_.insert(url).second)
+    return fail(ErrorKind::kCorrupt,
+                "{}: the next page link repeats an earlier page after {} pages (a loop); stopped",
+                name_, pages_);
+  if (max_pages_ && pages_ >= max_pages_)
+    return fail(ErrorKind::kCorrupt,
+                "{}: more than {} pages of {} (the --max-pages bound); stopped", name_, max_pages_,
+                kPerPage);
+  ++pages_;
+  return true;
+}
+
 }  // namespace mergelens::github

@@ -24,6 +24,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "mergelens/util/error.h"
 #include "mergelens/util/time.h"
@@ -41,6 +42,12 @@ class Clock {
 // The system clock and std::this_thread::sleep_for. The returned object is
 // a process-wide singleton; callers do not own it.
 Clock& system_clock();
+
+// Items per page asked of every list endpoint (GitHub's documented maximum).
+inline constexpr size_t kPerPage = 100;
+// Pages followed per list by default: 300,000 items, more than any repository's
+// pull requests; an endless or looping `Link` chain ends here.
+inline constexpr size_t kDefaultMaxPages = 3000;
 
 struct ClientOptions {
   std::string api_url = "https://api.github.com";  // no trailing slash needed
@@ -95,6 +102,24 @@ class Client {
   Stats stats_;
   bool exhausted_ = false;  // last answer said X-RateLimit-Remaining: 0
   UnixSeconds reset_at_ = 0;
+};
+
+// The bound on one list's pagination. Call next(url) before fetching each
+// page, the first one included. Success: true (fetch it), false when `url` is
+// empty (the list has ended). Failure: kCorrupt naming the list when `url` was
+// already fetched (a loop) or `max_pages` pages were fetched already (0: no
+// bound). The walk owns copies of the URLs it has seen.
+class PageWalk {
+ public:
+  PageWalk(std::string list_name, size_t max_pages);
+  Result<bool> next(const std::string& url);
+  size_t pages() const { return pages_; }
+
+ private:
+  std::string name_;
+  size_t max_pages_;
+  size_t pages_ = 0;
+  std::unordered_set<std::string> seen_;
 };
 
 }  // namespace mergelens::github
