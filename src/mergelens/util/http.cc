@@ -73,17 +73,21 @@ const std::string* Response::header(std::string_view name) const {
 }
 
 std::string redact_url(std::string_view url) {
-  auto cut = url.find_first_of("?#");
-  std::string out(url.substr(0, cut));
-  // Drop user:password@ from the authority.
-  auto scheme = out.find("://");
-  if (scheme != std::string::npos) {
-    auto at = out.find('@', scheme + 3);
-    auto slash = out.find('/', scheme + 3);
-    if (at != std::string::npos && (slash == std::string::npos || at < slash)) {
-      out.erase(scheme + 3, at - scheme - 2);
-    }
+  return redact_userinfo(url.substr(0, url.find_first_of("?#")));
+}
+
+std::string redact_userinfo(std::string_view text) {
+  std::string out;
+  size_t pos = 0;
+  for (size_t s; (s = text.find("://", pos)) != std::string_view::npos;) {
+    const size_t host = s + 3;
+    size_t end = text.find_first_of("/?# \t\r\n\"'<>", host);
+    if (end == std::string_view::npos) end = text.size();
+    const size_t at = text.substr(host, end - host).rfind('@');
+    out.append(text.substr(pos, host - pos));
+    pos = at == std::string_view::npos ? host : host + at + 1;
   }
+  out.append(text.substr(pos));
   return out;
 }
 

@@ -48,6 +48,12 @@ Result<Response> perform(const Request& request, Failure* failure = nullptr);
 // "https://host/path?x=1" -> "https://host/path" (for messages).
 std::string redact_url(std::string_view url);
 
+// `text` (an error message, free text) with the userinfo ("user:password@")
+// of every URL in it removed: after each "scheme://", up to the last '@'
+// before the host ends (at '/', '?', '#', whitespace, a quote or '<' '>').
+// Everything else is kept; plain e-mail addresses are not URLs and stay.
+std::string redact_userinfo(std::string_view text);
+
 // The origin of an absolute http(s) URL, "scheme://host:port" with scheme and
 // host lowercased, any user:password@ dropped and the default port (80, 443)
 // written out, so two URLs are on the same origin exactly when their origins
