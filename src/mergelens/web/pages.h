@@ -162,7 +162,9 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
 std::string safe_url(std::string_view url);
 // Percent-encodes everything but unreserved characters (and '/' when `path`).
 std::string url_encode(std::string_view s, bool path = false);
-// Replaces invalid UTF-8 with U+FFFD and drops C0 controls except \n and \t.
+// clean_utf8_text (util/utf8.h): strict UTF-8 (encoded surrogates and overlong
+// forms too) with U+FFFD for what is invalid, C0 controls except \n and \t
+// dropped: safe as XML 1.0 text once escaped.
 std::string clean_text(std::string_view s);
 // `s` with &, <, >, " and ' as character references: safe as HTML or XML
 // text and inside a quoted attribute.
