@@ -123,5 +123,21 @@ TEST(Utf8, StrictDecoderRejectsSurrogatesOverlongsAndTruncation) {
             "a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDb\n\tc\xEF\xBF\xBD");
 }
 
+// Issue 22: ESC, OSC and CR from commit text must not reach a terminal raw.
+TEST(Utf8, TerminalSafeMakesControlCharactersVisible) {
+  EXPECT_EQ(terminal_safe("\x1b]0;pwned\x07title\rX"), "\\x1b]0;pwned\\x07title\\x0dX");
+  EXPECT_EQ(terminal_safe("a\nb\tc\x7f"), "a\nb\tc\\x7f");
+  EXPECT_EQ(terminal_safe("a\nb\tc", /*keep_newlines=*/false), "a\\x0ab\\x09c");
+  EXPECT_EQ(terminal_safe("\xC2\x9B"
+                          "31m"),
+            "\\u009b31m");  // C1 CSI as UTF-8
+  EXPECT_EQ(terminal_safe("\x9b"
+                          "31m \xED\xA0\x80"),
+            "\\x9b31m \\xed\\xa0\\x80");
+  EXPECT_EQ(terminal_safe("中文 back\\slash é"), "中文 back\\slash é");
+  const std::string once = terminal_safe("\x1b[2J");
+  EXPECT_EQ(terminal_safe(once), once);
+}
+
 }  // namespace
 }  // namespace mergelens

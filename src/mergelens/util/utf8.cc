@@ -43,4 +43,25 @@ std::string clean_utf8_text(std::string_view s) {
   return out;
 }
 
+std::string terminal_safe(std::string_view s, bool keep_newlines) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const Utf8Char c = decode_utf8(s, i);
+    if (c.cp == Utf8Char::kInvalid) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(s[i]));
+    } else if (keep_newlines && (c.cp == '\n' || c.cp == '\t')) {
+      out += static_cast<char>(c.cp);
+    } else if (c.cp < 0x20 || c.cp == 0x7F) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned>(c.cp));
+    } else if (c.cp >= 0x80 && c.cp <= 0x9F) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c.cp));
+    } else {
+      out.append(s.substr(i, c.len));
+    }
+    i += c.len;
+  }
+  return out;
+}
+
 }  // namespace mergelens

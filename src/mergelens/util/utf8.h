@@ -1,4 +1,4 @@
-// UTF-8 decoding and the text cleaner built on it: one strict decoder for
+// UTF-8 decoding and the text cleaners built on it: one strict decoder for
 // every place that must tell valid UTF-8 from bytes that only look like it.
 #pragma once
 
@@ -27,5 +27,13 @@ Utf8Char decode_utf8(std::string_view s, size_t pos);
 // newline). The result is valid UTF-8 and well-formed XML character data once
 // &, < and > are escaped.
 std::string clean_utf8_text(std::string_view s);
+
+// `s` made inert for a terminal: control characters become visible escapes,
+// C0 and DEL as "\x1b", C1 code points (U+0080..U+009F) as "\u009b", and each
+// byte of invalid UTF-8 as "\xNN" (a lone 0x9B is CSI to an 8-bit terminal).
+// Newlines and tabs are kept when `keep_newlines` (multi-line text such as a
+// PR body), escaped otherwise (a one-line field such as a title). Other
+// characters, backslash included, are copied as they are.
+std::string terminal_safe(std::string_view s, bool keep_newlines = true);
 
 }  // namespace mergelens
