@@ -29,6 +29,16 @@ TEST(HttpOrigin, SchemeHostAndPortWithDefaultsAndNoUserinfo) {
   EXPECT_EQ(origin("http://h:8x/"), "");
 }
 
+// Issue 22: show printed a javascript: link taken from GitHub's html_url.
+TEST(HttpSafeUrl, OnlyAbsoluteHttpUrlsPass) {
+  EXPECT_EQ(safe_url("https://github.com/o/r/pull/1"), "https://github.com/o/r/pull/1");
+  EXPECT_EQ(safe_url("HTTP://h:8080/x?a=1#f"), "HTTP://h:8080/x?a=1#f");
+  for (const char* bad : {"javascript:alert(1)", "JavaScript://h/%0aalert(1)", "data:text/html,x",
+                          "/pr/1", "//evil.example/x", "https:///x", "https://h/a b",
+                          "https://h/\x1b]0;t\x07", "https://h/\"onmouseover=x", "ftp://h/x"})
+    EXPECT_EQ(safe_url(bad), "") << bad;
+}
+
 TEST(HttpLink, LastPageHasNoNext) {
   const std::string h =
       "<https://api.github.com/x?page=1>; rel=\"prev\", <https://api.github.com/x?page=1>; "

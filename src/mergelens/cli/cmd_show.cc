@@ -9,6 +9,7 @@
 #include "mergelens/guide/prompt.h"
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
+#include "mergelens/util/http.h"
 #include "mergelens/util/utf8.h"
 
 namespace mergelens::cli {
@@ -76,7 +77,9 @@ void print_text(Out out, const Change& c, bool patch) {
   fmt::format_to(out, "  author      {} <{}>{}\n", c.author.name, c.author.email,
                  c.author.login.empty() ? "" : fmt::format(" (@{})", c.author.login));
   fmt::format_to(out, "  merged      {}\n", format_utc(c.merged_at));
-  if (!c.url.empty()) fmt::format_to(out, "  link        {}\n", c.url);
+  // Only an absolute http(s) link is printed (a javascript: html_url is not).
+  if (const std::string url = http::safe_url(c.url); !url.empty())
+    fmt::format_to(out, "  link        {}\n", url);
   if (!c.labels.empty()) fmt::format_to(out, "  labels      {}\n", fmt::join(c.labels, ", "));
   fmt::format_to(out, "  commits     {}\n", c.commits.size());
   fmt::format_to(out, "  files       {} (+{} -{}){}\n\n", c.files.size(), c.additions(),
@@ -190,7 +193,11 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
       fmt::print("{}\n", dump_json(j));
     } else {
       std::string text;
-      if (*guide) text = guide_to_markdown(**guide) + "\n";
+      if (*guide) {
+        Guide shown = **guide;
+        shown.source.url = http::safe_url(shown.source.url);  // the PR link: http(s) only
+        text = guide_to_markdown(shown) + "\n";
+      }
       if (!*guide || a->facts || a->patch) {
         print_text(std::back_inserter(text), *change, a->patch);
         if (*facts) print_facts(std::back_inserter(text), **facts, *backlinks);

@@ -76,6 +76,14 @@ std::string redact_url(std::string_view url) {
   return redact_userinfo(url.substr(0, url.find_first_of("?#")));
 }
 
+std::string safe_url(std::string_view url) {
+  if (origin(url).empty()) return "";
+  for (unsigned char c : url)
+    if (c < 0x21 || c == 0x7f || c == '"' || c == '<' || c == '>' || c == '`' || c == '\\')
+      return "";
+  return std::string(url);
+}
+
 std::string redact_userinfo(std::string_view text) {
   std::string out;
   size_t pos = 0;

@@ -48,6 +48,12 @@ Result<Response> perform(const Request& request, Failure* failure = nullptr);
 // "https://host/path?x=1" -> "https://host/path" (for messages).
 std::string redact_url(std::string_view url);
 
+// `url` when it is an absolute http(s) URL with a host and without control
+// characters, spaces or the characters that end an HTML attribute (" < > ` \),
+// otherwise "" (so javascript:, data: and relative links are never printed or
+// emitted).
+std::string safe_url(std::string_view url);
+
 // `text` (an error message, free text) with the userinfo ("user:password@")
 // of every URL in it removed: after each "scheme://", up to the last '@'
 // before the host ends (at '/', '?', '#', whitespace, a quote or '<' '>').

@@ -196,15 +196,6 @@ RepoRecord all_repos_record(Lang lang) {
   return r;
 }
 
-std::string safe_url(std::string_view url) {
-  const bool http = url.starts_with("https://") || url.starts_with("http://");
-  if (!http) return "";
-  for (unsigned char c : url)
-    if (c < 0x21 || c == 0x7f || c == '"' || c == '<' || c == '>' || c == '`' || c == '\\')
-      return "";
-  return std::string(url);
-}
-
 std::string url_encode(std::string_view s, bool path) {
   std::string out;
   for (unsigned char c : s) {
