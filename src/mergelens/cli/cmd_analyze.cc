@@ -12,9 +12,11 @@ Runner setup_analyze(CLI::App& sub, const Globals& g) {
   auto stats = std::make_shared<bool>(false);
   sub.add_flag("--stats", *stats, "Print per-change timing percentiles and verdict/score counts");
   sub.add_option("--config", opt->config_path,
-                 "mergelens.toml to use (default: the one at the root of the clone, if any)");
+                 "mergelens.toml to use (default: the one at the root of the clone, if any)")
+      ->check(CLI::ExistingFile);
   sub.add_flag("--force", opt->force, "Recompute facts that are already current");
-  sub.add_option("-j,--threads", opt->threads, "Worker threads (default: one per core)");
+  sub.add_option("-j,--threads", opt->threads, "Worker threads (default: one per core)")
+      ->check(CLI::Range(0, 1024));
   return [opt, stats, &g]() -> Result<void> {
     auto store = open_store(g, /*create=*/false);
     if (!store) return std::unexpected(store.error());

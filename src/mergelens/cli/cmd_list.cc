@@ -15,7 +15,7 @@ Runner setup_list(CLI::App& sub, const Globals& g) {
   auto a = std::make_shared<Args>();
   sub.add_option("--since", a->since, "Only changes merged on or after this date");
   sub.add_option("--until", a->until, "Only changes merged before this date");
-  sub.add_option("-n,--limit", a->limit, "At most N changes");
+  sub.add_option("-n,--limit", a->limit, "At most N changes")->check(CLI::Range(0, 1000000000));
   sub.add_flag("--json", a->json, "Print JSON");
   return [a, &g]() -> Result<void> {
     ListQuery q;

@@ -64,7 +64,9 @@ Runner setup_repos(CLI::App& sub, const Globals& g) {
   remove->add_option("name", a->name, "Repository name")->required();
   CLI::App* list = sub.add_subcommand("list", "List the repositories workers keep current");
   CLI::App* load = sub.add_subcommand("load", "Add the [[repo]] tables of a mergelens.toml");
-  load->add_option("--config", a->config, "The file")->capture_default_str();
+  load->add_option("--config", a->config, "The file")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
   CLI::App* enqueue = sub.add_subcommand("enqueue", "Queue an ingest of one or every repository");
   enqueue->add_option("name", a->name, "Repository name (default: every one)");
   return [=, &g]() -> Result<void> {

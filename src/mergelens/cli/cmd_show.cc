@@ -117,9 +117,11 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
   sub.add_flag("--facts", a->facts, "Print the analysis facts too (always when there is no guide)");
   sub.add_flag("--prompt", a->prompt, "Print the exact prompt the model writer would send");
   sub.add_option("--max-calls", a->max_calls, "Model calls a PR at most (with --prompt)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 16));
   sub.add_option("--budget", a->budget, "Prompt budget in estimated tokens (with --prompt)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1000, 1000000));
   sub.add_option("--lang", a->lang, "Language of the guide to show: zh (default) or en")
       ->capture_default_str();
   return [a, &g]() -> Result<void> {

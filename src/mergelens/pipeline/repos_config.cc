@@ -22,6 +22,10 @@ Result<std::int64_t> parse_schedule(std::string_view text) {
   if (ec != std::errc() || n <= 0 || scale == 0)
     return fail(ErrorKind::kInvalidInput,
                 "schedule '{}' is not a period such as 90, 30s, 15m, 2h or 1d", text);
+  // Checked before multiplying: "2562047788015216h" would overflow to a negative period.
+  if (n > kMaxScheduleSeconds / scale)
+    return fail(ErrorKind::kInvalidInput, "schedule '{}' is longer than a year ({} s)", text,
+                kMaxScheduleSeconds);
   return n * scale;
 }
 
