@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "mergelens/cli/commands.h"
+#include "mergelens/model/repo_name.h"
 #include "mergelens/pipeline/repos_config.h"
 #include "mergelens/pipeline/worker.h"
 
@@ -74,6 +75,9 @@ Runner setup_repos(CLI::App& sub, const Globals& g) {
     if (!store) return std::unexpected(store.error());
     const auto now = static_cast<UnixSeconds>(std::time(nullptr));
     if (add->parsed()) {
+      if (auto r = check_repo_name(a->repo.name, "repos add"); !r) return r;
+      if (!a->repo.github.empty())
+        if (auto r = check_repo_name(a->repo.github, "repos add --github"); !r) return r;
       auto schedule = parse_schedule(a->schedule);
       if (!schedule) return std::unexpected(schedule.error());
       a->repo.schedule_seconds = *schedule;

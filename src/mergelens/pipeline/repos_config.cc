@@ -5,6 +5,7 @@
 
 #include <toml++/toml.h>
 
+#include "mergelens/model/repo_name.h"
 #include "mergelens/util/toml_file.h"
 
 namespace mergelens {
@@ -49,6 +50,10 @@ Result<std::vector<RepoSettings>> repo_tables_of(const toml::table& root, std::s
     s.name = str("name");
     if (s.name.empty())
       s.name = !s.github.empty() ? s.github : std::filesystem::path(s.path).stem().string();
+    for (const std::string* n : {&s.name, &s.github})
+      if (!n->empty())
+        if (auto r = check_repo_name(*n, fmt::format("{}:{}", origin, line)); !r)
+          return std::unexpected(r.error());
     if (s.path.empty())
       return fail(ErrorKind::kInvalidInput, "{}:{}: repository '{}' needs a path (a local clone)",
                   origin, line, s.name);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <iterator>
 
+#include "mergelens/model/repo_name.h"
 #include "mergelens/source/github_json.h"
 
 namespace mergelens {
@@ -14,15 +15,6 @@ using github::PullSummary;
 using github::kPerPage;
 // The files endpoint stops at 3000 files (30 pages of 100).
 constexpr size_t kMaxFilePages = github::kMaxFiles / kPerPage;
-
-bool valid_repo_name(std::string_view name) {
-  const auto slash = name.find('/');
-  if (slash == 0 || slash == std::string_view::npos || slash + 1 == name.size()) return false;
-  if (name.find('/', slash + 1) != std::string_view::npos) return false;
-  return std::all_of(name.begin(), name.end(), [](unsigned char c) {
-    return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '/';
-  });
-}
 
 class SyncJob {
  public:
@@ -236,7 +228,8 @@ Result<void> SyncJob::sync_list(const std::string& state, Progress* progress) {
 }
 
 Result<SyncReport> SyncJob::run(Progress* progress) {
-  if (!valid_repo_name(opt_.repo))
+  if (auto r = check_repo_name(opt_.repo, "sync"); !r) return std::unexpected(r.error());
+  if (opt_.repo.find('/') == std::string::npos)
     return fail(ErrorKind::kInvalidInput, "repository \"{}\" is not of the form owner/repo",
                 opt_.repo);
   auto found = store_.find_repo(opt_.repo);
