@@ -4,6 +4,7 @@
 
 #include "mergelens/cli/commands.h"
 #include "mergelens/pipeline/analyze.h"
+#include "mergelens/util/utf8.h"
 
 namespace mergelens::cli {
 
@@ -25,6 +26,8 @@ Runner setup_analyze(CLI::App& sub, const Globals& g) {
     Progress progress("analyze", 0);
     auto report = analyze(**store, *repo, *opt, &progress);
     if (!report) return std::unexpected(report.error());
+    for (const auto& w : report->warnings)
+      fmt::print(stderr, "mergelens analyze: warning: {}\n", terminal_safe(w, false));
     std::string verdicts;
     for (const auto& [name, n] : report->verdicts)
       verdicts += fmt::format("{}{} {}", verdicts.empty() ? "" : ", ", n, name);

@@ -17,6 +17,7 @@
 #include "mergelens/deliver/deliver.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/pipeline/run.h"
+#include "mergelens/util/utf8.h"
 #include "mergelens/web/export.h"
 #include "mergelens/web/server.h"
 #include "mergelens/web/tz.h"
@@ -40,6 +41,8 @@ void print_report(const std::string& repo, const RunReport& r) {
              r.analyze.analyzed, r.write.written, r.write.written == 1 ? "" : "s", r.write.offline,
              r.write.llm, r.write.cached);
   for (const auto& note : shallow_notes(r.ingest)) fmt::print("  note: {}\n", note);
+  for (const auto& w : r.analyze.warnings)
+    fmt::print(stderr, "mergelens run: warning: {}\n", terminal_safe(w, false));
   if (!r.fetch_failed.empty()) fmt::print("  not fetched: {}\n", r.fetch_failed);
   if (!r.sync_skipped.empty()) fmt::print("  no GitHub sync: {}\n", r.sync_skipped);
   for (const auto& [reason, n] : r.write.fallback_reasons)

@@ -121,8 +121,11 @@ Result<JobOutcome> run_analyze(Store& store, const Job& job, const JobContext&) 
       }
     }
   }
+  std::string warned;  // the repository's own malformed configuration, defaults used
+  for (const auto& w : analysed->warnings) warned += "; warning: " + w;
   return JobOutcome{
-      0, fmt::format("{} analysed, {} write job(s) queued", analysed->analyzed, queued), 0};
+      0, fmt::format("{} analysed, {} write job(s) queued{}", analysed->analyzed, queued, warned),
+      0};
 }
 
 Result<JobOutcome> run_write(Store& store, const Job& job, const JobContext& ctx) {
