@@ -119,8 +119,10 @@ TEST(Utf8, StrictDecoderRejectsSurrogatesOverlongsAndTruncation) {
     EXPECT_EQ(c.cp, Utf8Char::kInvalid) << bad.size();
     EXPECT_EQ(c.len, 1u);
   }
-  EXPECT_EQ(clean_utf8_text("a\xED\xA0\x80b\x01\x0b\r\n\tc\xEF\xBF\xBF"),
-            "a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDb\n\tc\xEF\xBF\xBD");
+  EXPECT_EQ(clean_utf8_text("a\xED\xA0\x80"
+                            "b\x01\x0b\r\n\tc\xEF\xBF\xBF"),
+            "a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+            "b\n\tc\xEF\xBF\xBD");
 }
 
 // Issue 22: ESC, OSC and CR from commit text must not reach a terminal raw.
