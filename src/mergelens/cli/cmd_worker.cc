@@ -52,7 +52,7 @@ Runner setup_worker(CLI::App& sub, const Globals& g) {
                  "Job kinds to take, comma-separated (ingest, sync, analyze, write, deliver)");
   sub.add_option("--lease", a->opt.lease_seconds, "Lease of a claimed job, seconds")
       ->capture_default_str()
-      ->check(CLI::Range(5, 86400));
+      ->check(CLI::Range(1, 86400));
   sub.add_option("--poll", a->opt.poll_seconds, "Wait between claims when idle, seconds")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 3600.0));
