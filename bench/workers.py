@@ -84,6 +84,7 @@ def ml(*args, db, check=True, **kw):
 
 def worker(db, url, *extra, log=None):
     err = open(log, "ab") if log else subprocess.DEVNULL
+    open(os.path.join(a.work, "none"), "a").close()  # an empty --config (a named one must exist)
     return subprocess.Popen([a.binary, "--db", db, "worker", "--llm-base-url", url, "--llm-model",
                              "replay", "--rpm", str(a.rpm), "--poll", "0.2", "--exit-when-idle",
                              "--config", os.path.join(a.work, "none"), *extra],

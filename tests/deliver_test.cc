@@ -16,6 +16,7 @@
 #include "mergelens/deliver/content.h"
 #include "mergelens/deliver/deliver.h"
 #include "mergelens/deliver/render.h"
+#include "mergelens/deliver/send.h"
 #include "mergelens/deliver/sign.h"
 #include "web_fixture.h"
 
@@ -159,6 +160,49 @@ to = ["a@example.org"]
     EXPECT_NE(r.error().message.find(path), std::string::npos) << r.error().message;
     for (const auto& [k, v] : env) EXPECT_EQ(r.error().message.find(v), std::string::npos);
   }
+}
+
+// Issue 22: credentials in smtp_url are refused at load, naming the target and
+// the setting to use instead, without quoting the password.
+TEST(DeliverConfig, RefusesCredentialsInTheSmtpUrl) {
+  testing::TempDir dir;
+  const std::string path = dir / "mergelens.toml";
+  for (const std::string url : {"smtp://u:hunter2-pw@mail.example.org:587",
+                                "smtps://hunter2-pw@mail.example.org", "smtp://u:hunter2-pw@h"}) {
+    std::ofstream(path) << "[[deliver]]\nname = \"mail\"\nkind = \"email\"\nsmtp_url = \"" << url
+                        << "\"\nfrom = \"a@b.org\"\nto = [\"c@d.org\"]\n";
+    auto r = deliver::read_targets(path, [](const std::string&) { return std::nullopt; });
+    ASSERT_FALSE(r) << url;
+    EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+    EXPECT_NE(r.error().message.find("target \"mail\""), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("password_env"), std::string::npos) << r.error().message;
+    EXPECT_EQ(r.error().message.find("hunter2"), std::string::npos) << r.error().message;
+  }
+}
+
+// Issue 22: a failure to reach an SMTP server whose URL holds credentials (a
+// target built in code, not from a file) names the server without them.
+TEST(DeliverSend, AnSmtpFailureNeverQuotesUrlCredentials) {
+  deliver::Target t;
+  t.name = "mail";
+  t.kind = Kind::kEmail;
+  t.smtp_url = "smtp://u:hunter2-pw@127.0.0.1:1";
+  t.from = "a@b.org";
+  t.to = {"c@d.org"};
+  t.timeout_ms = 2000;
+  t.max_retries = 0;
+  auto transport = deliver::real_transport();
+  std::vector<std::string> attempts;
+  const auto s =
+      deliver::send_part(t, R"({"subject":"s","text":"t","html":"h"})", "<m@x>", *transport,
+                         [&](const std::string& e) { attempts.push_back(e); });
+  EXPECT_FALSE(s.sent);
+  ASSERT_FALSE(s.error.empty());
+  EXPECT_NE(s.error.find("127.0.0.1:1"), std::string::npos) << s.error;
+  EXPECT_EQ(s.error.find("hunter2"), std::string::npos) << s.error;
+  for (const auto& e : attempts) EXPECT_EQ(e.find("hunter2"), std::string::npos) << e;
+  EXPECT_EQ(http::redact_userinfo("SMTP smtp://u:p@h:25/x failed; see https://k@a.b and u@c.org"),
+            "SMTP smtp://h:25/x failed; see https://a.b and u@c.org");
 }
 
 TEST(DeliverSign, MatchesTheDocumentedAlgorithms) {

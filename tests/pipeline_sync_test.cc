@@ -328,6 +328,70 @@ TEST_F(SyncTest, JoinsWithTheCloneKeepingTheGitDiff) {
   EXPECT_EQ(rows(101).size(), 1u);
 }
 
+// Issue 22: a next link that comes back to a page already read is a loop; the
+// sync stops with what was stored before it.
+TEST_F(SyncTest, ALoopingNextLinkStopsTheSyncKeepingWhatWasStored) {
+  serve_widget(server_);
+  const std::string comments = route("/issues/103/comments");
+  server_.reset(comments);
+  server_.add_json(comments, "empty.json",
+                   {{"Link", "<{base}" + comments + "?per_page=100&page=2>; rel=\"next\""}});
+  server_.add_json(comments + "?page=2", "empty.json",
+                   {{"Link", "<{base}" + comments + "?per_page=100&page=2>; rel=\"next\""}});
+  auto r = sync_github(*store_, options(), nullptr);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kCorrupt);
+  EXPECT_NE(r.error().message.find("GET /repos/acme/widget/issues/103/comments"), std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("loop"), std::string::npos) << r.error().message;
+  EXPECT_EQ(server_.requests_to(comments + "?page=2"), 1);
+  EXPECT_EQ(rows(101).size(), 1u);  // stored before the loop, kept
+  EXPECT_TRUE(rows(103).empty());
+}
+
+// Issue 22: an endless chain of fresh next links ends at max_pages.
+TEST_F(SyncTest, EndlessPaginationStopsAtTheBound) {
+  serve_widget(server_);
+  const std::string closed = route("/pulls?state=closed");
+  server_.reset(closed);
+  auto link_to = [&](int page) {
+    return std::vector<std::pair<std::string, std::string>>{
+        {"Link", fmt::format("<{{base}}{}/pulls?state=closed&per_page=100&page={}>; rel=\"next\"",
+                             kRepo, page)}};
+  };
+  server_.add_json(closed, "pulls_closed_page1.json", link_to(2));
+  for (int page = 2; page <= 40; ++page)
+    server_.add_json(fmt::format("{}&page={}", closed, page), "pulls_closed_page1.json",
+                     link_to(page + 1));
+  auto o = options();
+  o.max_pages = 25;
+  auto r = sync_github(*store_, o, nullptr);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kCorrupt);
+  EXPECT_NE(r.error().message.find("GET /repos/acme/widget/pulls"), std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("more than 25 pages"), std::string::npos) << r.error().message;
+  EXPECT_EQ(server_.requests(), 25);
+}
+
+// Issue 22: the token never follows a next link to another host.
+TEST_F(SyncTest, ANextLinkToAnotherHostIsRefused) {
+  FixtureServer foreign;
+  foreign.add_json("/repositories/42/pulls?state=closed&page=2", "pulls_closed_page2.json");
+  serve_widget(server_);
+  const std::string closed = route("/pulls?state=closed");
+  server_.reset(closed);
+  server_.add_json(closed, "pulls_closed_page1.json",
+                   {{"Link", "<" + foreign.url() +
+                                 "/repositories/42/pulls?state=closed&page=2>; rel=\"next\""}});
+  auto r = sync_github(*store_, options(), nullptr);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(r.error().message.find("another host"), std::string::npos) << r.error().message;
+  EXPECT_EQ(r.error().message.find("ghp_SECRET"), std::string::npos);
+  EXPECT_EQ(foreign.requests(), 0);
+}
+
 TEST_F(SyncTest, RejectsAMalformedRepositoryName) {
   auto o = options();
   o.repo = "acme/widget/extra";

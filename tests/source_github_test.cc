@@ -64,6 +64,30 @@ TEST_F(GithubClientTest, FollowsTheLinkHeaderAndSendsTheToken) {
   EXPECT_EQ(c.stats().requests, 2);
 }
 
+// Issue 22: a Link header naming another origin must not receive the token.
+TEST_F(GithubClientTest, RefusesANextPageOnAnotherOrigin) {
+  FixtureServer foreign;
+  foreign.add_json(kList, "pulls_closed_page2.json");
+  auto c = client();
+  for (const std::string& url :
+       {foreign.url() + kList,
+        "http://localhost:" + server_.url().substr(server_.url().rfind(':') + 1) + kList,
+        "https://" + server_.url().substr(7) + kList}) {
+    auto p = c.get(url);
+    ASSERT_FALSE(p) << url;
+    EXPECT_EQ(p.error().kind, ErrorKind::kInvalidInput);
+    EXPECT_NE(p.error().message.find("another host"), std::string::npos) << p.error().message;
+    EXPECT_EQ(p.error().message.find("SECRET"), std::string::npos);
+  }
+  EXPECT_EQ(foreign.requests(), 0);
+  EXPECT_EQ(server_.requests(), 0);
+  // The configured origin itself, spelled with its default port or not, is followed.
+  server_.add_json(kList, "pulls_closed_page2.json");
+  auto same = c.get(server_.url() + kList);
+  ASSERT_TRUE(same) << same.error().message;
+  EXPECT_EQ(server_.last_authorization(), "Bearer ghp_SECRET_TOKEN");
+}
+
 TEST_F(GithubClientTest, ConditionalRequestGets304) {
   server_.add_json(kList, "pulls_open.json", {{"ETag", "W/\"5f2c\""}});
   auto c = client();

@@ -105,6 +105,27 @@ TEST(Store, FindsByShaPrefixAndReportsAmbiguity) {
   EXPECT_FALSE(find_change(*store, *repo, "HEAD~1"));
 }
 
+// Issue 22: PR numbers of seven or more digits were read as sha prefixes,
+// so /pr/1234567 answered 404 and an export stopped half-way.
+TEST(Store, LongPrNumbersAreNumbersFirstAndAllDigitShasStillResolve) {
+  TempDir dir;
+  TestStore store(dir);
+  auto repo = store->upsert_repo({0, "o/r", "", "", "", ""});
+  std::vector<Change> in = {sample_change(1234567, "9a" + std::string(38, '3'), 1),
+                            sample_change(5, "7654321" + std::string(33, '4'), 2)};
+  ASSERT_TRUE(store->put_changes(repo->id, in, std::nullopt));
+  for (const char* ref : {"1234567", "#1234567"}) {
+    auto c = find_change(*store, *repo, ref);
+    ASSERT_TRUE(c) << ref << ": " << c.error().message;
+    EXPECT_EQ(c->number.value_or(0), 1234567) << ref;
+  }
+  // No PR 7654321: the digits are a sha prefix.
+  auto by_sha = find_change(*store, *repo, "7654321");
+  ASSERT_TRUE(by_sha) << by_sha.error().message;
+  EXPECT_EQ(by_sha->number.value_or(0), 5);
+  EXPECT_FALSE(find_change(*store, *repo, "#7654321"));
+}
+
 TEST(Store, ChoosesTheRepository) {
   TempDir dir;
   TestStore store(dir);

@@ -14,6 +14,31 @@ TEST(HttpLink, FindsEachRelationOfAGithubLinkHeader) {
   EXPECT_EQ(link_url(h, "prev"), "");
 }
 
+TEST(HttpOrigin, SchemeHostAndPortWithDefaultsAndNoUserinfo) {
+  EXPECT_EQ(origin("https://API.github.com/repos/a/b?page=2"), "https://api.github.com:443");
+  EXPECT_EQ(origin("https://api.github.com:443/x"), origin("https://api.github.com/y"));
+  EXPECT_EQ(origin("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
+  EXPECT_EQ(origin("http://[::1]:9/x"), "http://[::1]:9");
+  // The host after the last '@' is where the request goes.
+  EXPECT_EQ(origin("https://api.github.com@evil.example/x"), "https://evil.example:443");
+  EXPECT_NE(origin("http://api.github.com/x"), origin("https://api.github.com/x"));
+  EXPECT_NE(origin("https://api.github.com:8443/x"), origin("https://api.github.com/x"));
+  EXPECT_EQ(origin("/repos/a/b"), "");
+  EXPECT_EQ(origin("ftp://h/x"), "");
+  EXPECT_EQ(origin("https:///x"), "");
+  EXPECT_EQ(origin("http://h:8x/"), "");
+}
+
+// Issue 22: show printed a javascript: link taken from GitHub's html_url.
+TEST(HttpSafeUrl, OnlyAbsoluteHttpUrlsPass) {
+  EXPECT_EQ(safe_url("https://github.com/o/r/pull/1"), "https://github.com/o/r/pull/1");
+  EXPECT_EQ(safe_url("HTTP://h:8080/x?a=1#f"), "HTTP://h:8080/x?a=1#f");
+  for (const char* bad : {"javascript:alert(1)", "JavaScript://h/%0aalert(1)", "data:text/html,x",
+                          "/pr/1", "//evil.example/x", "https:///x", "https://h/a b",
+                          "https://h/\x1b]0;t\x07", "https://h/\"onmouseover=x", "ftp://h/x"})
+    EXPECT_EQ(safe_url(bad), "") << bad;
+}
+
 TEST(HttpLink, LastPageHasNoNext) {
   const std::string h =
       "<https://api.github.com/x?page=1>; rel=\"prev\", <https://api.github.com/x?page=1>; "

@@ -6,6 +6,7 @@
 #include "mergelens/util/compress.h"
 #include "mergelens/util/time.h"
 #include "mergelens/util/toml_file.h"
+#include "mergelens/util/utf8.h"
 
 namespace mergelens {
 namespace {
@@ -106,6 +107,38 @@ TEST(Toml, AMissingFileIsNoConfigurationAndAnUnreadableOneAnError) {
   ASSERT_TRUE(good && *good);
   EXPECT_EQ((**good)["x"].value_or(0), 3);
   std::filesystem::remove_all(dir);
+}
+
+TEST(Utf8, StrictDecoderRejectsSurrogatesOverlongsAndTruncation) {
+  EXPECT_EQ(decode_utf8("\xE4\xB8\xAD", 0).cp, U'中');
+  EXPECT_EQ(decode_utf8("\xE4\xB8\xAD", 0).len, 3u);
+  EXPECT_EQ(decode_utf8("\xF0\x9F\x98\x80", 0).cp, 0x1F600u);
+  for (const std::string bad : {"\xED\xA0\x80", "\xED\xBF\xBF", "\xC0\xAF", "\xE0\x80\xAF",
+                                "\xF4\x90\x80\x80", "\x80", "\xE4\xB8", "\xFF"}) {
+    const Utf8Char c = decode_utf8(bad, 0);
+    EXPECT_EQ(c.cp, Utf8Char::kInvalid) << bad.size();
+    EXPECT_EQ(c.len, 1u);
+  }
+  EXPECT_EQ(clean_utf8_text("a\xED\xA0\x80"
+                            "b\x01\x0b\r\n\tc\xEF\xBF\xBF"),
+            "a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+            "b\n\tc\xEF\xBF\xBD");
+}
+
+// Issue 22: ESC, OSC and CR from commit text must not reach a terminal raw.
+TEST(Utf8, TerminalSafeMakesControlCharactersVisible) {
+  EXPECT_EQ(terminal_safe("\x1b]0;pwned\x07title\rX"), "\\x1b]0;pwned\\x07title\\x0dX");
+  EXPECT_EQ(terminal_safe("a\nb\tc\x7f"), "a\nb\tc\\x7f");
+  EXPECT_EQ(terminal_safe("a\nb\tc", /*keep_newlines=*/false), "a\\x0ab\\x09c");
+  EXPECT_EQ(terminal_safe("\xC2\x9B"
+                          "31m"),
+            "\\u009b31m");  // C1 CSI as UTF-8
+  EXPECT_EQ(terminal_safe("\x9b"
+                          "31m \xED\xA0\x80"),
+            "\\x9b31m \\xed\\xa0\\x80");
+  EXPECT_EQ(terminal_safe("中文 back\\slash é"), "中文 back\\slash é");
+  const std::string once = terminal_safe("\x1b[2J");
+  EXPECT_EQ(terminal_safe(once), once);
 }
 
 }  // namespace

@@ -161,6 +161,37 @@ TEST(WebFeed, AtomFeedsAreWellFormedWithRequiredElements) {
   EXPECT_EQ(close->find("/pr/1004"), std::string::npos);  // selective read
 }
 
+// Issue 22: an encoded surrogate (ED A0 80, invalid UTF-8) or a control in a
+// subject made the English feed ill-formed and reached the PR page raw.
+TEST(WebFeed, InvalidUtf8AndXmlForbiddenCharactersAreReplacedOrDropped) {
+  Pages p;
+  const std::string bad = "Fix \xED\xA0\x80 path \xC0\xAF \x0b\x1b[31m \xEF\xBF\xBE end";
+  p.w.add(1006, "2026-09-16T20:00:00Z", bad, Verdict::kCloseRead, 8, 7, {"moe"});
+  for (const auto lang : {web::Lang::kEn, web::Lang::kZh}) {
+    auto s = p.site(lang);
+    for (const auto kind : {web::FeedKind::kAll, web::FeedKind::kCloseReads, web::FeedKind::kTag}) {
+      auto feed = web::atom_feed(s, kind, "moe", "/feed.xml");
+      ASSERT_TRUE(feed) << feed.error().message;
+      Xml x(*feed);
+      EXPECT_TRUE(x.ok) << x.error;
+      EXPECT_EQ(feed->find("\xED\xA0\x80"), std::string::npos);
+      EXPECT_EQ(feed->find('\x0b'), std::string::npos);
+      EXPECT_EQ(feed->find('\x1b'), std::string::npos);
+      EXPECT_NE(feed->find("Fix \xEF\xBF\xBD"), std::string::npos);  // U+FFFD in its place
+    }
+    const std::string pr = p.html(s, web::pr_page(s, "1006"));
+    EXPECT_EQ(pr.find("\xED\xA0\x80"), std::string::npos);
+    EXPECT_EQ(pr.find("\xC0\xAF"), std::string::npos);
+    EXPECT_NE(pr.find("Fix \xEF\xBF\xBD"), std::string::npos);
+  }
+  // Whatever a view model holds, a rendered {{value}} is clean.
+  auto html = web::render_template("message", {{"heading", bad}, {"detail", bad}});
+  ASSERT_TRUE(html) << html.error().message;
+  EXPECT_EQ(html->find("\xED\xA0\x80"), std::string::npos);
+  EXPECT_EQ(html->find('\x0b'), std::string::npos);
+  EXPECT_NE(html->find("Fix \xEF\xBF\xBD"), std::string::npos);
+}
+
 TEST(WebTime, DayBoundariesFollowTheTimeZone) {
   auto sh = web::TimeZone::named("Asia/Shanghai");
   ASSERT_TRUE(sh);

@@ -84,9 +84,12 @@ try:
 
     def worker(db, log_name, lease, url):
         err = open(os.path.join(args.work_dir, log_name), "ab")
+        # An empty configuration (a named --config must exist): no [[repo]], [llm] or [[deliver]].
+        none = os.path.join(args.work_dir, "none")
+        open(none, "a").close()
         return subprocess.Popen(
             [binary, "--db", db, "worker", "--llm-base-url", url, *LLM, "--lease", str(lease),
-             "--poll", "0.1", "--exit-when-idle", "--config", os.path.join(args.work_dir, "none")],
+             "--poll", "0.1", "--exit-when-idle", "--config", none],
             stdout=subprocess.DEVNULL, stderr=err)
 
     def setup(db):

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "mergelens/cli/commands.h"
+#include "mergelens/model/repo_name.h"
 
 namespace mergelens {
 namespace cli {
@@ -100,7 +101,8 @@ int run_cli(int argc, char** argv) {
     }
     for (auto& [sub, runner] : runners) {
       if (!sub->parsed()) continue;
-      auto r = runner();
+      auto r = globals.repo.empty() ? Result<void>() : check_repo_name(globals.repo, "--repo");
+      if (r) r = runner();
       if (!r) {
         std::fprintf(stderr, "mergelens %s: %s\n", sub->get_name().c_str(),
                      r.error().message.c_str());

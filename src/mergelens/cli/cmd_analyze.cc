@@ -4,6 +4,7 @@
 
 #include "mergelens/cli/commands.h"
 #include "mergelens/pipeline/analyze.h"
+#include "mergelens/util/utf8.h"
 
 namespace mergelens::cli {
 
@@ -12,9 +13,11 @@ Runner setup_analyze(CLI::App& sub, const Globals& g) {
   auto stats = std::make_shared<bool>(false);
   sub.add_flag("--stats", *stats, "Print per-change timing percentiles and verdict/score counts");
   sub.add_option("--config", opt->config_path,
-                 "mergelens.toml to use (default: the one at the root of the clone, if any)");
+                 "mergelens.toml to use (default: the one at the root of the clone, if any)")
+      ->check(CLI::ExistingFile);
   sub.add_flag("--force", opt->force, "Recompute facts that are already current");
-  sub.add_option("-j,--threads", opt->threads, "Worker threads (default: one per core)");
+  sub.add_option("-j,--threads", opt->threads, "Worker threads (default: one per core)")
+      ->check(CLI::Range(0, 1024));
   return [opt, stats, &g]() -> Result<void> {
     auto store = open_store(g, /*create=*/false);
     if (!store) return std::unexpected(store.error());
@@ -23,6 +26,8 @@ Runner setup_analyze(CLI::App& sub, const Globals& g) {
     Progress progress("analyze", 0);
     auto report = analyze(**store, *repo, *opt, &progress);
     if (!report) return std::unexpected(report.error());
+    for (const auto& w : report->warnings)
+      fmt::print(stderr, "mergelens analyze: warning: {}\n", terminal_safe(w, false));
     std::string verdicts;
     for (const auto& [name, n] : report->verdicts)
       verdicts += fmt::format("{}{} {}", verdicts.empty() ? "" : ", ", n, name);

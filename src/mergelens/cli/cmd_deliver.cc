@@ -20,7 +20,8 @@ Runner setup_deliver(CLI::App& sub, const Globals& g) {
   sub.add_option("--to", a->to, "Target names (repeat, or comma-separated)")->delimiter(',');
   sub.add_flag("--due", a->due, "Deliver every closed day not yet delivered, to every target");
   sub.add_option("--config", a->config, "mergelens.toml with [[deliver]] tables")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
   sub.add_flag("--force", a->force, "Send the day again even when it was delivered");
   sub.add_flag("--dry-run", a->dry_run, "Print the messages instead of sending them");
   return [a, &g]() -> Result<void> {

@@ -17,12 +17,15 @@ Runner setup_ingest(CLI::App& sub, const Globals& g) {
   sub.add_option("-b,--branch", a->opt.branch, "Branch to walk (default: the one HEAD names)");
   sub.add_option("--since", a->since, "Only changes merged on or after this date (YYYY-MM-DD)");
   sub.add_option("--until", a->until, "Only changes merged before this date (YYYY-MM-DD)");
-  sub.add_option("-n,--limit", a->opt.limit, "At most N new changes, newest first");
+  sub.add_option("-n,--limit", a->opt.limit, "At most N new changes, newest first")
+      ->check(CLI::Range(0, 1000000000));
   sub.add_option("--url-base", a->opt.url_base,
                  "Web address of the repository for PR links (default: from the origin remote)");
-  sub.add_option("-j,--threads", a->opt.threads, "Reader threads (default: one per core)");
+  sub.add_option("-j,--threads", a->opt.threads, "Reader threads (default: one per core)")
+      ->check(CLI::Range(0, 1024));
   sub.add_option("--batch", a->opt.batch_size, "Changes per database transaction")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
   return [a, &g]() -> Result<void> {
     if (auto r = parse_date_flag(a->since, "--since", a->opt.since); !r) return r;
     if (auto r = parse_date_flag(a->until, "--until", a->opt.until); !r) return r;

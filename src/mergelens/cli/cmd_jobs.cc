@@ -25,10 +25,13 @@ Runner setup_jobs(CLI::App& sub, const Globals& g) {
   sub.add_option("--state", a->state, "List jobs in this state: queued, running, done, dead")
       ->capture_default_str();
   sub.add_option("--kind", a->kind, "Only jobs of this kind");
-  sub.add_option("--limit", a->limit, "Jobs listed, newest first")->capture_default_str();
+  sub.add_option("--limit", a->limit, "Jobs listed, newest first")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   sub.add_flag("--json", a->json, "Print the counts and the jobs as JSON");
   sub.add_flag("--retry-dead", a->retry_dead, "Queue the dead jobs (of --kind) again");
-  sub.add_option("--prune", a->prune_days, "Delete done jobs older than N days");
+  sub.add_option("--prune", a->prune_days, "Delete done jobs older than N days")
+      ->check(CLI::Range(0.0, 36500.0));
   return [a, &g]() -> Result<void> {
     std::optional<JobState> state;
     for (auto s : {JobState::kQueued, JobState::kRunning, JobState::kDone, JobState::kDead})

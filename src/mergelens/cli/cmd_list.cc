@@ -2,6 +2,7 @@
 
 #include "mergelens/cli/commands.h"
 #include "mergelens/model/json.h"
+#include "mergelens/util/utf8.h"
 
 namespace mergelens::cli {
 
@@ -14,7 +15,7 @@ Runner setup_list(CLI::App& sub, const Globals& g) {
   auto a = std::make_shared<Args>();
   sub.add_option("--since", a->since, "Only changes merged on or after this date");
   sub.add_option("--until", a->until, "Only changes merged before this date");
-  sub.add_option("-n,--limit", a->limit, "At most N changes");
+  sub.add_option("-n,--limit", a->limit, "At most N changes")->check(CLI::Range(0, 1000000000));
   sub.add_flag("--json", a->json, "Print JSON");
   return [a, &g]() -> Result<void> {
     ListQuery q;
@@ -74,11 +75,15 @@ Runner setup_list(CLI::App& sub, const Globals& g) {
       const std::string who = s.author.login.empty() ? s.author.name : s.author.login;
       const std::string badge =
           s.verdict.empty() ? "" : fmt::format("[{} {}/{}] ", s.verdict, s.importance, s.insight);
+      // Commit text is escaped for the terminal (no ESC, OSC, CR reaches it).
       fmt::print("  {:<9} {}  {}{}  {} · +{} -{} in {} file{}\n", ref,
-                 format_utc(s.merged_at).substr(11, 5), badge, s.title, who, s.additions,
-                 s.deletions, s.file_count, s.file_count == 1 ? "" : "s");
+                 format_utc(s.merged_at).substr(11, 5), badge,
+                 terminal_safe(s.title, /*keep_newlines=*/false),
+                 terminal_safe(who, /*keep_newlines=*/false), s.additions, s.deletions,
+                 s.file_count, s.file_count == 1 ? "" : "s");
     }
-    if (rows->empty()) fmt::print("no changes stored for {}\n", repo->name);
+    if (rows->empty())
+      fmt::print("no changes stored for {}\n", terminal_safe(repo->name, /*keep_newlines=*/false));
     return {};
   };
 }

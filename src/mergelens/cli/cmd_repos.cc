@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "mergelens/cli/commands.h"
+#include "mergelens/model/repo_name.h"
 #include "mergelens/pipeline/repos_config.h"
 #include "mergelens/pipeline/worker.h"
 
@@ -64,7 +65,9 @@ Runner setup_repos(CLI::App& sub, const Globals& g) {
   remove->add_option("name", a->name, "Repository name")->required();
   CLI::App* list = sub.add_subcommand("list", "List the repositories workers keep current");
   CLI::App* load = sub.add_subcommand("load", "Add the [[repo]] tables of a mergelens.toml");
-  load->add_option("--config", a->config, "The file")->capture_default_str();
+  load->add_option("--config", a->config, "The file")
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
   CLI::App* enqueue = sub.add_subcommand("enqueue", "Queue an ingest of one or every repository");
   enqueue->add_option("name", a->name, "Repository name (default: every one)");
   return [=, &g]() -> Result<void> {
@@ -72,6 +75,9 @@ Runner setup_repos(CLI::App& sub, const Globals& g) {
     if (!store) return std::unexpected(store.error());
     const auto now = static_cast<UnixSeconds>(std::time(nullptr));
     if (add->parsed()) {
+      if (auto r = check_repo_name(a->repo.name, "repos add"); !r) return r;
+      if (!a->repo.github.empty())
+        if (auto r = check_repo_name(a->repo.github, "repos add --github"); !r) return r;
       auto schedule = parse_schedule(a->schedule);
       if (!schedule) return std::unexpected(schedule.error());
       a->repo.schedule_seconds = *schedule;

@@ -17,6 +17,7 @@
 #include "mergelens/deliver/deliver.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/pipeline/run.h"
+#include "mergelens/util/utf8.h"
 #include "mergelens/web/export.h"
 #include "mergelens/web/server.h"
 #include "mergelens/web/tz.h"
@@ -40,6 +41,8 @@ void print_report(const std::string& repo, const RunReport& r) {
              r.analyze.analyzed, r.write.written, r.write.written == 1 ? "" : "s", r.write.offline,
              r.write.llm, r.write.cached);
   for (const auto& note : shallow_notes(r.ingest)) fmt::print("  note: {}\n", note);
+  for (const auto& w : r.analyze.warnings)
+    fmt::print(stderr, "mergelens run: warning: {}\n", terminal_safe(w, false));
   if (!r.fetch_failed.empty()) fmt::print("  not fetched: {}\n", r.fetch_failed);
   if (!r.sync_skipped.empty()) fmt::print("  no GitHub sync: {}\n", r.sync_skipped);
   for (const auto& [reason, n] : r.write.fallback_reasons)
@@ -130,16 +133,19 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
   sub.add_option("--llm-base-url", a->llm.base_url, "Model server");
   sub.add_option("--llm-model", a->llm.model, "Model name");
   sub.add_option("--config", a->config, "mergelens.toml with an [llm] table")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
   sub.add_option("--github-api", a->opt.github_api_url,
                  "GitHub API base (sync runs when GITHUB_TOKEN or GH_TOKEN is set)")
       ->envname("MERGELENS_GITHUB_API")
       ->capture_default_str();
   sub.add_option("--batch", a->batch,
                  "Changes per transaction in every step (default: each "
-                 "step's own)");
+                 "step's own)")
+      ->check(CLI::Range(0, 100000));
   sub.add_option("--watch", a->watch,
-                 "Keep the repository current: fetch origin and run again every N seconds");
+                 "Keep the repository current: fetch origin and run again every N seconds")
+      ->check(CLI::Range(0.0, 31622400.0));
   sub.add_option("--export", a->export_dir, "After each pass, write the static site into DIR");
   sub.add_flag("--serve", a->serve, "After the first pass, serve the pages until Ctrl-C");
   sub.add_flag("--enqueue", a->enqueue,
@@ -148,7 +154,8 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
   sub.add_option("--host", a->server.host, "Address to serve on (with --serve)")
       ->capture_default_str();
   sub.add_option("--port", a->server.port, "Port to serve on (0: any free port)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
   sub.add_option("--tz", a->server.tz, "Time zone of day boundaries (served and exported)")
       ->capture_default_str();
   return [a, &g]() -> Result<void> {

@@ -12,13 +12,18 @@ namespace mergelens::cli {
 Runner setup_serve(CLI::App& sub, const Globals& g) {
   auto o = std::make_shared<web::ServerOptions>();
   sub.add_option("--host", o->host, "Address to listen on")->capture_default_str();
-  sub.add_option("--port", o->port, "Port (0: any free port)")->capture_default_str();
+  sub.add_option("--port", o->port, "Port (0: any free port)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
   sub.add_option("--tz", o->tz, "Time zone of day boundaries (tz database name)")
       ->capture_default_str();
   sub.add_option("--lang", o->lang, "Default language: zh or en")->capture_default_str();
   sub.add_option("--loops", o->loops, "Event-loop threads (own the connections)")
-      ->capture_default_str();
-  sub.add_option("--workers", o->workers, "Threads building pages")->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  sub.add_option("--workers", o->workers, "Threads building pages")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   return [o, &g]() -> Result<void> {
     o->repo = g.repo;
     const std::string db = g.db;

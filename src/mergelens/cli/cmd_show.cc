@@ -1,3 +1,5 @@
+#include <iterator>
+
 #include <fmt/format.h>
 
 #include "mergelens/analysis/facts_json.h"
@@ -8,6 +10,8 @@
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
 #include "mergelens/pipeline/triage.h"
+#include "mergelens/util/http.h"
+#include "mergelens/util/utf8.h"
 
 namespace mergelens::cli {
 namespace {
@@ -30,60 +34,69 @@ char status_letter(FileStatus s) {
   return 'M';
 }
 
-void print_facts(const Facts& f, const std::vector<Backlink>& backlinks) {
-  fmt::print(
-      "\n  verdict     {}{}\n", to_string(f.verdict),
+// The text forms below are written to `out` and printed through
+// terminal_safe() once, so no byte of commit text reaches the terminal raw.
+using Out = std::back_insert_iterator<std::string>;
+
+void print_facts(Out out, const Facts& f, const std::vector<Backlink>& backlinks) {
+  fmt::format_to(
+      out, "\n  verdict     {}{}\n", to_string(f.verdict),
       f.verdict_scope.empty() ? "" : fmt::format(" — read {}", fmt::join(f.verdict_scope, ", ")));
-  fmt::print("  importance  {}  ({})\n", f.importance.value, fmt::join(f.importance.reasons, "; "));
-  fmt::print("  insight     {}  ({})\n", f.insight.value, fmt::join(f.insight.reasons, "; "));
+  fmt::format_to(out, "  importance  {}  ({})\n", f.importance.value,
+                 fmt::join(f.importance.reasons, "; "));
+  fmt::format_to(out, "  insight     {}  ({})\n", f.insight.value,
+                 fmt::join(f.insight.reasons, "; "));
   if (!f.tags.empty()) {
     std::vector<std::string> names;
     for (const auto& t : f.tags) names.push_back(t.name);
-    fmt::print("  tags        {}\n", fmt::join(names, ", "));
+    fmt::format_to(out, "  tags        {}\n", fmt::join(names, ", "));
   }
   if (!f.focus.empty()) {
-    fmt::print("\n  focus ({} lines worth reading)\n", f.lines_worth_reading);
+    fmt::format_to(out, "\n  focus ({} lines worth reading)\n", f.lines_worth_reading);
     for (size_t i = 0; i < f.focus.size(); ++i) {
       const auto& r = f.focus[i];
-      fmt::print("   {}. {}:{}-{}{}  [{}]\n", i + 1, r.path, r.start_line, r.end_line,
-                 r.symbol.empty() ? "" : "  " + r.symbol, fmt::join(r.reasons, "; "));
+      fmt::format_to(out, "   {}. {}:{}-{}{}  [{}]\n", i + 1, r.path, r.start_line, r.end_line,
+                     r.symbol.empty() ? "" : "  " + r.symbol, fmt::join(r.reasons, "; "));
     }
   }
   if (!f.skim.empty()) {
-    fmt::print("\n  skim\n");
-    for (const auto& s : f.skim) fmt::print("   - {} ({})\n", s.path, s.reason);
+    fmt::format_to(out, "\n  skim\n");
+    for (const auto& s : f.skim) fmt::format_to(out, "   - {} ({})\n", s.path, s.reason);
   }
-  for (const auto& g : f.gaps) fmt::print("  {} gap: {} — {}\n", g.kind, g.subject, g.detail);
+  for (const auto& g : f.gaps)
+    fmt::format_to(out, "  {} gap: {} — {}\n", g.kind, g.subject, g.detail);
   for (const auto& m : f.body_mismatches)
-    fmt::print("  body vs code: {} {} — {}\n", m.kind, m.subject, m.detail);
+    fmt::format_to(out, "  body vs code: {} {} — {}\n", m.kind, m.subject, m.detail);
   for (const auto& b : backlinks)
-    fmt::print("  referenced by {} ({}): {}\n", b.ref, b.relation, b.title);
+    fmt::format_to(out, "  referenced by {} ({}): {}\n", b.ref, b.relation, b.title);
 }
 
-void print_text(const Change& c, bool patch) {
-  fmt::print("{}  {}\n\n", c.ref(), c.title);
-  fmt::print("  repository  {}\n", c.repo);
-  fmt::print("  kind        {} {}\n", to_string(c.kind), c.sha);
-  fmt::print("  author      {} <{}>{}\n", c.author.name, c.author.email,
-             c.author.login.empty() ? "" : fmt::format(" (@{})", c.author.login));
-  fmt::print("  merged      {}\n", format_utc(c.merged_at));
-  if (!c.url.empty()) fmt::print("  link        {}\n", c.url);
-  if (!c.labels.empty()) fmt::print("  labels      {}\n", fmt::join(c.labels, ", "));
-  fmt::print("  commits     {}\n", c.commits.size());
-  fmt::print("  files       {} (+{} -{}){}\n\n", c.files.size(), c.additions(), c.deletions(),
-             c.files_truncated ? ", list truncated" : "");
+void print_text(Out out, const Change& c, bool patch) {
+  fmt::format_to(out, "{}  {}\n\n", c.ref(), terminal_safe(c.title, /*keep_newlines=*/false));
+  fmt::format_to(out, "  repository  {}\n", c.repo);
+  fmt::format_to(out, "  kind        {} {}\n", to_string(c.kind), c.sha);
+  fmt::format_to(out, "  author      {} <{}>{}\n", c.author.name, c.author.email,
+                 c.author.login.empty() ? "" : fmt::format(" (@{})", c.author.login));
+  fmt::format_to(out, "  merged      {}\n", format_utc(c.merged_at));
+  // Only an absolute http(s) link is printed (a javascript: html_url is not).
+  if (const std::string url = http::safe_url(c.url); !url.empty())
+    fmt::format_to(out, "  link        {}\n", url);
+  if (!c.labels.empty()) fmt::format_to(out, "  labels      {}\n", fmt::join(c.labels, ", "));
+  fmt::format_to(out, "  commits     {}\n", c.commits.size());
+  fmt::format_to(out, "  files       {} (+{} -{}){}\n\n", c.files.size(), c.additions(),
+                 c.deletions(), c.files_truncated ? ", list truncated" : "");
   for (const auto& f : c.files) {
     std::string name = f.old_path.empty() ? f.path : fmt::format("{} → {}", f.old_path, f.path);
     std::string note = f.binary ? "binary" : fmt::format("+{} -{}", f.additions, f.deletions);
     if (f.truncated) note += ", hunks capped";
-    fmt::print("  {}  {}  ({})\n", status_letter(f.status), name, note);
+    fmt::format_to(out, "  {}  {}  ({})\n", status_letter(f.status), name, note);
   }
-  if (!c.body.empty()) fmt::print("\n{}\n", c.body);
+  if (!c.body.empty()) fmt::format_to(out, "\n{}\n", c.body);
   if (patch) {
     for (const auto& f : c.files) {
       if (f.hunks.empty()) continue;
-      fmt::print("\n--- {}\n+++ {}\n{}", f.old_path.empty() ? f.path : f.old_path, f.path,
-                 render_patch(f.hunks));
+      fmt::format_to(out, "\n--- {}\n+++ {}\n{}", f.old_path.empty() ? f.path : f.old_path, f.path,
+                     render_patch(f.hunks));
     }
   }
 }
@@ -105,9 +118,11 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
   sub.add_flag("--facts", a->facts, "Print the analysis facts too (always when there is no guide)");
   sub.add_flag("--prompt", a->prompt, "Print the exact prompt the model writer would send");
   sub.add_option("--max-calls", a->max_calls, "Model calls a PR at most (with --prompt)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 16));
   sub.add_option("--budget", a->budget, "Prompt budget in estimated tokens (with --prompt)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1000, 1000000));
   sub.add_option("--lang", a->lang, "Language of the guide to show: zh (default) or en")
       ->capture_default_str();
   return [a, &g]() -> Result<void> {
@@ -152,7 +167,8 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
                                             {"split", split},
                                             {"files_left_out", p.coverage.files_left_out}}));
       } else {
-        fmt::print("=== system ===\n{}\n\n=== user ===\n{}\n", p.system, p.user);
+        fmt::print("{}", terminal_safe(fmt::format("=== system ===\n{}\n\n=== user ===\n{}\n",
+                                                   p.system, p.user)));
         fmt::print("=== {} estimated tokens; {} of {} hunks; top-3 focus coverage {:.0f}% ===\n",
                    p.estimated_tokens, p.coverage.hunks_included, p.coverage.hunks_total,
                    p.coverage.top3_share * 100);
@@ -200,11 +216,17 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
                        {"model", t->second.model}};
       fmt::print("{}\n", dump_json(j));
     } else {
-      if (*guide) fmt::print("{}\n", guide_to_markdown(**guide));
-      if (!*guide || a->facts || a->patch) {
-        print_text(*change, a->patch);
-        if (*facts) print_facts(**facts, *backlinks);
+      std::string text;
+      if (*guide) {
+        Guide shown = **guide;
+        shown.source.url = http::safe_url(shown.source.url);  // the PR link: http(s) only
+        text = guide_to_markdown(shown) + "\n";
       }
+      if (!*guide || a->facts || a->patch) {
+        print_text(std::back_inserter(text), *change, a->patch);
+        if (*facts) print_facts(std::back_inserter(text), **facts, *backlinks);
+      }
+      fmt::print("{}", terminal_safe(text));
     }
     return {};
   };

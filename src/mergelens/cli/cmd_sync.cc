@@ -28,11 +28,17 @@ Runner setup_sync(CLI::App& sub, const Globals& g) {
       "REST API base (GitHub Enterprise: https://HOST/api/v3; env MERGELENS_GITHUB_API)");
   sub.add_option("--since", a->since,
                  "Only PRs updated on or after this date (YYYY-MM-DD); the sync point stays put");
-  sub.add_option("-n,--limit", a->opt.limit, "At most N PRs per list, most recently updated first");
+  sub.add_option("-n,--limit", a->opt.limit, "At most N PRs per list, most recently updated first")
+      ->check(CLI::Range(0, 1000000000));
   sub.add_flag("--open,!--no-open", a->opt.open, "Also sync open pull requests (default: yes)");
   sub.add_option("--max-wait", a->opt.max_wait_seconds,
                  "Longest wait in seconds for a rate-limit reset before stopping")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0, 86400));
+  sub.add_option("--max-pages", a->opt.max_pages,
+                 "Most pages followed per list; a longer or looping list stops the sync")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{1000000}));
   return [a, &g]() -> Result<void> {
     if (auto r = parse_date_flag(a->since, "--since", a->opt.since); !r) return r;
     if (std::string api = env("MERGELENS_GITHUB_API"); !api.empty() && a->opt.api_url.empty())

@@ -6,6 +6,7 @@
 #include "mergelens/llm/client.h"
 #include "mergelens/pipeline/write_llm.h"
 #include "mergelens/util/time.h"
+#include "mergelens/util/utf8.h"
 
 namespace mergelens::cli {
 
@@ -16,7 +17,8 @@ void print_triage_report(const TriageReport& r) {
       r.days, r.days == 1 ? "" : "s", r.batches, r.batches == 1 ? "" : "es", r.cached, r.failed,
       r.calls, r.calls == 1 ? "" : "s", r.judged, r.judged == 1 ? "" : "s", r.missing,
       r.max_prompt_tokens);
-  for (const auto& p : r.problems) fmt::print("  triage: {}\n", p);
+  // A problem may quote the model's answer: control characters are shown, not run.
+  for (const auto& p : r.problems) fmt::print("  triage: {}\n", terminal_safe(p));
 }
 
 Runner setup_triage(CLI::App& sub, const Globals& g) {
@@ -41,9 +43,11 @@ Runner setup_triage(CLI::App& sub, const Globals& g) {
       "Ask no model: write each batch's request to this folder (DAY-BATCH.request.json)");
   sub.add_option("--llm-base-url", a->llm.base_url, "Model server, e.g. http://127.0.0.1:30000");
   sub.add_option("--llm-model", a->llm.model, "Model name");
-  sub.add_option("--llm-max-retries", a->llm.max_retries, "Retries per request");
+  sub.add_option("--llm-max-retries", a->llm.max_retries, "Retries per request")
+      ->check(CLI::Range(0, 20));
   sub.add_option("--config", a->config, "mergelens.toml with an [llm] table")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
   return [a, &g]() -> Result<void> {
     TriageOptions opt;
     if (auto r = parse_date_flag(a->since, "--since", opt.since); !r)

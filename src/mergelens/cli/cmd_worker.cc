@@ -52,28 +52,38 @@ Runner setup_worker(CLI::App& sub, const Globals& g) {
       "--kinds", a->kinds,
       "Job kinds to take, comma-separated (ingest, sync, analyze, triage, write, deliver)");
   sub.add_option("--lease", a->opt.lease_seconds, "Lease of a claimed job, seconds")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
   sub.add_option("--poll", a->opt.poll_seconds, "Wait between claims when idle, seconds")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 3600.0));
   sub.add_flag("--exit-when-idle", a->opt.exit_when_idle,
                "Stop once no job is running or due within a minute");
-  sub.add_option("--max-jobs", a->opt.max_jobs, "Stop after N jobs");
+  sub.add_option("--max-jobs", a->opt.max_jobs, "Stop after N jobs")
+      ->check(CLI::Range(0, 1000000000));
   sub.add_option("--store-wait", a->opt.store_wait_seconds,
                  "How long to wait for an unreachable store before giving up, seconds")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 604800.0));
   sub.add_option("--config", a->config, "mergelens.toml with [[repo]] tables and [llm]")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
   sub.add_option("--llm-base-url", a->llm.base_url, "Model server");
   sub.add_option("--llm-model", a->llm.model, "Model name");
-  sub.add_option("--llm-concurrency", a->llm.concurrency, "Requests in flight (this worker)");
+  sub.add_option("--llm-concurrency", a->llm.concurrency, "Requests in flight (this worker)")
+      ->check(CLI::Range(1, 256));
   sub.add_option("--rpm", a->limits.requests_per_minute,
-                 "Model requests per minute, shared by every worker (0: no limit)");
+                 "Model requests per minute, shared by every worker (0: no limit)")
+      ->check(CLI::Range(0.0, 1000000.0));
   sub.add_option("--tokens-per-day", a->limits.tokens_per_day,
-                 "Model tokens per UTC day, shared by every worker (0: no limit)");
+                 "Model tokens per UTC day, shared by every worker (0: no limit)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000000000000000}));
   sub.add_option("--burst", a->limits.burst, "Requests that may go at once after a pause")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
   sub.add_option("--budget", a->opt.budget_tokens, "Prompt budget in estimated tokens")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1000, 1000000));
   sub.add_option("--github-api", a->opt.github_api_url, "GitHub API base")
       ->envname("MERGELENS_GITHUB_API")
       ->capture_default_str();

@@ -35,7 +35,8 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
                "Write from the analysis facts alone, no network (default)");
   sub.add_flag("--force", a->force, "Rewrite guides that are current");
   sub.add_option("--budget", a->budget, "Prompt budget in estimated tokens (model writer)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1000, 1000000));
   sub.add_option("--max-calls", a->max_calls,
                  "Model calls a PR at most (a PR too large for one prompt is read in several: "
                  "notes on its parts, then the guide; retries count)")
@@ -44,16 +45,21 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
   sub.add_flag("--one-language-per-call", a->one_lang_per_call,
                "With --lang both, ask for each language in its own call (default: one call "
                "answers both)");
-  sub.add_option("--batch", a->batch, "Guides stored per transaction")->capture_default_str();
+  sub.add_option("--batch", a->batch, "Guides stored per transaction")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
   sub.add_flag("--llm", a->use_llm,
                "Ask a model (OpenAI-compatible API; settings from flags, OPENAI_BASE_URL / "
                "OPENAI_API_KEY / OPENAI_MODEL, or the [llm] table of --config)");
   sub.add_option("--llm-base-url", a->llm.base_url, "Model server, e.g. http://127.0.0.1:30000");
   sub.add_option("--llm-model", a->llm.model, "Model name");
-  sub.add_option("--llm-concurrency", a->llm.concurrency, "Requests in flight");
-  sub.add_option("--llm-max-retries", a->llm.max_retries, "Retries per request");
+  sub.add_option("--llm-concurrency", a->llm.concurrency, "Requests in flight")
+      ->check(CLI::Range(1, 256));
+  sub.add_option("--llm-max-retries", a->llm.max_retries, "Retries per request")
+      ->check(CLI::Range(0, 20));
   sub.add_option("--config", a->config, "mergelens.toml with an [llm] table")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::ExistingFile);
   sub.add_flag("--no-triage", a->no_triage,
                "With --llm, do not ask the model to triage each day first (guides then start "
                "from the analysis's judgment)");

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "mergelens/util/http.h"
 #include "mergelens/util/toml_file.h"
 
 namespace mergelens::deliver {
@@ -154,6 +155,11 @@ class Reader {
     out.kind = *k;
     if (out.is_email()) {
       if (out.smtp_url.empty()) return error(where, what + " needs smtp_url");
+      if (http::redact_userinfo(out.smtp_url) != out.smtp_url)  // the value is never echoed
+        return error(where, what +
+                                ": smtp_url must not hold credentials (user:password@); put the "
+                                "user in username and the password in an environment "
+                                "variable named by password_env");
       if (out.from.empty()) return error(where, what + " needs from");
       if (out.to.empty()) return error(where, what + " needs at least one address in to");
       for (const auto& a : out.to)

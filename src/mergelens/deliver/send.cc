@@ -160,7 +160,8 @@ SendResult send_part(const Target& t, const std::string& payload, const std::str
       on_attempt("");
       return out;
     }
-    out.error = fmt::format("target \"{}\": {}", t.name, a.error);
+    // Recorded as deliveries.last_error and printed: no URL credentials, ever.
+    out.error = http::redact_userinfo(fmt::format("target \"{}\": {}", t.name, a.error));
     on_attempt(out.error);
     if (a.kind == Answer::kFail || attempt >= t.max_retries) return out;
     const long wait = a.wait_ms >= 0 ? a.wait_ms : backoff;

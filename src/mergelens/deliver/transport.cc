@@ -117,7 +117,7 @@ class RealTransport final : public Transport {
              rc == CURLE_SEND_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING ||
              (smtp_code >= 400 && smtp_code < 500);
     return fail(ErrorKind::kIo, "SMTP {}: {}{}", bare_address(t.smtp_url), curl_easy_strerror(rc),
-                *errbuf ? fmt::format(" ({})", errbuf) : std::string());
+                *errbuf ? fmt::format(" ({})", http::redact_userinfo(errbuf)) : std::string());
   }
 
   void sleep_ms(long ms) override {
@@ -155,9 +155,12 @@ std::string bare_address(std::string_view address) {
   const size_t close = address.rfind('>');
   if (open != std::string_view::npos && close != std::string_view::npos && close > open)
     return std::string(address.substr(open + 1, close - open - 1));
-  // smtp://host:port (used to name the server in messages): the host part.
-  if (const size_t s = address.find("://"); s != std::string_view::npos)
-    return std::string(address.substr(s + 3));
+  // smtp://host:port (used to name the server in messages): the host part,
+  // without any user:password@.
+  if (const size_t s = address.find("://"); s != std::string_view::npos) {
+    const std::string host = http::redact_userinfo(address);
+    return host.substr(s + 3);
+  }
   return std::string(address);
 }
 

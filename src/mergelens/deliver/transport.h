@@ -42,7 +42,8 @@ std::unique_ptr<Transport> real_transport();
 // tests: RFC 2047 encoded-words ("=?UTF-8?B?...?=") for any header text that
 // is not plain ASCII, folded to lines of at most 76 characters.
 std::string encode_header_text(std::string_view text);
-// "Name <a@b>" → "a@b"; "a@b" stays.
+// "Name <a@b>" → "a@b"; "a@b" stays; "smtp://user:pw@host:25" → "host:25"
+// (the server named in messages, never its credentials).
 std::string bare_address(std::string_view address);
 // "Name <a@b>" with the name encoded when it is not ASCII.
 std::string encode_address(std::string_view address);

@@ -12,6 +12,7 @@
 
 #include "mergelens/analysis/analyzer.h"
 #include "mergelens/analysis/import_graph.h"
+#include "mergelens/analysis/repo_config.h"
 #include "mergelens/source/git_source.h"
 
 namespace mergelens {
@@ -193,6 +194,19 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
   }
   if (!tip.empty())
     if (auto l = sources.front()->read_file(tip, ".github/labeler.yml"); l && *l) labeler = **l;
+  // The watched repository's own files are its authors' to break: a malformed
+  // one is a warning naming it (and the line), and the defaults are used.
+  // A file named by --config is ours, and its errors stop the run.
+  if (!labeler.empty())
+    if (auto r = parse_labeler_yml(labeler, ".github/labeler.yml"); !r) {
+      report.warnings.push_back(r.error().message + " (the repository's labels are not used)");
+      labeler.clear();
+    }
+  if (!toml.empty() && opt.config_path.empty())
+    if (auto r = parse_mergelens_toml(toml, "mergelens.toml"); !r) {
+      report.warnings.push_back(r.error().message + " (the default settings are used)");
+      toml.clear();
+    }
   auto ctx = make_context(repo.name, toml, labeler);
   if (!ctx) return std::unexpected(ctx.error());
   // The import graph has its own reader: it walks the changes in order on a

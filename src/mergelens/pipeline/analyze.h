@@ -37,10 +37,14 @@ struct AnalyzeReport {
   // Wall time of each change's batch (reading, analysing, storing) divided
   // among its changes, microseconds; in the order of `micros`.
   std::vector<double> wall_micros;
+  // The repository's own mergelens.toml or .github/labeler.yml at its tip was
+  // malformed: one message each, naming the file and line; defaults were used.
+  std::vector<std::string> warnings;
 };
 
-// Fails with kInvalidInput when a configuration file is malformed (naming it),
-// or with the store's errors. Facts of batches already committed stay stored.
+// Fails with kInvalidInput when the file named by `config_path` is malformed
+// (naming it), or with the store's errors; the clone's own configuration files
+// only add `warnings`. Facts of batches already committed stay stored.
 Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const AnalyzeOptions& options,
                               Progress* progress);
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/model/repo_name.h"
 #include "mergelens/source/subject.h"
 #include "mergelens/util/time.h"
 
@@ -89,6 +90,13 @@ Result<IngestReport> ingest(Store& store, const IngestOptions& opt, Progress* pr
   rec.name = !opt.repo_name.empty() ? opt.repo_name
              : remote               ? remote->name
                                     : folder_name(opt.repo_path);
+  // The name goes into page paths: the origin remote's (or the folder's) must
+  // pass the same rule as --repo.
+  if (auto r = check_repo_name(rec.name, !opt.repo_name.empty() ? "--repo"
+                                         : remote               ? "the origin remote"
+                                                                : "the clone's folder");
+      !r)
+    return fail(ErrorKind::kInvalidInput, "{}; pass --repo NAME", r.error().message);
   rec.web_base = !opt.url_base.empty() ? opt.url_base : remote ? remote->web_base : "";
   while (!rec.web_base.empty() && rec.web_base.back() == '/') rec.web_base.pop_back();
   rec.path = std::filesystem::absolute(opt.repo_path).lexically_normal().string();

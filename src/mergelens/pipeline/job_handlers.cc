@@ -102,6 +102,8 @@ Result<JobOutcome> run_analyze(Store& store, const Job& job, const JobContext& c
   if (!repo) return std::unexpected(repo.error());
   auto analysed = analyze(store, *repo, AnalyzeOptions{}, nullptr);
   if (!analysed) return std::unexpected(analysed.error());
+  std::string warned;  // the repository's own malformed configuration, defaults used
+  for (const auto& w : analysed->warnings) warned += "; warning: " + w;
   // With a model, each day of what needs writing is triaged first, and the
   // triage job queues that day's writes (pipeline/triage.h).
   if (settings->llm && ctx.options.client) {
@@ -129,14 +131,15 @@ Result<JobOutcome> run_analyze(Store& store, const Job& job, const JobContext& c
     auto queued = enqueue_writes(store, *settings, repo->id, std::string());
     if (!queued) return std::unexpected(queued.error());
     return JobOutcome{0,
-                      fmt::format("{} analysed, {} triage job(s) and {} write job(s) queued",
-                                  analysed->analyzed, *n, *queued),
+                      fmt::format("{} analysed, {} triage job(s) and {} write job(s) queued{}",
+                                  analysed->analyzed, *n, *queued, warned),
                       0};
   }
   auto queued = enqueue_writes(store, *settings, repo->id, std::nullopt);
   if (!queued) return std::unexpected(queued.error());
   return JobOutcome{
-      0, fmt::format("{} analysed, {} write job(s) queued", analysed->analyzed, *queued), 0};
+      0, fmt::format("{} analysed, {} write job(s) queued{}", analysed->analyzed, *queued, warned),
+      0};
 }
 
 // Queues a write job per change and language that needs a guide: every such

@@ -5,6 +5,7 @@
 
 #include <toml++/toml.h>
 
+#include "mergelens/model/repo_name.h"
 #include "mergelens/util/toml_file.h"
 
 namespace mergelens {
@@ -22,6 +23,10 @@ Result<std::int64_t> parse_schedule(std::string_view text) {
   if (ec != std::errc() || n <= 0 || scale == 0)
     return fail(ErrorKind::kInvalidInput,
                 "schedule '{}' is not a period such as 90, 30s, 15m, 2h or 1d", text);
+  // Checked before multiplying: "2562047788015216h" would overflow to a negative period.
+  if (n > kMaxScheduleSeconds / scale)
+    return fail(ErrorKind::kInvalidInput, "schedule '{}' is longer than a year ({} s)", text,
+                kMaxScheduleSeconds);
   return n * scale;
 }
 
@@ -45,6 +50,10 @@ Result<std::vector<RepoSettings>> repo_tables_of(const toml::table& root, std::s
     s.name = str("name");
     if (s.name.empty())
       s.name = !s.github.empty() ? s.github : std::filesystem::path(s.path).stem().string();
+    for (const std::string* n : {&s.name, &s.github})
+      if (!n->empty())
+        if (auto r = check_repo_name(*n, fmt::format("{}:{}", origin, line)); !r)
+          return std::unexpected(r.error());
     if (s.path.empty())
       return fail(ErrorKind::kInvalidInput, "{}:{}: repository '{}' needs a path (a local clone)",
                   origin, line, s.name);

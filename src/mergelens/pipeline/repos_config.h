@@ -20,8 +20,11 @@
 
 namespace mergelens {
 
+// The longest schedule accepted: a year (366 days).
+inline constexpr std::int64_t kMaxScheduleSeconds = 366 * 86400;
+
 // Parses "90", "30s", "15m", "2h", "1d" into seconds; "" is 0. kInvalidInput
-// naming `text` otherwise.
+// naming `text` otherwise, and for a period longer than kMaxScheduleSeconds.
 Result<std::int64_t> parse_schedule(std::string_view text);
 
 // The [[repo]] tables of a mergelens.toml text (`origin` names it in

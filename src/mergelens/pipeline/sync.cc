@@ -4,6 +4,7 @@
 #include <cctype>
 #include <iterator>
 
+#include "mergelens/model/repo_name.h"
 #include "mergelens/source/github_json.h"
 
 namespace mergelens {
@@ -11,18 +12,9 @@ namespace {
 
 using github::PullSummary;
 
-constexpr int kPerPage = 100;
+using github::kPerPage;
 // The files endpoint stops at 3000 files (30 pages of 100).
 constexpr size_t kMaxFilePages = github::kMaxFiles / kPerPage;
-
-bool valid_repo_name(std::string_view name) {
-  const auto slash = name.find('/');
-  if (slash == 0 || slash == std::string_view::npos || slash + 1 == name.size()) return false;
-  if (name.find('/', slash + 1) != std::string_view::npos) return false;
-  return std::all_of(name.begin(), name.end(), [](unsigned char c) {
-    return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '/';
-  });
-}
 
 class SyncJob {
  public:
@@ -39,7 +31,9 @@ class SyncJob {
   Result<SyncReport> run(Progress* progress);
 
  private:
-  // Every page of a list endpoint, decoded and concatenated.
+  // Every page of a list endpoint, decoded and concatenated; at most
+  // `max_pages` pages when given (the rest dropped), else an error past
+  // SyncOptions::max_pages pages or on a repeated page.
   template <class T, class Decode>
   Result<std::vector<T>> get_all(const std::string& path, Decode decode, size_t max_pages = 0);
   // PRs of one list ("closed" or "open") updated at or after `since`, newest
@@ -64,7 +58,11 @@ Result<std::vector<T>> SyncJob::get_all(const std::string& path, Decode decode, 
   std::vector<T> out;
   std::string url = path + (path.find('?') == std::string::npos ? "?" : "&") +
                     fmt::format("per_page={}", kPerPage);
-  for (size_t pages = 0; !url.empty() && (!max_pages || pages < max_pages); ++pages) {
+  github::PageWalk walk(github::Client::endpoint_name(path), opt_.max_pages);
+  while (!max_pages || walk.pages() < max_pages) {
+    auto more = walk.next(url);
+    if (!more) return std::unexpected(more.error());
+    if (!*more) break;
     auto page = client_.get(url);
     if (!page) return std::unexpected(page.error());
     auto items = decode(page->body, github::Client::endpoint_name(url));
@@ -80,7 +78,11 @@ Result<std::vector<PullSummary>> SyncJob::list(const std::string& state, UnixSec
   std::string url = fmt::format("{}/pulls?state={}&sort=updated&direction=desc&per_page={}", base_,
                                 state, kPerPage);
   std::vector<PullSummary> out;
-  for (bool first = true; !url.empty(); first = false) {
+  github::PageWalk walk(github::Client::endpoint_name(url), opt_.max_pages);
+  for (bool first = true;; first = false) {
+    auto more = walk.next(url);
+    if (!more) return std::unexpected(more.error());
+    if (!*more) break;
     auto page = client_.get(url, first ? etag : std::string());
     if (!page) return std::unexpected(page.error());
     if (page->not_modified) return out;  // only the first page is sent an ETag
@@ -226,7 +228,8 @@ Result<void> SyncJob::sync_list(const std::string& state, Progress* progress) {
 }
 
 Result<SyncReport> SyncJob::run(Progress* progress) {
-  if (!valid_repo_name(opt_.repo))
+  if (auto r = check_repo_name(opt_.repo, "sync"); !r) return std::unexpected(r.error());
+  if (opt_.repo.find('/') == std::string::npos)
     return fail(ErrorKind::kInvalidInput, "repository \"{}\" is not of the form owner/repo",
                 opt_.repo);
   auto found = store_.find_repo(opt_.repo);

@@ -38,6 +38,10 @@ struct SyncOptions {
   std::int64_t max_wait_seconds = 60;
   github::Clock* clock = nullptr;  // tests inject a fake clock; not owned
   int max_retries = 4;
+  // Pages followed per list (pull requests, and each PR's reviews, comments,
+  // commits); more, or a next link naming a page already read, stops the sync
+  // with kCorrupt. 0: no bound.
+  size_t max_pages = github::kDefaultMaxPages;
 };
 
 struct SyncReport {
@@ -52,8 +56,10 @@ struct SyncReport {
 };
 
 // Runs the job. `progress` may be null. Failures name the endpoint or the
-// store: kInvalidInput (repository name not "owner/repo", bad token),
-// kNotFound (no such repository), kCorrupt (malformed JSON from GitHub), kIo
+// store: kInvalidInput (repository name not "owner/repo", bad token, a page
+// link to another host than the API), kNotFound (no such repository),
+// kCorrupt (malformed JSON from GitHub, pagination past `max_pages` or
+// looping), kIo
 // (rate limit beyond --max-wait, network, 5xx after retries). PRs stored
 // before a failure stay stored, whole.
 Result<SyncReport> sync_github(Store& store, const SyncOptions& options, Progress* progress);

@@ -95,9 +95,17 @@ Result<void> Client::respect_primary_limit(const std::string& endpoint) {
 Result<Page> Client::get(std::string_view path_or_url, std::string_view etag) {
   const std::string endpoint = endpoint_name(path_or_url);
   http::Request req;
-  req.url = path_or_url.starts_with("http://") || path_or_url.starts_with("https://")
-                ? std::string(path_or_url)
-                : opt_.api_url + std::string(path_or_url);
+  const bool absolute = path_or_url.find("://") != std::string_view::npos;
+  req.url = absolute ? std::string(path_or_url) : opt_.api_url + std::string(path_or_url);
+  // The token goes to the configured API origin only: a Link header naming
+  // another host (or scheme, or port) is refused, not followed.
+  if (absolute && http::origin(req.url) != http::origin(opt_.api_url))
+    return fail(ErrorKind::kInvalidInput,
+                "{}: a page link names another host ({}) than the GitHub API ({}); refusing to "
+                "send the token there",
+                endpoint,
+                http::origin(req.url).empty() ? "not an http(s) URL" : http::origin(req.url),
+                http::origin(opt_.api_url));
   req.timeout_ms = opt_.timeout_ms;
   req.headers = {{"Accept", "application/vnd.github+json"}, {"X-GitHub-Api-Version", "2022-11-28"}};
   if (!opt_.token.empty()) req.headers.emplace_back("Authorization", "Bearer " + opt_.token);
@@ -183,6 +191,23 @@ Result<Page> Client::get(std::string_view path_or_url, std::string_view etag) {
                   endpoint);
     return fail(ErrorKind::kInvalidInput, "{}: unexpected HTTP {}", endpoint, status);
   }
+}
+
+PageWalk::PageWalk(std::string list_name, size_t max_pages)
+    : name_(std::move(list_name)), max_pages_(max_pages) {}
+
+Result<bool> PageWalk::next(const std::string& url) {
+  if (url.empty()) return false;
+  if (!seen_.insert(url).second)
+    return fail(ErrorKind::kCorrupt,
+                "{}: the next page link repeats an earlier page after {} pages (a loop); stopped",
+                name_, pages_);
+  if (max_pages_ && pages_ >= max_pages_)
+    return fail(ErrorKind::kCorrupt,
+                "{}: more than {} pages of {} (the --max-pages bound); stopped", name_, max_pages_,
+                kPerPage);
+  ++pages_;
+  return true;
 }
 
 }  // namespace mergelens::github

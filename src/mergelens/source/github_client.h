@@ -1,7 +1,9 @@
 // GitHub REST v3 client: GET requests against api.github.com (or a GitHub
 // Enterprise base URL) with pagination, conditional requests and rate limits.
 //
-// - Pagination follows the `Link: <...>; rel="next"` header.
+// - Pagination follows the `Link: <...>; rel="next"` header, on the API's own
+//   origin only: the token is sent to the scheme, host and port of `api_url`
+//   and nowhere else (an absolute URL on another origin is refused).
 // - Conditional requests: pass the ETag of an earlier response; a 304 answer
 //   comes back as `not_modified` and does not count against the rate limit.
 // - Primary rate limit (`X-RateLimit-Remaining: 0` until `X-RateLimit-Reset`):
@@ -22,6 +24,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "mergelens/util/error.h"
 #include "mergelens/util/time.h"
@@ -39,6 +42,12 @@ class Clock {
 // The system clock and std::this_thread::sleep_for. The returned object is
 // a process-wide singleton; callers do not own it.
 Clock& system_clock();
+
+// Items per page asked of every list endpoint (GitHub's documented maximum).
+inline constexpr size_t kPerPage = 100;
+// Pages followed per list by default: 300,000 items, more than any repository's
+// pull requests; an endless or looping `Link` chain ends here.
+inline constexpr size_t kDefaultMaxPages = 3000;
 
 struct ClientOptions {
   std::string api_url = "https://api.github.com";  // no trailing slash needed
@@ -71,7 +80,8 @@ class Client {
   // GETs `path_or_url`: a path under the API base ("/repos/o/r/pulls?state=closed")
   // or an absolute URL (a Link header's next page). `etag` non-empty sends
   // If-None-Match. Success: the page (2xx or 304). Failure: kNotFound (404),
-  // kInvalidInput (401, or 403/422 that is no rate limit), kIo (rate limit
+  // kInvalidInput (401, 403/422 that is no rate limit, or an absolute URL on
+  // another origin than `api_url`: nothing is sent), kIo (rate limit
   // that would need a longer wait than allowed, 5xx or transport errors after
   // the retries), each naming the endpoint.
   Result<Page> get(std::string_view path_or_url, std::string_view etag = {});
@@ -92,6 +102,24 @@ class Client {
   Stats stats_;
   bool exhausted_ = false;  // last answer said X-RateLimit-Remaining: 0
   UnixSeconds reset_at_ = 0;
+};
+
+// The bound on one list's pagination. Call next(url) before fetching each
+// page, the first one included. Success: true (fetch it), false when `url` is
+// empty (the list has ended). Failure: kCorrupt naming the list when `url` was
+// already fetched (a loop) or `max_pages` pages were fetched already (0: no
+// bound). The walk owns copies of the URLs it has seen.
+class PageWalk {
+ public:
+  PageWalk(std::string list_name, size_t max_pages);
+  Result<bool> next(const std::string& url);
+  size_t pages() const { return pages_; }
+
+ private:
+  std::string name_;
+  size_t max_pages_;
+  size_t pages_ = 0;
+  std::unordered_set<std::string> seen_;
 };
 
 }  // namespace mergelens::github

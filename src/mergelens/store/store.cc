@@ -37,7 +37,9 @@ Result<Change> find_change(Store& store, const RepoRecord& repo, std::string_vie
   const bool hex = s.size() >= 7 && s.size() <= 40 && std::all_of(s.begin(), s.end(), [](char ch) {
                      return std::isxdigit(static_cast<unsigned char>(ch));
                    });
-  if (digits && (hashed || s.size() < 7 || !hex)) {
+  // An all-digit ref of up to 18 digits is a PR number first; it is read as a
+  // sha prefix only when no PR has that number and it has 7 or more digits.
+  if (digits && (hashed || s.size() <= 18)) {
     std::int64_t n = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
     if (ec != std::errc()) return fail(ErrorKind::kInvalidInput, "'{}' is not a PR number", ref);

@@ -448,7 +448,9 @@ Result<std::unique_ptr<Store>> open_store_at(const std::string& location,
 // listing the names the store holds.
 Result<RepoRecord> resolve_repo(Store& store, std::string_view name);
 
-// Looks a change up by "#N", "N" or a sha prefix of at least 7 hex digits.
+// Looks a change up by "#N", "N" or a sha prefix of at least 7 hex digits. An
+// all-digit ref (up to 18 digits) is a PR number first, and a sha prefix only
+// when no PR has that number.
 // kNotFound when nothing matches, kInvalidInput when `ref` is malformed or an
 // abbreviated sha is ambiguous.
 Result<Change> find_change(Store& store, const RepoRecord& repo, std::string_view ref);

@@ -73,18 +73,55 @@ const std::string* Response::header(std::string_view name) const {
 }
 
 std::string redact_url(std::string_view url) {
-  auto cut = url.find_first_of("?#");
-  std::string out(url.substr(0, cut));
-  // Drop user:password@ from the authority.
-  auto scheme = out.find("://");
-  if (scheme != std::string::npos) {
-    auto at = out.find('@', scheme + 3);
-    auto slash = out.find('/', scheme + 3);
-    if (at != std::string::npos && (slash == std::string::npos || at < slash)) {
-      out.erase(scheme + 3, at - scheme - 2);
-    }
+  return redact_userinfo(url.substr(0, url.find_first_of("?#")));
+}
+
+std::string safe_url(std::string_view url) {
+  if (origin(url).empty()) return "";
+  for (unsigned char c : url)
+    if (c < 0x21 || c == 0x7f || c == '"' || c == '<' || c == '>' || c == '`' || c == '\\')
+      return "";
+  return std::string(url);
+}
+
+std::string redact_userinfo(std::string_view text) {
+  std::string out;
+  size_t pos = 0;
+  for (size_t s; (s = text.find("://", pos)) != std::string_view::npos;) {
+    const size_t host = s + 3;
+    size_t end = text.find_first_of("/?# \t\r\n\"'<>", host);
+    if (end == std::string_view::npos) end = text.size();
+    const size_t at = text.substr(host, end - host).rfind('@');
+    out.append(text.substr(pos, host - pos));
+    pos = at == std::string_view::npos ? host : host + at + 1;
   }
+  out.append(text.substr(pos));
   return out;
+}
+
+std::string origin(std::string_view url) {
+  const auto colon = url.find("://");
+  if (colon == std::string_view::npos) return {};
+  const std::string scheme = lower(url.substr(0, colon));
+  if (scheme != "http" && scheme != "https") return {};
+  std::string_view authority = url.substr(colon + 3);
+  authority = authority.substr(0, authority.find_first_of("/?#"));
+  if (auto at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);
+  std::string_view host = authority, port;
+  // "[::1]:8080": the port follows the closing bracket of an IPv6 literal.
+  const auto bracket = authority.rfind(']');
+  const auto last_colon = authority.rfind(':');
+  if (last_colon != std::string_view::npos &&
+      (bracket == std::string_view::npos || last_colon > bracket)) {
+    host = authority.substr(0, last_colon);
+    port = authority.substr(last_colon + 1);
+  }
+  if (host.empty()) return {};
+  if (port.empty()) port = scheme == "https" ? "443" : "80";
+  if (!std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return {};
+  while (port.size() > 1 && port.front() == '0') port.remove_prefix(1);
+  return scheme + "://" + lower(host) + ":" + std::string(port);
 }
 
 Result<Response> perform(const Request& request, Failure* failure) {

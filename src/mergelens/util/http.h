@@ -48,6 +48,25 @@ Result<Response> perform(const Request& request, Failure* failure = nullptr);
 // "https://host/path?x=1" -> "https://host/path" (for messages).
 std::string redact_url(std::string_view url);
 
+// `url` when it is an absolute http(s) URL with a host and without control
+// characters, spaces or the characters that end an HTML attribute (" < > ` \),
+// otherwise "" (so javascript:, data: and relative links are never printed or
+// emitted).
+std::string safe_url(std::string_view url);
+
+// `text` (an error message, free text) with the userinfo ("user:password@")
+// of every URL in it removed: after each "scheme://", up to the last '@'
+// before the host ends (at '/', '?', '#', whitespace, a quote or '<' '>').
+// Everything else is kept; plain e-mail addresses are not URLs and stay.
+std::string redact_userinfo(std::string_view text);
+
+// The origin of an absolute http(s) URL, "scheme://host:port" with scheme and
+// host lowercased, any user:password@ dropped and the default port (80, 443)
+// written out, so two URLs are on the same origin exactly when their origins
+// compare equal. Returns "" for anything else (a relative path, another scheme,
+// no host); "" never equals a real origin.
+std::string origin(std::string_view url);
+
 // Parses an RFC 8288 Link header and returns the URL whose rel is `rel`
 // ("next", "last"), or an empty string.
 std::string link_url(std::string_view link_header, std::string_view rel);

@@ -14,6 +14,7 @@
 
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
+#include "mergelens/util/http.h"
 #include "mergelens/web/i18n.h"
 #include "mergelens/web/tz.h"
 
@@ -157,12 +158,14 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
 
 // --- helpers shared by the page families (view.cc) ---
 
-// `url` when it is an absolute http(s) URL without control characters,
-// otherwise empty (so javascript: and data: links are never emitted).
-std::string safe_url(std::string_view url);
+// Links taken from stored data go through http::safe_url (util/http.h): an
+// absolute http(s) URL, or empty.
+using http::safe_url;
 // Percent-encodes everything but unreserved characters (and '/' when `path`).
 std::string url_encode(std::string_view s, bool path = false);
-// Replaces invalid UTF-8 with U+FFFD and drops C0 controls except \n and \t.
+// clean_utf8_text (util/utf8.h): strict UTF-8 (encoded surrogates and overlong
+// forms too) with U+FFFD for what is invalid, C0 controls except \n and \t
+// dropped: safe as XML 1.0 text once escaped.
 std::string clean_text(std::string_view s);
 // `s` with &, <, >, " and ' as character references: safe as HTML or XML
 // text and inside a quoted attribute.

@@ -68,6 +68,10 @@ Result<std::string> render_template(std::string_view name, const nlohmann::json&
     mstch::mustache tmpl{std::string(f->data)};
     if (!tmpl.is_valid())
       return fail(ErrorKind::kInternal, "template {}: {}", name, tmpl.error_message());
+    // Every {{value}} is valid UTF-8 without the controls XML/HTML forbid,
+    // whatever a page's view model forgot to clean.
+    tmpl.set_custom_escape(
+        [](const std::string& s) { return mstch::html_escape<std::string>(clean_text(s)); });
     mstch::data d = to_data(model);
     add_partials(d);
     std::string out = tmpl.render(d);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "mergelens/analysis/glossary.h"
+#include "mergelens/util/utf8.h"
 #include "mergelens/web/pages.h"
 
 namespace mergelens::web {
@@ -195,15 +196,6 @@ RepoRecord all_repos_record(Lang lang) {
   return r;
 }
 
-std::string safe_url(std::string_view url) {
-  const bool http = url.starts_with("https://") || url.starts_with("http://");
-  if (!http) return "";
-  for (unsigned char c : url)
-    if (c < 0x21 || c == 0x7f || c == '"' || c == '<' || c == '>' || c == '`' || c == '\\')
-      return "";
-  return std::string(url);
-}
-
 std::string url_encode(std::string_view s, bool path) {
   std::string out;
   for (unsigned char c : s) {
@@ -216,29 +208,7 @@ std::string url_encode(std::string_view s, bool path) {
 }
 
 std::string clean_text(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (b < 0x80) {
-      if (b >= 0x20 || b == '\n' || b == '\t') out += static_cast<char>(b);
-      ++i;
-      continue;
-    }
-    const size_t len = (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    bool ok = len && i + len <= s.size();
-    for (size_t k = 1; ok && k < len; ++k)
-      ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok) {
-      out.append(s.substr(i, len));
-      i += len;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    }
-  }
-  return out;
+  return clean_utf8_text(s);
 }
 
 std::string escape_html(std::string_view s) {
