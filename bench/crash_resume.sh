@@ -26,7 +26,8 @@
 # MERGELENS_CRASH_DIR (/tmp/mergelens-crash-resume; the window repository is
 # reused when it matches, the stores are made afresh).
 # Prints the uninterrupted run's time, the kills, each store's result and the
-# rows compared; exits 1 when a store differs.
+# rows compared (the tables, then `show --json` of every change, byte for byte
+# but the row id: every fact, reach included); exits 1 when a store differs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src="${MERGELENS_BENCH_REPO:?set MERGELENS_BENCH_REPO to a large local clone (e.g. ITCJ/sglang)}"
@@ -101,12 +102,14 @@ print(f"{trials} trials in {time.monotonic() - start:.0f} s: {kills} of {cr.atte
       f"killed mid-run, at {', '.join(f'{p:.1f}' for p in points)} s", flush=True)
 
 failed = 0
+shown = {}  # the reference's `show --json`, by sha
 for db in dbs:
     try:
         cr.check_intact(db)
         n = cr.check_same_changes(db, ref_db)
         cr.check_complete(db, langs)
         counts = cr.compare(db, ref_db)
+        counts["show --json"] = cr.compare_show(binary, db, ref_db, run_args[:2], shown)
         print(f"  {os.path.basename(os.path.dirname(db))}: equal ({n} changes, "
               + ", ".join(f"{v} {k}" for k, v in counts.items()) + ")", flush=True)
     except AssertionError as e:

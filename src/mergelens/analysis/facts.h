@@ -16,14 +16,16 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 8;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 9;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
                                             // replacements; 5: reach; 6: importance by
                                             // reach, insight by density, ranked tags;
                                             // 7: focus by explaining comments,
                                             // whole new files up to 1,000 lines;
                                             // 8: three focus places, the third
-                                            // in another file when close
+                                            // in another file when close;
+                                            // 9: reach capped at exactly 500
+                                            // in any graph order
 
 enum class Language {
   kUnknown,

@@ -356,15 +356,34 @@ Result<void> GitSource::walk_first_parent(
   }
 }
 
-Result<std::optional<std::string>> GitSource::read_file(const std::string& sha,
-                                                        const std::string& path,
-                                                        size_t max_bytes) const {
+namespace {
+
+// The size of blob `id` from its header, without inflating it (a large blob
+// is then never read whole only to be refused); -1 when it cannot be read.
+ssize_t blob_size(git_repository* repo, const git_oid* id) {
+  git_odb* odb = nullptr;
+  if (git_repository_odb(&odb, repo) != 0) return -1;
+  size_t size = 0;
+  git_object_t type{};
+  const int rc = git_odb_read_header(&size, &type, odb, id);
+  git_odb_free(odb);
+  return rc == 0 ? static_cast<ssize_t>(size) : -1;
+}
+
+}  // namespace
+
+Result<std::optional<std::string>> GitSource::read_path(const std::string& sha,
+                                                        const std::string& path, size_t max_bytes,
+                                                        bool links) const {
   TreePtr tree;
   if (auto t = commit_tree(impl_->repo, sha, path_, tree); !t) return std::unexpected(t.error());
   Owned<git_tree_entry, git_tree_entry_free> entry;
   if (git_tree_entry_bypath(entry.out(), tree.get(), path.c_str()) != 0 ||
-      git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB)
+      git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB ||
+      (!links && git_tree_entry_filemode(entry.get()) == GIT_FILEMODE_LINK))
     return std::optional<std::string>();
+  const ssize_t header = blob_size(impl_->repo, git_tree_entry_id(entry.get()));
+  if (header >= 0 && static_cast<size_t>(header) > max_bytes) return std::optional<std::string>();
   Owned<git_blob, git_blob_free> blob;
   if (git_blob_lookup(blob.out(), impl_->repo, git_tree_entry_id(entry.get())) != 0)
     return fail(ErrorKind::kCorrupt, "cannot read {} at {} ({})", path, sha, last_git_error());
@@ -372,6 +391,18 @@ Result<std::optional<std::string>> GitSource::read_file(const std::string& sha,
   if (size > max_bytes) return std::optional<std::string>();
   return std::optional<std::string>(
       std::string(static_cast<const char*>(git_blob_rawcontent(blob.get())), size));
+}
+
+Result<std::optional<std::string>> GitSource::read_file(const std::string& sha,
+                                                        const std::string& path,
+                                                        size_t max_bytes) const {
+  return read_path(sha, path, max_bytes, /*links=*/true);
+}
+
+Result<std::optional<std::string>> GitSource::read_regular_file(const std::string& sha,
+                                                                const std::string& path,
+                                                                size_t max_bytes) const {
+  return read_path(sha, path, max_bytes, /*links=*/false);
 }
 
 Result<void> GitSource::for_each_file(
@@ -394,6 +425,8 @@ Result<void> GitSource::for_each_file(
       return 0;
     std::string path = std::string(root) + git_tree_entry_name(entry);
     if (!(*w->want)(path)) return 0;
+    const ssize_t header = blob_size(w->repo, git_tree_entry_id(entry));
+    if (header >= 0 && static_cast<size_t>(header) > w->max_bytes) return 0;
     Owned<git_blob, git_blob_free> blob;
     if (git_blob_lookup(blob.out(), w->repo, git_tree_entry_id(entry)) != 0) {
       w->failed = path;

@@ -90,6 +90,15 @@ class GitSource {
   Result<std::optional<std::string>> read_file(const std::string& sha, const std::string& path,
                                                size_t max_bytes = 4u << 20) const;
 
+  // The content of `path` at `sha` exactly as for_each_file() would visit it:
+  // like read_file(), but nullopt for a symlink too (its blob is a link
+  // target, not a file's text). Readers that must agree with a whole-tree
+  // walk (the import graph edited change by change) use this one. Same
+  // failures as read_file(); the caller owns the returned string.
+  Result<std::optional<std::string>> read_regular_file(const std::string& sha,
+                                                       const std::string& path,
+                                                       size_t max_bytes = 1u << 20) const;
+
   // Calls visit(path, content) for every file of the tree of commit `sha`
   // whose path `want` accepts and whose size is at most `max_bytes`, in tree
   // order (submodules and symlinks skipped). kNotFound for an unknown sha,
@@ -110,6 +119,8 @@ class GitSource {
  private:
   struct Impl;
   explicit GitSource(std::string path, std::unique_ptr<Impl> impl);
+  Result<std::optional<std::string>> read_path(const std::string& sha, const std::string& path,
+                                               size_t max_bytes, bool links) const;
   std::string path_;
   std::unique_ptr<Impl> impl_;
 };
