@@ -443,10 +443,25 @@ Result<bool> shallow_numbered_six(const Db& db, std::int64_t version) {
 
 // Runs the migrations from schema v`from` on, each in its own transaction;
 // the one at index `done` (if any) is already applied and only recorded.
+// Several processes may open a fresh store at once: each step takes the
+// write lock (BEGIN IMMEDIATE) and reads the version again under it, so a
+// step another process applied meanwhile is skipped, not applied twice.
 Result<void> migrate(Db& db, std::int64_t from, std::optional<size_t> done = std::nullopt) {
   const auto steps = sql::migrations();
   for (size_t v = static_cast<size_t>(from); v < steps.size(); ++v) {
     if (auto r = db.exec("BEGIN IMMEDIATE"); !r) return r;
+    auto now = pragma_int(db, "user_version");
+    if (!now) {
+      (void)db.exec("ROLLBACK");
+      return fail(now.error().kind, "cannot read the schema version: {}", now.error().message);
+    }
+    // Done by another process meanwhile (not in the renumbering of `done`,
+    // where the recorded version is the old numbering's).
+    if (!done && *now > static_cast<std::int64_t>(v)) {
+      if (auto r = db.exec("COMMIT"); !r) return r;
+      v = static_cast<size_t>(*now) - 1;
+      continue;
+    }
     auto r = v == done ? Result<void>{} : db.exec(steps[v]);
     if (r) r = db.exec(fmt::format("PRAGMA user_version = {}", v + 1));
     if (r) r = db.exec(fmt::format("PRAGMA application_id = {}", sql::kApplicationId));
