@@ -270,6 +270,11 @@ INSERT INTO mergelens_version(one, n) VALUES (1, 0);
 ALTER TABLE changes ADD COLUMN shallow INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX changes_shallow ON changes(repo_id) WHERE shallow != 0;
 )sql",
+    // 6: files whose diff was not read (FileChange::unavailable), as SQLite migration 9.
+    R"sql(
+ALTER TABLE change_files ADD COLUMN unavailable TEXT;
+CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
+)sql",
 };
 
 }  // namespace

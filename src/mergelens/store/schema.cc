@@ -271,6 +271,13 @@ CREATE TABLE repo_settings (
 ALTER TABLE changes ADD COLUMN shallow INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX changes_shallow ON changes(repo_id) WHERE shallow != 0;
 )sql",
+    // 9: files whose diff was not read (FileChange::unavailable: a blob missing from a partial
+    // clone, a file too large to diff, memory), why; NULL when read. A later ingest rereads
+    // the changes holding one and rewrites them once the file can be read.
+    R"sql(
+ALTER TABLE change_files ADD COLUMN unavailable TEXT;
+CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
+)sql",
 };
 
 }  // namespace
