@@ -10,9 +10,9 @@ import subprocess
 import common
 
 args = common.parse_args()
+common.skip_unless_backend_available()
 src = os.path.join(args.work_dir, "src")
 clone = os.path.join(args.work_dir, "clone.git")
-db = os.path.join(args.work_dir, "store", "mergelens.db")
 T0 = 1788220800
 
 
@@ -55,7 +55,7 @@ def make_source():
 make_source()
 common.git(args.work_dir, "clone", "-q", "--bare", "--no-local", "--filter=blob:limit=1k",
            "file://" + src, clone)
-b = common.Binary(args.binary, db)
+b = common.Binary(args.binary, common.store(args, "store"))
 
 
 def show(n):
