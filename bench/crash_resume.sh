@@ -26,7 +26,10 @@
 # MERGELENS_CRASH_DIR (/tmp/mergelens-crash-resume; the window repository is
 # reused when it matches, the stores are made afresh).
 # Prints the uninterrupted run's time, the kills, each store's result and the
-# rows compared; exits 1 when a store differs.
+# rows compared (the tables, then `show --json` of every change, byte for byte
+# but the row id: every fact, reach included), then the same `show --json`
+# comparison for the window caught up in three batches (ingest --until, analyze)
+# and for the reference after `analyze --force`; exits 1 when a store differs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src="${MERGELENS_BENCH_REPO:?set MERGELENS_BENCH_REPO to a large local clone (e.g. ITCJ/sglang)}"
@@ -101,17 +104,48 @@ print(f"{trials} trials in {time.monotonic() - start:.0f} s: {kills} of {cr.atte
       f"killed mid-run, at {', '.join(f'{p:.1f}' for p in points)} s", flush=True)
 
 failed = 0
+shown = {}  # the reference's `show --json`, by sha
 for db in dbs:
     try:
         cr.check_intact(db)
         n = cr.check_same_changes(db, ref_db)
         cr.check_complete(db, langs)
         counts = cr.compare(db, ref_db)
+        counts["show --json"] = cr.compare_show(binary, db, ref_db, run_args[:2], shown)
         print(f"  {os.path.basename(os.path.dirname(db))}: equal ({n} changes, "
               + ", ".join(f"{v} {k}" for k, v in counts.items()) + ")", flush=True)
     except AssertionError as e:
         failed += 1
         print(f"  {os.path.basename(os.path.dirname(db))}: DIFFERENT: {str(e)[:600]}", flush=True)
 print(f"{len(dbs) - failed} of {len(dbs)} stores equal to the uninterrupted run's")
+
+# The same window caught up in three batches (ingest --until a third and two
+# thirds of the way, analyse after each, then the run), and the reference
+# re-analysed with --force: show --json of every change as the reference's.
+import subprocess
+name, repo, url = run_args[1], run_args[3], run_args[5]
+days = subprocess.run(["git", "-C", repo, "log", "--first-parent", "--format=%cs", "main"],
+                      capture_output=True, check=True).stdout.decode().split()[::-1]
+cuts = [days[len(days) // 3], days[2 * len(days) // 3]]
+batched = os.path.join(work, "batched", "mergelens.db")
+prepare(batched)
+for until in cuts:
+    for step in (["ingest", repo, "--url-base", url, "--until", until], ["analyze"]):
+        subprocess.run([binary, "--db", batched, "--repo", name, *step], capture_output=True,
+                       check=True)
+cr.run_to_end(binary, run_args, batched)
+forced = os.path.join(work, "forced", "mergelens.db")
+prepare(forced)
+shutil.copyfile(ref_db, forced)
+subprocess.run([binary, "--db", forced, "--repo", name, "analyze", "--force"], capture_output=True,
+               check=True)
+for label, db in ((f"three batches (ingest --until {cuts[0]}, {cuts[1]})", batched),
+                  ("analyze --force on the reference", forced)):
+    try:
+        n = cr.compare_show(binary, db, ref_db, run_args[:2], shown)
+        print(f"  {label}: equal ({n} show --json)", flush=True)
+    except AssertionError as e:
+        failed += 1
+        print(f"  {label}: DIFFERENT: {str(e)[:600]}", flush=True)
 sys.exit(1 if failed else 0)
 EOF

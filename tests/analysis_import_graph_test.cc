@@ -118,5 +118,80 @@ TEST(ImportGraph, IncrementalEditsAgreeWithAFreshBuild) {
   for (const auto& [p, _] : files) EXPECT_EQ(g.importers_of(p), fresh.importers_of(p)) << p;
 }
 
+// Transitive reach saturates: counting stops at 500 whatever order the walk
+// takes (the graph's insertion history decides that order), so two graphs of
+// the same tree built differently give the same count.
+TEST(ImportGraph, ReachCountsExactlyUpToTheCapWhateverTheWalkOrder) {
+  std::map<std::string, std::string> files = {{"python/pkg/__init__.py", ""},
+                                              {"python/pkg/core.py", ""}};
+  for (const char* mid : {"a", "b", "c"})
+    files[std::string("python/pkg/") + mid + ".py"] = "from pkg import core\n";
+  auto leaves = [&](const char* mid, int n) {
+    for (int i = 0; i < n; ++i)
+      files["python/pkg/" + std::string(mid) + "_leaf" + std::to_string(i) + ".py"] =
+          "from pkg import " + std::string(mid) + "\n";
+  };
+  leaves("a", 300);
+  leaves("b", 300);
+  leaves("c", 10);
+  RepoConfig none;
+  const Change c = touching({"python/pkg/core.py"});
+  ImportGraph bulk = build(files);
+  EXPECT_EQ(bulk.reach(c, none).importers, 500);
+  // The same tree, files added one by one in reverse order.
+  ImportGraph incremental;
+  for (auto it = files.rbegin(); it != files.rend(); ++it) incremental.set_file(it->first, it->second);
+  EXPECT_EQ(incremental.reach(c, none).importers, 500);
+  EXPECT_EQ(incremental.reach(c, none).direct, bulk.reach(c, none).direct);
+}
+
+// Random histories of edits (adds, edits, removals, package markers coming
+// and going) end in the graph a fresh build of the final tree gives: the
+// same edges and the same reach for every file.
+TEST(ImportGraph, RandomEditHistoriesAgreeWithAFreshBuild) {
+  const std::vector<std::string> paths = {
+      "python/pkg/__init__.py",   "python/pkg/a.py",         "python/pkg/b.py",
+      "python/pkg/sub/__init__.py", "python/pkg/sub/a.py",   "python/pkg/sub/c.py",
+      "python/other/a.py",        "python/other/__init__.py", "tests/test_a.py",
+      "csrc/ops.h",               "csrc/k.cu",                "csrc/x/ops.h"};
+  const std::vector<std::string> bodies = {
+      "",
+      "from pkg import a\n",
+      "from pkg.sub import a, c\nimport pkg.b\n",
+      "from . import a\nfrom .c import f\n",
+      "from .. import b\nimport other.a\n",
+      "#include \"ops.h\"\n#include <x/ops.h>\n",
+      "from pkg import sub\n"};
+  std::uint32_t seed = 12345;
+  auto next = [&](std::uint32_t n) {
+    seed = seed * 1103515245u + 12345u;
+    return (seed >> 16) % n;
+  };
+  RepoConfig none;
+  for (int round = 0; round < 40; ++round) {
+    std::map<std::string, std::string> files;
+    ImportGraph g;
+    for (int step = 0; step < 30; ++step) {
+      const std::string& p = paths[next(static_cast<std::uint32_t>(paths.size()))];
+      if (next(4) == 0) {
+        files.erase(p);
+        g.remove_file(p);
+      } else {
+        const std::string& b = bodies[next(static_cast<std::uint32_t>(bodies.size()))];
+        files[p] = b;
+        g.set_file(p, b);
+      }
+    }
+    ImportGraph fresh = build(files);
+    ASSERT_EQ(g.edges(), fresh.edges()) << "round " << round;
+    for (const auto& p : paths) {
+      EXPECT_EQ(g.importers_of(p), fresh.importers_of(p)) << "round " << round << " " << p;
+      const Reach a = g.reach(touching({p.c_str()}), none), b = fresh.reach(touching({p.c_str()}), none);
+      EXPECT_EQ(a.importers, b.importers) << "round " << round << " " << p;
+      EXPECT_EQ(a.direct, b.direct) << "round " << round << " " << p;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mergelens

@@ -119,6 +119,72 @@ TEST_F(GitSourceTest, CapsHugeFilesButKeepsTheirCounts) {
   EXPECT_TRUE(f->hunks.empty());
 }
 
+// Over max_diff_bytes a file is not diffed: added or deleted it is counted
+// from its one blob; modified it is marked unavailable, never "+0 -0".
+TEST_F(GitSourceTest, FilesOverTheDiffLimitAreCountedOrMarkedNotEmpty) {
+  std::string big;
+  for (int i = 0; i < 300; ++i) big += "row " + std::to_string(i) + "\n";
+  repo_->write("data/big.txt", big);
+  repo_->commit("Add big (#1401)", "2026-09-03T09:00:00Z");
+  const std::string added = head();
+  repo_->write("data/big.txt", big + "one more\n");
+  repo_->write("python/mod.py", "def f(x):\n    return x + 1\n");
+  repo_->commit("Change big (#1402)", "2026-09-03T10:00:00Z");
+  const std::string modified = head();
+  auto src = GitSource::open(repo_->path());
+  ASSERT_TRUE(src);
+  GitReadOptions opt;
+  opt.max_diff_bytes = 1000;
+  auto a = (*src)->read_change(added, opt);
+  ASSERT_TRUE(a) << a.error().message;
+  const FileChange* f = find_file(*a, "data/big.txt");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->additions, 300);
+  EXPECT_TRUE(f->truncated);
+  EXPECT_TRUE(f->hunks.empty());
+  EXPECT_EQ(f->unavailable, "");
+  auto m = (*src)->read_change(modified, opt);
+  ASSERT_TRUE(m) << m.error().message;
+  f = find_file(*m, "data/big.txt");
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->unavailable.find("too large to diff"), std::string::npos) << f->unavailable;
+  EXPECT_TRUE(f->hunks.empty());
+  const FileChange* small = find_file(*m, "python/mod.py");
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->unavailable, "");
+  EXPECT_EQ(small->additions, 1);
+}
+
+// A blob missing from the object store (a partial clone) is a gap in that
+// file: the change still reads, the file says why.
+TEST_F(GitSourceTest, AMissingBlobMarksTheFileAndTheChangeStillReads) {
+  repo_->write("python/gone.py", "GONE = 1\n");
+  repo_->write("python/mod.py", "def f(x):\n    return x * 2\n");
+  repo_->commit("Add gone (#1403)", "2026-09-03T11:00:00Z");
+  const std::string sha = head();
+  // Everything in one new pack but that blob; the old packs and loose objects go.
+  const std::string g = GitRepo::git();
+  testing::sh(fmt::format(
+      "cd '{0}' && id=$({1} rev-parse HEAD:python/gone.py) && {1} repack -q -a -d && "
+      "{1} cat-file --batch-all-objects --batch-check='%(objectname)' | grep -v $id | "
+      "{1} pack-objects -q .git/objects/pack/keep >/dev/null && "
+      "for p in .git/objects/pack/pack-*.pack; do rm -f \"$p\" \"${{p%.pack}}.idx\"; done && "
+      "! {1} cat-file -e $id 2>/dev/null",
+      repo_->path(), g));
+  auto src = GitSource::open(repo_->path());
+  ASSERT_TRUE(src);
+  auto c = (*src)->read_change(sha, GitReadOptions{});
+  ASSERT_TRUE(c) << c.error().message;
+  const FileChange* f = find_file(*c, "python/gone.py");
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->unavailable.find("not in the clone"), std::string::npos) << f->unavailable;
+  EXPECT_EQ(f->additions, 0);
+  const FileChange* mod = find_file(*c, "python/mod.py");
+  ASSERT_TRUE(mod);
+  EXPECT_EQ(mod->unavailable, "");
+  EXPECT_EQ(mod->additions, 1);
+}
+
 TEST_F(GitSourceTest, MergeCommitDiffsAgainstFirstParentAndListsBranchCommits) {
   repo_->run("checkout -q -b feature");
   repo_->write("python/a.py", "A = 1\n");

@@ -182,6 +182,37 @@ def compare(db, ref_db):
     return counts
 
 
+def show_json(binary, db, sha, global_args=()):
+    """`show SHA --json` of a store, without the store's row id (which counts
+    insertions, not the change)."""
+    p = subprocess.run([binary, "--db", db, *global_args, "show", sha, "--json"],
+                       capture_output=True)
+    assert p.returncode == 0, (db, sha, p.stderr.decode(errors="replace"))
+    j = json.loads(p.stdout)
+    j.pop("id", None)
+    return json.dumps(j, sort_keys=True)
+
+
+def compare_show(binary, db, ref_db, global_args=(), cache=None):
+    """`show --json` of every change of the reference, byte for byte the same in
+    `db` (the change, its files, every fact and the guides as the user sees
+    them); `cache` (a dict) keeps the reference's answers between stores.
+    Returns the number of changes compared."""
+    cache = {} if cache is None else cache
+    shas = [r[0] for r in rows(ref_db, "SELECT sha FROM changes ORDER BY sha")]
+    diff = []
+    for sha in shas:
+        if sha not in cache:
+            cache[sha] = show_json(binary, ref_db, sha, global_args)
+        got = show_json(binary, db, sha, global_args)
+        if got != cache[sha]:
+            a, b = json.loads(got), json.loads(cache[sha])
+            keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+            diff.append(f"{sha[:12]} ({', '.join(keys)})")
+    assert not diff, f"show --json differs for {len(diff)} of {len(shas)} changes: {diff[:10]}"
+    return len(shas)
+
+
 def change_ids_by_ref(db):
     """{"#N" or any sha prefix of 7+ digits: change id} (how a prompt names a change)."""
     ids = {}

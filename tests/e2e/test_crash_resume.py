@@ -55,6 +55,13 @@ def test_same_files_facts_and_guides():
         crash_resume.compare(db, ref_db)
 
 
+def test_same_show_json_for_every_change():
+    # What the user sees: every fact (reach included) and guide, byte for byte.
+    shown = {}
+    for db in killed_dbs:
+        crash_resume.compare_show(binary, db, ref_db, cache=shown)
+
+
 common.main([test_the_process_was_really_killed_mid_run, test_database_is_intact,
              test_same_changes_without_duplicates, test_no_partial_rows,
-             test_same_files_facts_and_guides])
+             test_same_files_facts_and_guides, test_same_show_json_for_every_change])

@@ -128,6 +128,7 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
         role != FileRole::kTest)
       role = FileRole::kGenerated;
     facts.roles[f.path] = role;
+    if (!f.unavailable.empty()) facts.unread_files.push_back(f.path + ": " + f.unavailable);
   }
 
   CodeFacts code = analyze_code(change, ctx.read_new_file);

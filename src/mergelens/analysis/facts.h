@@ -16,14 +16,17 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 8;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 9;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
                                             // replacements; 5: reach; 6: importance by
                                             // reach, insight by density, ranked tags;
                                             // 7: focus by explaining comments,
                                             // whole new files up to 1,000 lines;
                                             // 8: three focus places, the third
-                                            // in another file when close
+                                            // in another file when close;
+                                            // 9: reach capped at exactly 500
+                                            // in any graph order, files whose
+                                            // diff was not read
 
 enum class Language {
   kUnknown,
@@ -246,6 +249,9 @@ struct Facts {
   std::vector<RationaleNote> rationale;   // in focus order first, then by position
   std::vector<Replacement> replacements;  // likewise
   Reach reach;
+  // Files whose diff was not read (FileChange::unavailable), as "path: why":
+  // nothing below says anything about their content.
+  std::vector<std::string> unread_files;
   // The PR was still open when analysed: guides address its reviewers (what to
   // check before merge) rather than readers of merged code.
   bool open = false;

@@ -187,6 +187,7 @@ json facts_to_json(const Facts& f) {
             {"direct", f.reach.direct},
             {"hub", f.reach.hub},
             {"hub_importers", f.reach.hub_importers}}},
+          {"unread_files", f.unread_files},
           {"replacements", std::move(replacements)}};
 }
 
@@ -285,6 +286,7 @@ Result<Facts> facts_from_json(const json& j) {
     const json reach = j.value("reach", json::object());
     f.reach = {reach.value("known", false), reach.value("importers", 0), reach.value("direct", 0),
                reach.value("hub", ""), reach.value("hub_importers", 0)};
+    f.unread_files = j.value("unread_files", std::vector<std::string>{});
     return f;
   } catch (const json::exception& e) {
     return fail(ErrorKind::kCorrupt, "stored facts are malformed: {}", e.what());

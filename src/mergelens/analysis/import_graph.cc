@@ -539,13 +539,16 @@ Reach ImportGraph::reach(const Change& change, const RepoConfig& config) const {
       r.hub_importers = static_cast<std::int32_t>(own.size());
     }
   }
+  // The set of files reached does not depend on the walk's order (that of
+  // the hash maps, hence of the graph's edit history); a count that stops
+  // the moment it meets the cap does not either.
   for (size_t q = 0; q < queue.size() && r.importers < kTransitiveCap; ++q)
     for (const auto& [from, _] : g.rev[queue[q]]) {
       if (seen[from]) continue;
       seen[from] = 1;
       if (!g.nodes[from].counts) continue;  // a test or a script: counted out, not followed
       queue.push_back(from);
-      ++r.importers;
+      if (++r.importers == kTransitiveCap) break;
     }
   r.direct = static_cast<std::int32_t>(direct.size());
   return r;

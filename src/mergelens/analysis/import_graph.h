@@ -67,8 +67,10 @@ class ImportGraph {
   // through package __init__.py files (a module re-exported by its package is
   // imported by the package's importers); `importers`: every code file that
   // reaches one of them through imports; `hub`: the touched file with the
-  // most direct importers. `known` is set. `importers` stops counting at 500
-  // (transitive reach saturates; the walk is bounded).
+  // most direct importers. `known` is set. `importers` stops counting at
+  // exactly 500 (transitive reach saturates; the walk is bounded): the result
+  // depends on the files and their contents only, not on the order in which
+  // they were set, edited or removed.
   Reach reach(const Change& change, const RepoConfig& config) const;
 
   // The commit whose tree the graph holds, as the caller set it.

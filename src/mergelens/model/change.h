@@ -49,6 +49,12 @@ struct FileChange {
   bool binary = false;     // binary files carry no hunks
   bool truncated = false;  // hunks were capped: additions/deletions still count everything
   std::int32_t additions = 0, deletions = 0;
+  // Non-empty when the diff of this file could not be read, saying why (a
+  // blob absent from a partial or filtered clone, memory, a file too large to
+  // diff): no hunks, counts of 0, a known gap in this one file, not an empty
+  // diff. A later ingest reads the change again and rewrites it once the
+  // file can be read (see Store::put_changes).
+  std::string unavailable;
   std::vector<Hunk> hunks;
 };
 

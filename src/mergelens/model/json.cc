@@ -33,7 +33,9 @@ nlohmann::json to_json(const Change& c, bool with_hunks) {
         {"binary", f.binary},
         {"truncated", f.truncated},
         {"additions", f.additions},
-        {"deletions", f.deletions}};
+        {"deletions", f.deletions},
+        {"unavailable",
+         f.unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.unavailable)}};
     if (with_hunks) {
       nlohmann::json hunks = nlohmann::json::array();
       for (const auto& h : f.hunks) hunks.push_back(hunk_json(h));

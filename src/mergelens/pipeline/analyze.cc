@@ -71,6 +71,13 @@ class ContentCache {
 // commit the graph holds (the first one, or an older change re-analysed for a
 // later reference), the whole tree is read at its commit. Reaches are kept by
 // sha for the run, so a later pass finds them again.
+//
+// The graph holds the tree at `graph_.commit` whichever way it got there: an
+// edit reads each touched file with read_regular_file(), the reader that
+// agrees with the whole-tree walk (symlinks and files over kMaxFile read as
+// absent), and the reach counts no further than its cap in any walk order.
+// So a change's reach depends on its commit alone, not on where a run
+// started, how the changes were batched or whether a run was killed.
 class ReachTracker {
  public:
   ReachTracker(GitSource* source, const RepoConfig& config, ContentCache& cache)
@@ -117,29 +124,19 @@ class ReachTracker {
         graph_.remove_file(f.path);
         continue;
       }
-      // An added file is all in its hunks; others are read at the commit.
-      if (f.status == FileStatus::kAdded && !f.truncated && !f.binary &&
-          f.additions < kFromHunksLines) {
-        std::string text;
-        for (const auto& h : f.hunks)
-          for (const auto& l : h.lines)
-            if (l.origin == '+') (text += l.text) += '\n';
-        graph_.set_file(f.path, text);
-        continue;
-      }
-      auto content = source_->read_file(c.sha, f.path, kMaxFile);
+      auto content = source_->read_regular_file(c.sha, f.path, kMaxFile);
       if (!content) return false;
-      contents_.put(c.sha, f.path, *content);
-      if (*content)
+      if (*content) {
+        contents_.put(c.sha, f.path, *content);  // absent ones the workers read themselves
         graph_.set_file(f.path, **content);
-      else
+      } else {
         graph_.remove_file(f.path);
+      }
     }
     return true;
   }
 
   static constexpr size_t kMaxFile = 1u << 20;  // larger files are read as importing nothing
-  static constexpr std::int32_t kFromHunksLines = 5000;  // well under kMaxFile
   GitSource* source_;
   const RepoConfig& config_;
   ContentCache& contents_;

@@ -28,6 +28,11 @@ std::string change_url(const std::string& base, const Change& c) {
   return fmt::format("{}/commit/{}", base, c.sha);
 }
 
+size_t unavailable_files(const Change& c) {
+  return static_cast<size_t>(std::count_if(c.files.begin(), c.files.end(),
+                                           [](const FileChange& f) { return !f.unavailable.empty(); }));
+}
+
 struct Pending {
   std::string sha;
   UnixSeconds time;
@@ -39,7 +44,7 @@ struct Pending {
 Result<size_t> store_pending(Store& store, const RepoRecord& repo,
                              std::vector<std::unique_ptr<GitSource>>& readers,
                              const std::vector<Pending>& todo, const IngestOptions& opt,
-                             std::string* base, Progress* progress) {
+                             std::string* base, Progress* progress, size_t* unavailable) {
   size_t stored = 0;
   const size_t batch = std::max<size_t>(1, opt.batch_size);
   for (size_t start = 0; start < todo.size(); start += batch) {
@@ -61,6 +66,7 @@ Result<size_t> store_pending(Store& store, const RepoRecord& repo,
       Change c = std::move(*r);
       c.repo = repo.name;
       c.url = change_url(repo.web_base, c);
+      if (unavailable) *unavailable += unavailable_files(c);
       changes.push_back(std::move(c));
     }
     std::optional<std::string> new_base;
@@ -71,6 +77,41 @@ Result<size_t> store_pending(Store& store, const RepoRecord& repo,
     if (progress) progress->advance(n);
   }
   return stored;
+}
+
+// Changes stored with files whose diff was not read (FileChange::unavailable:
+// a blob the partial clone left out, memory) are read again, oldest first;
+// one that now reads more of its files replaces the stored row in place
+// (Store::put_changes: same id, facts dropped), as a deepened shallow
+// boundary does. One that reads no better is left as stored. Returns how many
+// were replaced.
+Result<size_t> complete_stored(Store& store, const RepoRecord& repo, GitSource& src,
+                               const IngestOptions& opt) {
+  auto incomplete = store.incomplete_changes(repo.id);
+  if (!incomplete) return std::unexpected(incomplete.error());
+  size_t replaced = 0;
+  std::vector<Change> better;
+  auto flush = [&]() -> Result<void> {
+    if (better.empty()) return {};
+    auto put = store.put_changes(repo.id, better, std::nullopt);
+    if (!put) return std::unexpected(put.error());
+    replaced += *put;
+    better.clear();
+    return {};
+  };
+  for (const auto& [sha, missing] : *incomplete) {
+    if (!src.has_commit(sha)) continue;
+    auto c = src.read_change(sha, opt.read);
+    if (!c) return std::unexpected(c.error());
+    if (unavailable_files(*c) >= missing) continue;
+    c->repo = repo.name;
+    c->url = change_url(repo.web_base, *c);
+    better.push_back(std::move(*c));
+    if (better.size() >= std::max<size_t>(1, opt.batch_size))
+      if (auto r = flush(); !r) return std::unexpected(r.error());
+  }
+  if (auto r = flush(); !r) return std::unexpected(r.error());
+  return replaced;
 }
 
 }  // namespace
@@ -188,7 +229,7 @@ Result<IngestReport> ingest(Store& store, const IngestOptions& opt, Progress* pr
 
   std::string base = stored->base_sha;
   auto put = store_pending(store, *stored, readers, todo, opt, report.anchored ? &base : nullptr,
-                           progress);
+                           progress, &report.unavailable);
   if (!put) return std::unexpected(put.error());
   report.stored += *put;
   // Every commit from the tip down to the base is stored now (some were known
@@ -197,15 +238,28 @@ Result<IngestReport> ingest(Store& store, const IngestOptions& opt, Progress* pr
     auto moved = store.put_changes(stored->id, {}, *tip);
     if (!moved) return std::unexpected(moved.error());
   }
-  put = store_pending(store, *stored, readers, deeper, opt, nullptr, progress);
+  put = store_pending(store, *stored, readers, deeper, opt, nullptr, progress, &report.unavailable);
   if (!put) return std::unexpected(put.error());
   report.stored += *put > report.filled ? *put - report.filled : 0;
+  if (auto done = complete_stored(store, *stored, *readers.front(), opt); !done)
+    return std::unexpected(done.error());
+  else
+    report.completed = *done;
   if (progress) progress->finish();
   return report;
 }
 
 std::vector<std::string> shallow_notes(const IngestReport& r) {
   std::vector<std::string> out;
+  if (r.unavailable > 0)
+    out.push_back(fmt::format(
+        "{} file{} stored without {} diff (a blob missing from a partial clone, or too large to "
+        "diff: `mergelens show --json` says which and why); fetch the blobs and ingest again to "
+        "fill them in",
+        r.unavailable, r.unavailable == 1 ? "" : "s", r.unavailable == 1 ? "its" : "their"));
+  if (r.completed > 0)
+    out.push_back(fmt::format("{} stored change{} read again with files {} lacked", r.completed,
+                              r.completed == 1 ? "" : "s", r.completed == 1 ? "it" : "they"));
   if (r.deepened > 0 || r.filled > 0)
     out.push_back(fmt::format(
         "the clone was deepened: {} older change{} stored, {} former shallow boundar{} read with "

@@ -13,6 +13,12 @@
 // below it, stores the older changes oldest first, and last rewrites the
 // boundary with its real diff; killed half-way, the boundary is still marked
 // and the next run continues below it. The base is not moved by this.
+//
+// Partial and filtered clones: a file whose blob the clone lacks (or whose
+// diff could not be computed) is stored with FileChange::unavailable saying
+// why; the run goes on. Each later run reads the changes stored with such
+// files again and rewrites those that now read more of them (same id, facts
+// dropped), so fetching the blobs and ingesting again fills them in.
 #pragma once
 
 #include <optional>
@@ -53,6 +59,8 @@ struct IngestReport {
   UnixSeconds shallow_boundary_at = 0;  // its merge time
   size_t deepened = 0;  // older changes stored below a former boundary (the clone was deepened)
   size_t filled = 0;    // former boundaries rewritten with their diff
+  size_t unavailable = 0;  // files stored without their diff (FileChange::unavailable)
+  size_t completed = 0;    // stored changes read again and rewritten with files they lacked
 };
 
 // Runs the job. `progress` may be null. On failure, batches already committed
@@ -61,9 +69,11 @@ struct IngestReport {
 // kNotFound (unknown branch), store errors as returned by the store.
 Result<IngestReport> ingest(Store& store, const IngestOptions& options, Progress* progress);
 
-// What a run did at a shallow clone's boundary, as lines for the user (empty
-// when it met none): where history stops and how to read further back, and
-// how many older changes a deepened clone gave.
+// What a run did at a shallow clone's boundary and with files it could not
+// read, as lines for the user (empty when neither): where history stops and
+// how to read further back, how many older changes a deepened clone gave,
+// how many files were stored without their diff and how many stored changes
+// were completed.
 std::vector<std::string> shallow_notes(const IngestReport& report);
 
 }  // namespace mergelens

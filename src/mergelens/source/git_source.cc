@@ -3,42 +3,18 @@
 #include <git2.h>
 
 #include <algorithm>
+#include <cstring>
+#include <new>
 #include <fstream>
 #include <mutex>
 #include <unordered_set>
 
+#include "mergelens/source/git_internal.h"
 #include "mergelens/source/subject.h"
 
 namespace mergelens {
+using namespace git_detail;  // NOLINT: the shared libgit2 pieces (git_internal.h)
 namespace {
-
-// RAII for libgit2 objects: Owned<git_commit, git_commit_free>.
-template <class T, void (*Free)(T*)>
-struct Owned {
-  T* p = nullptr;
-  Owned() = default;
-  Owned(const Owned&) = delete;
-  Owned& operator=(const Owned&) = delete;
-  ~Owned() {
-    if (p) Free(p);
-  }
-  T** out() { return &p; }
-  T* get() const { return p; }
-};
-
-using CommitPtr = Owned<git_commit, git_commit_free>;
-using TreePtr = Owned<git_tree, git_tree_free>;
-using DiffPtr = Owned<git_diff, git_diff_free>;
-using PatchPtr = Owned<git_patch, git_patch_free>;
-using RefPtr = Owned<git_reference, git_reference_free>;
-using ObjectPtr = Owned<git_object, git_object_free>;
-using RemotePtr = Owned<git_remote, git_remote_free>;
-using WalkPtr = Owned<git_revwalk, git_revwalk_free>;
-
-std::string last_git_error() {
-  const git_error* e = git_error_last();
-  return e && e->message ? e->message : "unknown libgit2 error";
-}
 
 void init_libgit2() {
   static std::once_flag once;
@@ -103,69 +79,6 @@ std::optional<FileStatus> status_of(git_delta_t s) {
     default:
       return std::nullopt;
   }
-}
-
-// The text after the second "@@" of a hunk header, without the newline.
-std::string section_of(const char* header, size_t len) {
-  std::string_view h(header, len);
-  const size_t second = h.find("@@", 2);
-  if (second == std::string_view::npos) return {};
-  h.remove_prefix(second + 2);
-  while (!h.empty() && (h.back() == '\n' || h.back() == '\r')) h.remove_suffix(1);
-  if (!h.empty() && h.front() == ' ') h.remove_prefix(1);
-  return std::string(h);
-}
-
-// Fills f.hunks from a patch, keeping at most `budget` lines; returns lines kept.
-size_t read_hunks(git_patch* patch, FileChange& f, size_t budget) {
-  size_t kept = 0;
-  const size_t nh = git_patch_num_hunks(patch);
-  for (size_t h = 0; h < nh; ++h) {
-    const git_diff_hunk* gh = nullptr;
-    size_t nlines = 0;
-    if (git_patch_get_hunk(&gh, &nlines, patch, h) != 0) break;
-    if (kept + nlines > budget) {
-      f.truncated = true;
-      break;
-    }
-    Hunk hunk;
-    hunk.old_start = gh->old_start;
-    hunk.old_lines = gh->old_lines;
-    hunk.new_start = gh->new_start;
-    hunk.new_lines = gh->new_lines;
-    hunk.section = section_of(gh->header, gh->header_len);
-    hunk.lines.reserve(nlines);
-    for (size_t l = 0; l < nlines; ++l) {
-      const git_diff_line* gl = nullptr;
-      if (git_patch_get_line_in_hunk(&gl, patch, h, l) != 0) break;
-      DiffLine dl;
-      switch (gl->origin) {
-        case GIT_DIFF_LINE_CONTEXT:
-          dl.origin = ' ';
-          break;
-        case GIT_DIFF_LINE_ADDITION:
-          dl.origin = '+';
-          break;
-        case GIT_DIFF_LINE_DELETION:
-          dl.origin = '-';
-          break;
-        default:  // the three *_EOFNL markers
-          dl.origin = '\\';
-          dl.text = " No newline at end of file";
-          hunk.lines.push_back(std::move(dl));
-          continue;
-      }
-      dl.old_no = gl->old_lineno > 0 ? gl->old_lineno : 0;
-      dl.new_no = gl->new_lineno > 0 ? gl->new_lineno : 0;
-      size_t len = gl->content_len;
-      if (len > 0 && gl->content[len - 1] == '\n') --len;
-      dl.text.assign(gl->content, len);
-      hunk.lines.push_back(std::move(dl));
-    }
-    kept += hunk.lines.size();
-    f.hunks.push_back(std::move(hunk));
-  }
-  return kept;
 }
 
 // Sets `tree` to the tree of commit `sha` in `repo` (at `where`, for
@@ -356,15 +269,18 @@ Result<void> GitSource::walk_first_parent(
   }
 }
 
-Result<std::optional<std::string>> GitSource::read_file(const std::string& sha,
-                                                        const std::string& path,
-                                                        size_t max_bytes) const {
+Result<std::optional<std::string>> GitSource::read_path(const std::string& sha,
+                                                        const std::string& path, size_t max_bytes,
+                                                        bool links) const {
   TreePtr tree;
   if (auto t = commit_tree(impl_->repo, sha, path_, tree); !t) return std::unexpected(t.error());
   Owned<git_tree_entry, git_tree_entry_free> entry;
   if (git_tree_entry_bypath(entry.out(), tree.get(), path.c_str()) != 0 ||
-      git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB)
+      git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB ||
+      (!links && git_tree_entry_filemode(entry.get()) == GIT_FILEMODE_LINK))
     return std::optional<std::string>();
+  const ssize_t header = blob_size(impl_->repo, git_tree_entry_id(entry.get()));
+  if (header >= 0 && static_cast<size_t>(header) > max_bytes) return std::optional<std::string>();
   Owned<git_blob, git_blob_free> blob;
   if (git_blob_lookup(blob.out(), impl_->repo, git_tree_entry_id(entry.get())) != 0)
     return fail(ErrorKind::kCorrupt, "cannot read {} at {} ({})", path, sha, last_git_error());
@@ -372,6 +288,18 @@ Result<std::optional<std::string>> GitSource::read_file(const std::string& sha,
   if (size > max_bytes) return std::optional<std::string>();
   return std::optional<std::string>(
       std::string(static_cast<const char*>(git_blob_rawcontent(blob.get())), size));
+}
+
+Result<std::optional<std::string>> GitSource::read_file(const std::string& sha,
+                                                        const std::string& path,
+                                                        size_t max_bytes) const {
+  return read_path(sha, path, max_bytes, /*links=*/true);
+}
+
+Result<std::optional<std::string>> GitSource::read_regular_file(const std::string& sha,
+                                                                const std::string& path,
+                                                                size_t max_bytes) const {
+  return read_path(sha, path, max_bytes, /*links=*/false);
 }
 
 Result<void> GitSource::for_each_file(
@@ -394,6 +322,8 @@ Result<void> GitSource::for_each_file(
       return 0;
     std::string path = std::string(root) + git_tree_entry_name(entry);
     if (!(*w->want)(path)) return 0;
+    const ssize_t header = blob_size(w->repo, git_tree_entry_id(entry));
+    if (header >= 0 && static_cast<size_t>(header) > w->max_bytes) return 0;
     Owned<git_blob, git_blob_free> blob;
     if (git_blob_lookup(blob.out(), w->repo, git_tree_entry_id(entry)) != 0) {
       w->failed = path;
@@ -469,14 +399,26 @@ Result<Change> GitSource::read_change(const std::string& sha, const GitReadOptio
 
   git_diff_options dopts = GIT_DIFF_OPTIONS_INIT;
   dopts.context_lines = static_cast<uint32_t>(opt.context_lines);
+  dopts.max_size = static_cast<git_off_t>(opt.max_diff_bytes);  // backstop: larger is binary
   DiffPtr diff;
-  if (git_diff_tree_to_tree(diff.out(), impl_->repo, old_tree.get(), new_tree.get(), &dopts) != 0)
-    return fail(ErrorKind::kCorrupt, "cannot diff {} ({})", sha, last_git_error());
-  if (opt.find_renames) {
+  auto tree_diff = [&]() -> Result<void> {  // (again: a failed rename pass may leave it half done)
+    if (diff.p) git_diff_free(diff.p), diff.p = nullptr;
+    if (git_diff_tree_to_tree(diff.out(), impl_->repo, old_tree.get(), new_tree.get(), &dopts))
+      return fail(ErrorKind::kCorrupt, "cannot diff {} ({})", sha, last_git_error());
+    return {};
+  };
+  auto renames = [&](unsigned flags) {
     git_diff_find_options fopts = GIT_DIFF_FIND_OPTIONS_INIT;
-    fopts.flags = GIT_DIFF_FIND_RENAMES;
-    if (git_diff_find_similar(diff.get(), &fopts) != 0)
-      return fail(ErrorKind::kCorrupt, "cannot detect renames in {} ({})", sha, last_git_error());
+    fopts.flags = flags;
+    return git_diff_find_similar(diff.get(), &fopts) == 0;
+  };
+  if (auto r = tree_diff(); !r) return std::unexpected(r.error());
+  // Similarity reads both blobs of every candidate pair, and one missing from
+  // a partial clone fails it: then exact renames (no content needed), else none.
+  if (opt.find_renames && !renames(GIT_DIFF_FIND_RENAMES)) {
+    if (auto r = tree_diff(); !r) return std::unexpected(r.error());
+    if (!renames(GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_EXACT_MATCH_ONLY))
+      if (auto r = tree_diff(); !r) return std::unexpected(r.error());
   }
 
   const size_t ndeltas = git_diff_num_deltas(diff.get());
@@ -495,20 +437,7 @@ Result<Change> GitSource::read_change(const std::string& sha, const GitReadOptio
     f.path = (d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path);
     if (d->status == GIT_DELTA_RENAMED || d->status == GIT_DELTA_COPIED)
       f.old_path = d->old_file.path;
-    PatchPtr patch;
-    if (git_patch_from_diff(patch.out(), diff.get(), i) != 0)
-      return fail(ErrorKind::kCorrupt, "cannot compute the patch of {} in {} ({})", f.path, sha,
-                  last_git_error());
-    const git_diff_delta* pd = patch.get() ? git_patch_get_delta(patch.get()) : d;
-    f.binary = (pd->flags & GIT_DIFF_FLAG_BINARY) != 0;
-    if (patch.get() && !f.binary) {
-      size_t ctx = 0, adds = 0, dels = 0;
-      git_patch_line_stats(&ctx, &adds, &dels, patch.get());
-      f.additions = static_cast<std::int32_t>(adds);
-      f.deletions = static_cast<std::int32_t>(dels);
-      const size_t budget = std::min(opt.max_lines_per_file, line_budget);
-      line_budget -= read_hunks(patch.get(), f, budget);
-    }
+    read_file_diff(impl_->repo, diff.get(), i, opt, line_budget, f);
     change.files.push_back(std::move(f));
   }
   return change;

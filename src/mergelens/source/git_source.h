@@ -26,6 +26,11 @@ struct GitReadOptions {
   size_t max_lines_per_change = 200000;  // diff lines kept per change across files
   size_t max_commits_per_merge = 250;    // commits listed for a merge commit
   int context_lines = 3;
+  // Files larger than this (either side) are not diffed: libgit2 would hold
+  // both blobs and every line of the pair at once (1.6 GB for a 200 MB file).
+  // Such a file is counted when added or deleted (one blob read at a time,
+  // truncated, no hunks) and marked FileChange::unavailable when modified.
+  size_t max_diff_bytes = 32u << 20;
   bool find_renames = true;
 };
 
@@ -90,6 +95,15 @@ class GitSource {
   Result<std::optional<std::string>> read_file(const std::string& sha, const std::string& path,
                                                size_t max_bytes = 4u << 20) const;
 
+  // The content of `path` at `sha` exactly as for_each_file() would visit it:
+  // like read_file(), but nullopt for a symlink too (its blob is a link
+  // target, not a file's text). Readers that must agree with a whole-tree
+  // walk (the import graph edited change by change) use this one. Same
+  // failures as read_file(); the caller owns the returned string.
+  Result<std::optional<std::string>> read_regular_file(const std::string& sha,
+                                                       const std::string& path,
+                                                       size_t max_bytes = 1u << 20) const;
+
   // Calls visit(path, content) for every file of the tree of commit `sha`
   // whose path `want` accepts and whose size is at most `max_bytes`, in tree
   // order (submodules and symlinks skipped). kNotFound for an unknown sha,
@@ -104,12 +118,18 @@ class GitSource {
   // root commit) and lists its commits. A shallow boundary commit has no
   // parent to diff against: it is read with `shallow` set, its parent's sha,
   // itself as its only commit and no files. `repo` and `url` are left empty:
-  // the caller names the repository. Fails with kNotFound for an unknown sha.
+  // the caller names the repository. A file whose diff cannot be computed (a
+  // blob missing from a partial clone, an allocation failing) is kept with
+  // FileChange::unavailable saying why, never as an empty diff; the change is
+  // still read. Fails with kNotFound for an unknown sha, kCorrupt when the
+  // commit, its trees or the diff of the trees cannot be read.
   Result<Change> read_change(const std::string& sha, const GitReadOptions& options) const;
 
  private:
   struct Impl;
   explicit GitSource(std::string path, std::unique_ptr<Impl> impl);
+  Result<std::optional<std::string>> read_path(const std::string& sha, const std::string& path,
+                                               size_t max_bytes, bool links) const;
   std::string path_;
   std::unique_ptr<Impl> impl_;
 };

@@ -294,6 +294,11 @@ CREATE VIEW judged AS
          coalesce(t.insight, f.insight) AS insight
   FROM facts f LEFT JOIN triage t ON t.change_id = f.change_id;
 )sql",
+    // 7: files whose diff was not read (FileChange::unavailable), as SQLite migration 10.
+    R"sql(
+ALTER TABLE change_files ADD COLUMN unavailable TEXT;
+CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
+)sql",
 };
 
 }  // namespace

@@ -165,11 +165,29 @@ Result<std::vector<std::string>> PgStore::shallow_boundaries(std::int64_t repo_i
   return out;
 }
 
+Result<std::vector<std::pair<std::string, size_t>>> PgStore::incomplete_changes(
+    std::int64_t repo_id) {
+  auto st = q(
+      "SELECT c.sha, count(*) FROM change_files f JOIN changes c ON c.id = f.change_id "
+      "WHERE c.repo_id = $1 AND f.unavailable IS NOT NULL GROUP BY c.id "
+      "ORDER BY min(c.merged_at), c.id");
+  st.bind(1, repo_id);
+  std::vector<std::pair<std::string, size_t>> out;
+  for (;;) {
+    auto row = st.step();
+    if (!row) return std::unexpected(row.error());
+    if (!*row) break;
+    out.emplace_back(st.text(0), static_cast<size_t>(st.i64(1)));
+  }
+  return out;
+}
+
 Result<std::int64_t> PgStore::fill_boundary(std::int64_t repo_id, const Change& c) {
   auto st =
       q("UPDATE changes SET parent_sha = $3, file_count = $4, additions = $5, deletions = $6, "
-        "files_truncated = $7, shallow = 0 WHERE repo_id = $1 AND sha = $2 AND shallow != 0 "
-        "RETURNING id");
+        "files_truncated = $7, shallow = 0 WHERE repo_id = $1 AND sha = $2 AND (shallow != 0 OR "
+        "EXISTS (SELECT 1 FROM change_files f WHERE f.change_id = changes.id AND "
+        "f.unavailable IS NOT NULL)) RETURNING id");
   st.bind(1, repo_id).bind(2, c.sha).bind(3, c.parent_sha);
   st.bind(4, static_cast<std::int64_t>(c.files.size())).bind(5, c.additions());
   st.bind(6, c.deletions()).bind(7, std::int64_t{c.files_truncated});
@@ -231,7 +249,7 @@ Result<void> PgStore::insert_children(std::int64_t id, const Change& c) {
     const FileChange& f = c.files[i];
     auto st =
         q("INSERT INTO change_files(change_id, idx, path, old_path, status, \"binary\", truncated, "
-          "additions, deletions, patch) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)");
+          "additions, deletions, patch, unavailable) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)");
     st.bind(1, id)
         .bind(2, static_cast<std::int64_t>(i))
         .bind(3, f.path)
@@ -248,6 +266,8 @@ Result<void> PgStore::insert_children(std::int64_t id, const Change& c) {
     } else {
       st.bind_blob(10, "").bind_null(10);
     }
+    st.bind(11, f.unavailable);
+    if (f.unavailable.empty()) st.bind_null(11);
     if (auto r = st.run(); !r) return std::unexpected(r.error());
   }
   for (size_t i = 0; i < c.commits.size(); ++i) {
@@ -361,8 +381,8 @@ Result<std::optional<Change>> PgStore::load_change(std::int64_t repo_id, std::st
   c.shallow = st.i64(14) != 0;
 
   auto files =
-      q("SELECT path, old_path, status, \"binary\", truncated, additions, deletions, patch "
-        "FROM change_files WHERE change_id = $1 ORDER BY idx");
+      q("SELECT path, old_path, status, \"binary\", truncated, additions, deletions, patch, "
+        "unavailable FROM change_files WHERE change_id = $1 ORDER BY idx");
   files.bind(1, id);
   for (;;) {
     auto r = files.step();
@@ -376,6 +396,7 @@ Result<std::optional<Change>> PgStore::load_change(std::int64_t repo_id, std::st
     f.truncated = files.i64(4) != 0;
     f.additions = static_cast<std::int32_t>(files.i64(5));
     f.deletions = static_cast<std::int32_t>(files.i64(6));
+    if (!files.is_null(8)) f.unavailable = files.text(8);
     if (!files.is_null(7)) {
       auto text = zstd_decompress(files.blob(7));
       auto parsed = text ? parse_patch(*text) : Result<ParsedPatch>(std::unexpected(text.error()));

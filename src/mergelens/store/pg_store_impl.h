@@ -39,6 +39,8 @@ class PgStore final : public Store {
   Result<std::optional<RepoRecord>> find_repo(std::string_view name) override;
   Result<std::unordered_set<std::string>> known_shas(std::int64_t repo_id) override;
   Result<std::vector<std::string>> shallow_boundaries(std::int64_t repo_id) override;
+  Result<std::vector<std::pair<std::string, size_t>>> incomplete_changes(
+      std::int64_t repo_id) override;
   Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
                              const std::optional<std::string>& new_base) override;
   Result<std::vector<ChangeSummary>> list_changes(std::int64_t repo_id,

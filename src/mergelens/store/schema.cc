@@ -295,6 +295,13 @@ CREATE VIEW judged AS
          coalesce(t.insight, f.insight) AS insight
   FROM facts f LEFT JOIN triage t ON t.change_id = f.change_id;
 )sql",
+    // 10: files whose diff was not read (FileChange::unavailable: a blob missing from a partial
+    // clone, a file too large to diff, memory), why; NULL when read. A later ingest rereads
+    // the changes holding one and rewrites them once the file can be read.
+    R"sql(
+ALTER TABLE change_files ADD COLUMN unavailable TEXT;
+CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
+)sql",
 };
 
 }  // namespace

@@ -93,12 +93,31 @@ Result<std::vector<std::string>> SqliteStore::shallow_boundaries(std::int64_t re
   return out;
 }
 
+Result<std::vector<std::pair<std::string, size_t>>> SqliteStore::incomplete_changes(
+    std::int64_t repo_id) {
+  auto st = prepare(
+      "SELECT c.sha, count(*) FROM change_files f JOIN changes c ON c.id = f.change_id "
+      "WHERE c.repo_id = ?1 AND f.unavailable IS NOT NULL GROUP BY c.id "
+      "ORDER BY c.merged_at, c.id");
+  if (!st) return std::unexpected(st.error());
+  st->bind(1, repo_id);
+  std::vector<std::pair<std::string, size_t>> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return db_error(row.error());
+    if (!*row) break;
+    out.emplace_back(st->text(0), static_cast<size_t>(st->i64(1)));
+  }
+  return out;
+}
+
 Result<std::int64_t> SqliteStore::fill_boundary(std::int64_t repo_id, const Change& c,
                                                 ChildInserts& kids) {
   auto st = prepare(
       "UPDATE changes SET parent_sha = ?3, file_count = ?4, additions = ?5, deletions = ?6, "
-      "files_truncated = ?7, shallow = 0 WHERE repo_id = ?1 AND sha = ?2 AND shallow != 0 "
-      "RETURNING id");
+      "files_truncated = ?7, shallow = 0 WHERE repo_id = ?1 AND sha = ?2 AND (shallow != 0 OR "
+      "EXISTS (SELECT 1 FROM change_files f WHERE f.change_id = changes.id AND "
+      "f.unavailable IS NOT NULL)) RETURNING id");
   if (!st) return std::unexpected(st.error());
   st->bind(1, repo_id).bind(2, c.sha).bind(3, c.parent_sha);
   st->bind(4, static_cast<std::int64_t>(c.files.size())).bind(5, c.additions());
@@ -172,6 +191,10 @@ Result<void> SqliteStore::insert_children(std::int64_t id, const Change& c, Stmt
     } else {
       ins_file.bind_null(10);
     }
+    if (f.unavailable.empty())
+      ins_file.bind_null(11);
+    else
+      ins_file.bind(11, f.unavailable);
     if (auto r = ins_file.run(); !r) return std::unexpected(r.error());
   }
   for (size_t i = 0; i < c.commits.size(); ++i) {
@@ -196,7 +219,7 @@ Result<void> SqliteStore::insert_children(std::int64_t id, const Change& c, Stmt
 Result<SqliteStore::ChildInserts> SqliteStore::prepare_child_inserts() {
   auto file = prepare(
       "INSERT INTO change_files(change_id, idx, path, old_path, status, binary, truncated, "
-      "additions, deletions, patch) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
+      "additions, deletions, patch, unavailable) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)");
   auto commit = prepare(
       "INSERT INTO change_commits(change_id, idx, sha, author_name, author_email, authored_at, "
       "committed_at, message) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
@@ -318,8 +341,8 @@ Result<std::optional<Change>> SqliteStore::load_change(std::int64_t repo_id, std
   c.shallow = st->i64(14) != 0;
 
   auto files = prepare(
-      "SELECT path, old_path, status, binary, truncated, additions, deletions, patch "
-      "FROM change_files WHERE change_id = ?1 ORDER BY idx");
+      "SELECT path, old_path, status, binary, truncated, additions, deletions, patch, "
+      "unavailable FROM change_files WHERE change_id = ?1 ORDER BY idx");
   if (!files) return std::unexpected(files.error());
   files->bind(1, id);
   for (;;) {
@@ -334,6 +357,7 @@ Result<std::optional<Change>> SqliteStore::load_change(std::int64_t repo_id, std
     f.truncated = files->i64(4) != 0;
     f.additions = static_cast<std::int32_t>(files->i64(5));
     f.deletions = static_cast<std::int32_t>(files->i64(6));
+    if (!files->is_null(8)) f.unavailable = files->text(8);
     if (!files->is_null(7)) {
       auto text = zstd_decompress(files->blob(7));
       if (!text)
@@ -443,10 +467,25 @@ Result<bool> shallow_numbered_six(const Db& db, std::int64_t version) {
 
 // Runs the migrations from schema v`from` on, each in its own transaction;
 // the one at index `done` (if any) is already applied and only recorded.
+// Several processes may open a fresh store at once: each step takes the
+// write lock (BEGIN IMMEDIATE) and reads the version again under it, so a
+// step another process applied meanwhile is skipped, not applied twice.
 Result<void> migrate(Db& db, std::int64_t from, std::optional<size_t> done = std::nullopt) {
   const auto steps = sql::migrations();
   for (size_t v = static_cast<size_t>(from); v < steps.size(); ++v) {
     if (auto r = db.exec("BEGIN IMMEDIATE"); !r) return r;
+    auto now = pragma_int(db, "user_version");
+    if (!now) {
+      (void)db.exec("ROLLBACK");
+      return fail(now.error().kind, "cannot read the schema version: {}", now.error().message);
+    }
+    // Done by another process meanwhile (not in the renumbering of `done`,
+    // where the recorded version is the old numbering's).
+    if (!done && *now > static_cast<std::int64_t>(v)) {
+      if (auto r = db.exec("COMMIT"); !r) return r;
+      v = static_cast<size_t>(*now) - 1;
+      continue;
+    }
     auto r = v == done ? Result<void>{} : db.exec(steps[v]);
     if (r) r = db.exec(fmt::format("PRAGMA user_version = {}", v + 1));
     if (r) r = db.exec(fmt::format("PRAGMA application_id = {}", sql::kApplicationId));

@@ -251,12 +251,17 @@ class Store : public DeliveryStore, public JobStore {
   // Shas of the repository's changes stored as shallow boundaries (read
   // without their parent; see Change::shallow), oldest merge first.
   virtual Result<std::vector<std::string>> shallow_boundaries(std::int64_t repo_id) = 0;
+  // The repository's changes stored with a file whose diff was not read
+  // (FileChange::unavailable), oldest merge first: sha and how many such files.
+  virtual Result<std::vector<std::pair<std::string, size_t>>> incomplete_changes(
+      std::int64_t repo_id) = 0;
 
   // Stores `changes` (each change's `repo` field is ignored: `repo_id` says
   // where it belongs), skipping any whose sha is already stored, and moves the
   // repository's base to `new_base` when given — in one transaction. One
-  // exception: a change stored as a shallow boundary (Change::shallow) is
-  // replaced by a read of it that is not (the clone was deepened): same id,
+  // exception: a change stored as a shallow boundary (Change::shallow), or
+  // with an unavailable file (FileChange::unavailable), is replaced by a read
+  // of it that is not (the clone was deepened, the blob fetched): same id,
   // its files, commits and counts rewritten, its facts dropped so the next
   // analysis recomputes them. Returns how many were inserted or so replaced.
   // On failure nothing is stored.

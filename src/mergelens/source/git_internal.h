@@ -1,0 +1,41 @@
+// Pieces git_source.cc and git_file_diff.cc share; private to source/.
+#pragma once
+
+#include <git2.h>
+
+#include <string>
+#include <sys/types.h>
+
+#include "mergelens/model/change.h"
+#include "mergelens/source/git_owned.h"
+#include "mergelens/source/git_source.h"
+
+namespace mergelens::git_detail {
+
+using CommitPtr = Owned<git_commit, git_commit_free>;
+using TreePtr = Owned<git_tree, git_tree_free>;
+using DiffPtr = Owned<git_diff, git_diff_free>;
+using PatchPtr = Owned<git_patch, git_patch_free>;
+using RefPtr = Owned<git_reference, git_reference_free>;
+using ObjectPtr = Owned<git_object, git_object_free>;
+using RemotePtr = Owned<git_remote, git_remote_free>;
+using WalkPtr = Owned<git_revwalk, git_revwalk_free>;
+
+// libgit2's last error message (never empty).
+std::string last_git_error();
+
+// The size of blob `id` from its header, without inflating it (a large blob
+// is then never read whole only to be refused); -1 when the object store does
+// not hold it (a partial clone) or cannot read it.
+ssize_t blob_size(git_repository* repo, const git_oid* id);
+
+// Fills `f` (its status and paths set) from delta `i` of `diff`: counts and
+// hunks within `line_budget` (reduced by the lines kept; FileChange::truncated
+// beyond it), a file over GitReadOptions::max_diff_bytes counted without a
+// diff, or why the diff could not be read (FileChange::unavailable: a blob
+// missing from the clone, an allocation failing) instead of an empty diff.
+// Never fails; `diff` stays owned by the caller.
+void read_file_diff(git_repository* repo, git_diff* diff, size_t i, const GitReadOptions& opt,
+                    size_t& line_budget, FileChange& f);
+
+}  // namespace mergelens::git_detail
