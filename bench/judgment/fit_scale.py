@@ -137,8 +137,8 @@ def cuts(values_by_repo):
         if k == 7:  # level 9: the smallest value with at most TOP_SHARE % at or above it
             i = next((i for i, b in enumerate(below) if 1 - b <= TOP_SHARE / 100 + 1e-12),
                      len(distinct) - 1)
-        else:
-            i = min(range(len(distinct)), key=lambda i: abs(below[i] - cum))
+        else:  # the closest share; a tie at the bottom (no lesson at all) is level 1
+            i = min(range(1, len(distinct)), key=lambda i: abs(below[i] - cum))
         if idx:
             i = max(i, idx[-1] + 1)
         idx.append(i)
