@@ -346,9 +346,11 @@ TEST(Scores, CleanupIsSkippedAndCoreGuardsRankHigher) {
   add_hunks(big, rich);
   rank_focus(big, rich);
   score_change(big, rich);
-  // Big and broad: important, but its few lessons are spread over 600 lines
-  // a reader must read, so its insight stays low (insight is density).
-  EXPECT_GE(rich.importance.value, 6);
+  // Big and broad: code on the main path (the fitted weights do not make a
+  // kernel or a switch a release highlight by themselves), but its few
+  // lessons are spread over 600 lines a reader must read, so its insight
+  // stays low (insight is density).
+  EXPECT_GE(rich.importance.value, 3);
   EXPECT_LE(rich.insight.value, 4);
   EXPECT_NE(rich.verdict, Verdict::kSkip);
   EXPECT_FALSE(rich.importance.reasons.empty());

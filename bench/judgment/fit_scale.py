@@ -15,7 +15,8 @@ Scale: the raw importance (the fitted log-odds) and the raw insight (the
 density of insight.cc) of every PR of the --scale stores, each repository
 weighing the same, are cut at the shares of docs/judgment.md: levels 1-10 of
 14, 14, 17.5, 17.5, 12.5, 12.5, 5, 5, 1.3 and 0.7 %. A cut is a value a level
-starts at; the cut of 9 is the smallest value with at most 2 % at or above it.
+starts at; the cut of 9 is the smallest value with at most 2 % at or above it
+pooled and at most 2.5 % in every repository.
 Never give this a sglang store for labels (its release notes are held out)
 nor for the scale (the scale is fitted on other repositories).
 
@@ -36,7 +37,8 @@ import facts_lib as fl
 from importance import parse_notes
 
 SHARES = [14, 14, 17.5, 17.5, 12.5, 12.5, 5, 5, 1.3, 0.7]  # % per level 1..10
-TOP_SHARE = 2.0  # % at 9-10 the cut of 9 allows at most
+TOP_SHARE = 2.0  # % at 9-10 the cut of 9 allows at most, pooled
+REPO_TOP = 2.5   # ... and in any one repository
 L2 = 2.0         # penalty on each weight (not the intercept)
 
 
@@ -142,6 +144,15 @@ def cuts(values_by_repo):
         if idx:
             i = max(i, idx[-1] + 1)
         idx.append(i)
+    # no repository above REPO_TOP % at 9-10: raise the cut of 9 (and of 10 after it)
+    while idx[7] < len(distinct) - 1 and any(
+            sum(v >= distinct[idx[7]] for v in vals) > REPO_TOP / 100 * len(vals)
+            for vals in values_by_repo):
+        idx[7] += 1
+    # level 10: at most SHARES[9] % pooled at or above, past the cut of 9
+    idx[8] = max(idx[8], idx[7] + 1)
+    while idx[8] < len(distinct) - 1 and 1 - below[idx[8]] > SHARES[9] / 100 + 1e-12:
+        idx[8] += 1
     out = []
     for i in idx:  # past the last distinct value: nothing reaches the level
         out.append(distinct[i] if i < len(distinct) else distinct[-1] + (i - len(distinct) + 1))
@@ -269,7 +280,8 @@ def write_header(path, model, names, counts, imp_cuts, ins_cuts, figures, dist_l
     out += ["//",
             "// Scale: cuts at the shares of docs/judgment.md (1-10: "
             + ", ".join(f"{s:g}" for s in SHARES) + " %), each repository weighing the same;",
-            "// level 9 starts where at most 2 % are at or above. Levels before the caps:"]
+            "// level 9 starts where at most 2 % are at or above (2.5 % in any repository).",
+            "// Levels before the caps (the caps only lower them):"]
     for line in dist_lines:
         out.append(f"//   {line}")
     out += ["#pragma once", "", "#include <string_view>", "",

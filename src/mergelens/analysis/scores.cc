@@ -121,15 +121,17 @@ void score_change(const Change& change, Facts& facts, const VerdictThresholds& t
   facts.insight = std::move(ins);
 
   // How much reading pays. A small change on a path that matters with an
-  // argued decision is a close read of those places however small; a clear
-  // decision worth copying is a close read, or a selective read when spread
-  // over many files; a change the release notes would list with little to
-  // learn is a selective read naming its files; the rest is skimmed, and
-  // what neither matters nor teaches is skipped.
+  // argued decision is a close read of those places however small; a dense
+  // decision that generalises is a close read, or a selective read when
+  // spread over many files; a clear decision worth copying, or a change the
+  // release notes would list with little to learn, is a selective read
+  // naming its files; the rest is skimmed, and what neither matters nor
+  // teaches is skipped.
   const int imp_v = facts.importance.value, ins_v = facts.insight.value;
   facts.verdict_scope.clear();
   const bool dense = !in.argued.empty() && st.code_lines > 0 &&
-                     st.code_lines <= t.dense_max_lines && imp_v >= t.dense_importance;
+                     st.code_lines <= t.dense_max_lines && imp_v >= t.dense_importance &&
+                     ins_v >= t.dense_insight;
   if (!facts.cleanup.empty()) {
     facts.verdict = Verdict::kSkip;
   } else if (dense) {
@@ -138,7 +140,8 @@ void score_change(const Change& change, Facts& facts, const VerdictThresholds& t
   } else if (ins_v >= t.close_insight && st.code_lines > 0) {
     facts.verdict =
         st.code_files <= t.close_max_files ? Verdict::kCloseRead : Verdict::kSelectiveRead;
-  } else if (imp_v >= t.selective_importance) {
+  } else if ((ins_v >= t.selective_insight && st.code_lines > 0) ||
+             imp_v >= t.selective_importance) {
     facts.verdict = Verdict::kSelectiveRead;
   } else {
     facts.verdict = imp_v + ins_v <= t.skip_sum ? Verdict::kSkip : Verdict::kSkim;

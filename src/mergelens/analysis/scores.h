@@ -11,22 +11,26 @@ namespace mergelens {
 //   close read      a small change (at most dense_max_lines code lines) on a
 //                   path that matters (importance ≥ dense_importance) with an
 //                   argued decision where a reader reads (an argued comment,
-//                   a guard with a fallback): its scope names those places;
-//                   or a clear decision worth copying (insight ≥
+//                   a guard with a fallback) that registers as a lesson
+//                   (insight ≥ dense_insight): its scope names those places;
+//                   or a dense, argued decision that generalises (insight ≥
 //                   close_insight) in at most close_max_files code files;
-//   selective read  the same decision spread over more files, or a change the
+//   selective read  the same spread over more files, a clear decision worth
+//                   copying (insight ≥ selective_insight), or a change the
 //                   release notes would list (importance ≥
-//                   selective_importance) with less to learn: its scope
-//                   names the files that carry it;
+//                   selective_importance): its scope names the files that
+//                   carry it;
 //   skip            clean-up, or importance + insight ≤ skip_sum;
 //   skim            the rest.
 // A change with no code on the main path has importance at most
 // no_code_importance.
 struct VerdictThresholds {
-  int dense_max_lines = 60;
+  int dense_max_lines = 40;
   int dense_importance = 3;
-  int close_insight = 7;
+  int dense_insight = 5;
+  int close_insight = 9;
   size_t close_max_files = 4;
+  int selective_insight = 7;
   int selective_importance = 7;
   int skip_sum = 4;
   int no_code_importance = 3;
