@@ -213,9 +213,8 @@ const char* kArguedMethodPatch =
 TEST(Verdict, SmallArguedChangeOnAMainPathIsACloseReadWithItsScope) {
   Facts f = analyse("Avoid a blocking copy when freeing slots",
                     {file("pkg/mem_cache/token_pool.py", kArguedMethodPatch)}, importers(25));
-  EXPECT_EQ(f.verdict, Verdict::kCloseRead)
-      << f.importance.value << " " << f.insight.value << " "
-      << ::testing::PrintToString(f.insight.reasons);
+  EXPECT_EQ(f.verdict, Verdict::kCloseRead) << f.importance.value << " " << f.insight.value << " "
+                                            << ::testing::PrintToString(f.insight.reasons);
   EXPECT_EQ(f.verdict_scope, std::vector<std::string>{"pkg/mem_cache/token_pool.py"});
   ASSERT_FALSE(f.score_inputs.argued.empty());
   EXPECT_TRUE(f.score_inputs.argued.front().starts_with("pkg/mem_cache/token_pool.py:"));
@@ -223,9 +222,9 @@ TEST(Verdict, SmallArguedChangeOnAMainPathIsACloseReadWithItsScope) {
 }
 
 TEST(Verdict, ALargePortWithNothingArguedIsNotACloseRead) {
-  Facts port = analyse("Support NewModel",
-                       {file("pkg/models/new_model.py", big_patch(3000), FileStatus::kAdded)},
-                       importers(5));
+  Facts port =
+      analyse("Support NewModel",
+              {file("pkg/models/new_model.py", big_patch(3000), FileStatus::kAdded)}, importers(5));
   EXPECT_NE(port.verdict, Verdict::kCloseRead);
   EXPECT_TRUE(port.score_inputs.argued.empty());
   EXPECT_LE(port.insight.value, 4);
@@ -255,10 +254,9 @@ TEST(Scale, NineAndTenNeedHighlightEvidence) {
       "+    with self.lock:\n"
       "+        self.n += 1\n"
       "     return x\n";
-  std::vector<FileChange> files = {file("pkg/core/run.py", code),
-                                   file("pkg/sched/big.py", big_patch(400)),
-                                   file("csrc/kernels/k.cu", big_patch(120)),
-                                   file("pkg/io/api.py", big_patch(80))};
+  std::vector<FileChange> files = {
+      file("pkg/core/run.py", code), file("pkg/sched/big.py", big_patch(400)),
+      file("csrc/kernels/k.cu", big_patch(120)), file("pkg/io/api.py", big_patch(80))};
   Facts f = analyse("Fix the slow path (#123)", std::move(files), importers(150),
                     "Fixes #123. Decode is 1.8x faster on the main path.");
   EXPECT_LE(f.importance.value, 8) << ::testing::PrintToString(f.importance.reasons);

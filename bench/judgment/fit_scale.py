@@ -32,6 +32,7 @@ import datetime as dt
 import math
 import subprocess
 import sys
+import textwrap
 
 import facts_lib as fl
 from importance import parse_notes
@@ -299,8 +300,20 @@ def write_header(path, model, names, counts, imp_cuts, ins_cuts, figures, dist_l
             "inline constexpr double kInsightCuts[9] = {"
             + ", ".join(f"{c:.4f}" for c in ins_cuts) + "};",
             "", "}  // namespace mergelens::score_fitted", ""]
+    wrapped = []
+    for line in out:  # comments within the 100 columns of .clang-format
+        if line.startswith("//") and len(line) > 100:
+            lead = "//     " if line.startswith("//   ") else "// "
+            wrapped += textwrap.wrap(line, 100, subsequent_indent=lead,
+                                     break_long_words=False, break_on_hyphens=False)
+        else:
+            wrapped.append(line)
     with open(path, "w") as fh:
-        fh.write("\n".join(out))
+        fh.write("\n".join(wrapped))
+    try:  # the project's style (.clang-format), when the tool is there
+        subprocess.run(["clang-format", "-i", path], check=False)
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

@@ -19,8 +19,8 @@
 #include <fmt/format.h>
 
 #include "mergelens/analysis/code_text.h"
-#include "mergelens/analysis/score_parts.h"
 #include "mergelens/analysis/score_fitted.h"
+#include "mergelens/analysis/score_parts.h"
 #include "mergelens/analysis/score_weights.h"
 
 namespace mergelens::score_internal {
@@ -194,7 +194,8 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
         return d.change == "signature_changed" && is_code(role_of(facts, d.at.path));
       });
   if (public_api) ft.add("public_api", "public API changes");
-  if (format_changed(change, facts)) ft.add("format_change", "changes a request or response format");
+  if (format_changed(change, facts))
+    ft.add("format_change", "changes a request or response format");
 
   // New model or hardware support.
   int new_models = 0;

@@ -1,11 +1,11 @@
 // The hand-set parts of the importance and insight scores, in one place, each
 // with the reason it has: the insight's lesson weights and the thresholds of
 // the importance rules. The importance rules' weights and the scale of both
-// scores are fitted (score_fitted.h, bench/judgment/fit_scale.py). Internal to the analysis module (importance.cc,
-// insight.cc). The figures they were checked against are in bench/README.md
-// ("Judgment"); development sets come from other projects (vllm-ascend's
-// release notes, its authors' title tags, reviewers' comment lines), never
-// from sglang's release notes.
+// scores are fitted (score_fitted.h, bench/judgment/fit_scale.py). Internal
+// to the analysis module (importance.cc, insight.cc). The figures they were
+// checked against are in bench/README.md ("Judgment"); development sets come
+// from other projects (vllm-ascend's release notes, its authors' title tags,
+// reviewers' comment lines), never from sglang's release notes.
 #pragma once
 
 namespace mergelens::score_weights {

@@ -66,8 +66,8 @@ CodeStats code_stats(const Change& change, const Facts& facts) {
 }
 
 int scale_level(double raw, std::span<const double, 9> cuts) {
-  return 1 + static_cast<int>(std::count_if(cuts.begin(), cuts.end(),
-                                            [&](double c) { return raw >= c; }));
+  return 1 + static_cast<int>(
+                 std::count_if(cuts.begin(), cuts.end(), [&](double c) { return raw >= c; }));
 }
 
 namespace {
