@@ -70,7 +70,7 @@ json good_answer_201() {
   return {{"headline", "图捕获失败时回退到 eager 路径，解码提速 1.37x"},
           {"summary",
            "`GraphRunner.capture` 在 `capture_graph` 抛出 `RuntimeError` 时改走 `run_eager`。"},
-          {"verdict_text", "略读即可，重点是 `runner.py` 中 `GraphRunner.capture` 的几行。"},
+          {"verdict_text", "值得精读，但只需读 `runner.py` 中 `GraphRunner.capture` 的几行。"},
           {"why", "守卫 + 回退：失败时退回原路径而不是崩溃。"},
           {"focus",
            {{{"path", "python/pkg/runner.py"},
@@ -96,7 +96,8 @@ json good_answer_201() {
 json plain_answer(bool english = false) {
   return {{"headline", english ? "Update the docs" : "更新文档"},
           {"summary", english ? "Only docs change." : "这个 PR 只改了文档。"},
-          {"verdict_text", english ? "Skim." : "浏览即可。"},
+          // No verdict lead: the same answer serves changes of any verdict.
+          {"verdict_text", english ? "The change sits in one place." : "改动集中在一处。"},
           {"why", ""},
           {"focus", json::array()},
           {"skim", json::array()},

@@ -16,7 +16,7 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 9;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 10;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
                                             // replacements; 5: reach; 6: importance by
                                             // reach, insight by density, ranked tags;
@@ -27,6 +27,9 @@ inline constexpr int kAnalyzerVersion = 9;  // 2: review facts, open PRs; 3: tes
                                             // 9: reach capped at exactly 500
                                             // in any graph order, files whose
                                             // diff was not read
+                                            // 10: fitted importance weights, both
+                                            // scores on a calibrated scale, the
+                                            // verdict by how much reading pays
 
 enum class Language {
   kUnknown,
@@ -154,8 +157,20 @@ struct Tag {
 };
 
 struct Score {
-  int value = 1;  // 1..10
+  int value = 1;  // 1..10, on the calibrated scale (docs/judgment.md)
   std::vector<std::string> reasons;
+  double raw = 0;  // the continuous score mapped onto 1..10 (score_scale.h)
+};
+
+// What the scores were computed from, stored with them so that the offline fit
+// (bench/judgment/fit_scale.py) refits the weights and the scale from stored
+// facts without re-analysing.
+struct ScoreInputs {
+  std::map<std::string, double> importance_features;  // feature → value (score_fitted.h)
+  int code_lines = 0;  // changed lines of code on the main path (skimmed files excluded)
+  // Argued decisions in the regions a reader reads: an added comment that
+  // argues, or a guard with a fallback, as "path:line".
+  std::vector<std::string> argued;
 };
 
 enum class Verdict { kCloseRead, kSelectiveRead, kSkim, kSkip };
@@ -240,6 +255,7 @@ struct Facts {
   std::int32_t lines_worth_reading = 0;  // changed lines inside the focus regions
   std::vector<Tag> tags;
   Score importance, insight;
+  ScoreInputs score_inputs;
   Verdict verdict = Verdict::kSkim;
   std::vector<std::string> verdict_scope;  // paths to read for a selective read
   std::vector<Reference> references;

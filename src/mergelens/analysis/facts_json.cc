@@ -176,7 +176,12 @@ json facts_to_json(const Facts& f) {
            {{"importance", f.importance.value},
             {"insight", f.insight.value},
             {"importance_reasons", f.importance.reasons},
-            {"insight_reasons", f.insight.reasons}}},
+            {"insight_reasons", f.insight.reasons},
+            {"importance_raw", f.importance.raw},
+            {"insight_raw", f.insight.raw},
+            {"importance_features", f.score_inputs.importance_features},
+            {"code_lines", f.score_inputs.code_lines},
+            {"argued", f.score_inputs.argued}}},
           {"verdict", to_string(f.verdict)},
           {"verdict_scope", f.verdict_scope},
           {"references", std::move(refs)},
@@ -260,6 +265,12 @@ Result<Facts> facts_from_json(const json& j) {
                     sc.value("importance_reasons", std::vector<std::string>{})};
     f.insight = {sc.at("insight").get<int>(),
                  sc.value("insight_reasons", std::vector<std::string>{})};
+    f.importance.raw = sc.value("importance_raw", 0.0);
+    f.insight.raw = sc.value("insight_raw", 0.0);
+    f.score_inputs.importance_features =
+        sc.value("importance_features", std::map<std::string, double>{});
+    f.score_inputs.code_lines = sc.value("code_lines", 0);
+    f.score_inputs.argued = sc.value("argued", std::vector<std::string>{});
     f.verdict = verdict_from_string(j.at("verdict").get<std::string>()).value_or(Verdict::kSkim);
     f.verdict_scope = j.value("verdict_scope", std::vector<std::string>{});
     for (const auto& r : j.value("references", json::array()))

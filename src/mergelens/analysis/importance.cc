@@ -1,19 +1,25 @@
 // Importance: how much of the running system and its users a change reaches
-// (weights and their reasons: score_weights.h).
+// (the rules' thresholds: score_weights.h; their fitted weights and the
+// scale: score_fitted.h, written by bench/judgment/fit_scale.py).
 //
 // Reach is measured, not guessed from size: the modules that import the
 // touched code at the merge commit (Facts::reach, from the pipeline's import
 // graph); defaults and user-visible behaviour the change moves (a flag's or
 // an environment variable's default, a new switch, public API, a request or
 // response format); new model or hardware support; and history (later
-// reverts and follow-ups). Size enters sublinearly and is capped at two
-// points. Every point keeps its reason.
+// reverts and follow-ups). Each rule is a feature; the raw importance is the
+// fitted weighted sum of the features (the log-odds that a release's
+// highlights name the change, fitted on other repositories' release notes),
+// and the score is its place on the calibrated scale. Every feature that
+// counts keeps its reason.
 #include <re2/re2.h>
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
 #include "mergelens/analysis/code_text.h"
+#include "mergelens/analysis/score_fitted.h"
 #include "mergelens/analysis/score_parts.h"
 #include "mergelens/analysis/score_weights.h"
 
@@ -22,20 +28,14 @@ namespace {
 
 namespace w = score_weights;
 
-// Points come in dimensions, each capped (score_weights.h), so a big change
-// that touches everything cannot pile up points of one kind. A point beyond
-// its dimension's cap is not given, and its reason is not listed.
-enum Dim { kReachDim, kSizeDim, kBehaviourDim, kSupportDim, kEvidenceDim, kDims };
-
-struct Points {
-  Score& s;
-  int left[kDims] = {w::kReachCap, w::kSizeCap, w::kBehaviourCap, w::kSupportCap, w::kEvidenceCap};
-  void add(Dim d, int points, std::string reason) {
-    points = std::min(points, left[d]);
-    if (points <= 0) return;
-    left[d] -= points;
-    s.value += points;
-    s.reasons.push_back(std::move(reason));
+// The features of one change: each rule below sets a feature (name → value,
+// usually 1) with the reason a reader sees when its fitted weight counts.
+struct Features {
+  std::map<std::string, double>& values;
+  std::map<std::string, std::string> reasons;
+  void add(std::string_view name, std::string reason, double value = 1) {
+    values[std::string(name)] = value;
+    reasons[std::string(name)] = std::move(reason);
   }
 };
 
@@ -141,47 +141,61 @@ bool format_changed(const Change& change, const Facts& facts) {
   return false;
 }
 
+// The fitted weight of a feature (0 for a feature the fit did not see).
+double fitted_weight(std::string_view name) {
+  for (const auto& [feature, weight] : score_fitted::kImportanceWeights)
+    if (feature == name) return weight;
+  return 0;
+}
+
 }  // namespace
 
-Score score_importance(const Change& change, const Facts& facts, const CodeStats& st) {
-  Score imp{1, {}};
-  Points pts{imp};
-  if (st.code_lines > 0) pts.add(kReachDim, 1, "changes code on the main path");
+Score score_importance(const Change& change, const Facts& facts, const CodeStats& st,
+                       std::map<std::string, double>& features) {
+  features.clear();
+  Features ft{features};
+  if (st.code_lines > 0) ft.add("main_path", "changes code on the main path");
   // Reach in the import graph.
   if (facts.reach.known && facts.reach.direct > 0) {
     const int r = facts.reach.direct;
-    const int points = r >= w::kReachCore ? 3 : r >= w::kReachWide ? 2 : r >= w::kReachSome ? 1 : 0;
-    if (points > 0)
-      pts.add(kReachDim, points, fmt::format("{} modules import the touched code", r));
+    const char* name = r >= w::kReachCore   ? "reach_core"
+                       : r >= w::kReachWide ? "reach_wide"
+                       : r >= w::kReachSome ? "reach_some"
+                                            : nullptr;
+    if (name) ft.add(name, fmt::format("{} modules import the touched code", r));
   }
-  // Size, sublinear and capped.
-  if (st.code_lines >= w::kCodeLinesMany)
-    pts.add(kSizeDim, 2, fmt::format("{} lines of code changed", st.code_lines));
-  else if (st.code_lines >= w::kCodeLinesSome)
-    pts.add(kSizeDim, 1, fmt::format("{} lines of code changed", st.code_lines));
+  // Size, sublinear.
+  if (st.code_lines > 0) {
+    const std::string lines = fmt::format("{} lines of code changed", st.code_lines);
+    ft.add("size_log", lines, std::log10(1.0 + st.code_lines));
+    if (st.code_lines >= w::kCodeLinesMany)
+      ft.add("size_many", lines);
+    else if (st.code_lines >= w::kCodeLinesSome)
+      ft.add("size_some", lines);
+  }
   if (st.modules.size() >= static_cast<size_t>(w::kModulesBroad))
-    pts.add(kReachDim, 1, fmt::format("{} modules touched", st.modules.size()));
-  if (st.kernel) pts.add(kReachDim, 1, "kernel code");
+    ft.add("modules_broad", fmt::format("{} modules touched", st.modules.size()));
+  if (st.kernel) ft.add("kernel", "kernel code");
 
   // Defaults and user-visible behaviour.
   for (const auto& r : facts.replacements)
     if (auto d = default_change(r)) {
-      pts.add(kBehaviourDim, 2, fmt::format("changes a default ({})", *d));
+      ft.add("default_change", fmt::format("changes a default ({})", *d));
       break;
     }
   if (has_signal(facts, {"env_var", "cli_flag"})) {
     std::string what = first_detail(facts, "cli_flag");
     if (what.empty()) what = first_detail(facts, "env_var");
-    pts.add(kBehaviourDim, 1, fmt::format("user-visible switch {}", what));
+    ft.add("user_switch", fmt::format("user-visible switch {}", what));
   }
   const bool public_api =
       has_signal(facts, {"public_api"}) ||
       std::any_of(facts.definitions.begin(), facts.definitions.end(), [&](const Definition& d) {
         return d.change == "signature_changed" && is_code(role_of(facts, d.at.path));
       });
-  if (public_api) pts.add(kBehaviourDim, 1, "public API changes");
+  if (public_api) ft.add("public_api", "public API changes");
   if (format_changed(change, facts))
-    pts.add(kBehaviourDim, 1, "changes a request or response format");
+    ft.add("format_change", "changes a request or response format");
 
   // New model or hardware support.
   int new_models = 0;
@@ -190,7 +204,7 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
         f.additions >= 50)
       ++new_models;
   if (new_models > 0)
-    pts.add(kSupportDim, 2, fmt::format("adds model support ({} new model files)", new_models));
+    ft.add("model_support", fmt::format("adds model support ({} new model files)", new_models));
   for (const char* hw : {"amd", "npu", "intel", "tpu", "cpu", "blackwell", "hopper"}) {
     if (!has_tag(facts, hw) || st.code_lines < 50) continue;
     const bool adds =
@@ -199,7 +213,7 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
                  f.additions >= 30;
         });
     if (adds) {
-      pts.add(kSupportDim, 1, fmt::format("new hardware support ({})", hw));
+      ft.add("hardware_support", fmt::format("new hardware support ({})", hw));
       break;
     }
   }
@@ -212,37 +226,76 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
         return d.change == "added" && is_code(role_of(facts, d.at.path));
       }));
   if (new_defs >= w::kCapabilityDefs && (has_tag(facts, "feature") || says_adds(change.title)))
-    pts.add(kSupportDim, w::kCapability,
-            fmt::format("adds a capability ({} new definitions)", new_defs));
+    ft.add("capability", fmt::format("adds a capability ({} new definitions)", new_defs));
 
-  if (st.perf_claim) pts.add(kEvidenceDim, 1, "performance numbers claimed");
-  // A fix in code matters to the people it bit; one that names the reported
-  // problem it fixes, more. (Fixes rank release highlights below chance,
-  // AUC 0.40 on vllm-ascend, so a fix gets one point, a capability two.)
+  // What comes with a user-facing change: the title says something is added,
+  // the authors call it a feature, documentation or tests come with the code.
+  if (says_adds(change.title)) ft.add("title_adds", "the title says something is added");
+  if (has_tag(facts, "feature")) ft.add("feature_tag", "a new feature");
+  auto with_code = [&](FileRole role) {
+    return st.code_lines > 0 &&
+           std::any_of(change.files.begin(), change.files.end(),
+                       [&](const FileChange& f) { return role_of(facts, f.path) == role; });
+  };
+  if (with_code(FileRole::kDocs)) ft.add("docs_with_code", "documented with the code");
+  if (with_code(FileRole::kTest)) ft.add("tests_with_code", "tested with the code");
+
+  if (st.perf_claim) ft.add("perf_claim", "performance numbers claimed");
+  // A fix in code, and one that names the reported problem it fixes.
   if (has_tag(facts, "bugfix") && st.code_lines > 0) {
-    pts.add(kEvidenceDim, 1, "fixes a defect in code");
+    ft.add("bugfix", "fixes a defect in code");
     for (const auto& r : facts.references)
       if ((r.relation == "fixes" || r.relation == "follow_up") && r.repo.empty()) {
-        pts.add(kEvidenceDim, 1, fmt::format("fixes a reported problem ({})", r.text));
+        ft.add("fixes_reported", fmt::format("fixes a reported problem ({})", r.text));
         break;
       }
   }
   if (has_signal(facts, {"concurrency", "dtype_branch", "device_branch"}))
-    pts.add(kEvidenceDim, 1, "touches correctness-critical paths (concurrency, dtype or device)");
+    ft.add("correctness_paths",
+           "touches correctness-critical paths (concurrency, dtype or device)");
   if (std::any_of(facts.references.begin(), facts.references.end(),
                   [](const Reference& r) { return r.relation == "reverts"; }))
-    pts.add(kEvidenceDim, 1, "reverts an earlier change");
+    ft.add("reverts", "reverts an earlier change");
   // History: a change later reverted or fixed mattered (it broke something).
   for (const auto& b : facts.referenced_by)
     if (b.relation == "reverts") {
-      pts.add(kEvidenceDim, 1, fmt::format("reverted later by {}", b.ref));
+      ft.add("reverted_later", fmt::format("reverted later by {}", b.ref));
       break;
     }
   for (const auto& b : facts.referenced_by)
     if (b.relation == "fixes" || b.relation == "follow_up") {
-      pts.add(kEvidenceDim, 1, fmt::format("needed a follow-up ({})", b.ref));
+      ft.add("follow_up_later", fmt::format("needed a follow-up ({})", b.ref));
       break;
     }
+
+  // The raw importance: the fitted weighted sum. The reasons are the
+  // features that raise it, the strongest first, each said once.
+  Score imp{1, {}, score_fitted::kImportanceIntercept};
+  std::vector<std::pair<double, std::string>> counted;
+  for (const auto& [name, value] : features) {
+    const double part = fitted_weight(name) * value;
+    imp.raw += part;
+    if (part > 0) counted.emplace_back(part, ft.reasons[name]);
+  }
+  std::stable_sort(counted.begin(), counted.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& [part, reason] : counted)
+    if (std::find(imp.reasons.begin(), imp.reasons.end(), reason) == imp.reasons.end())
+      imp.reasons.push_back(std::move(reason));
+  imp.value = scale_level(imp.raw, score_fitted::kImportanceCuts);
+  // 9–10 is what a release's highlights name: a new capability, model or
+  // hardware, a moved default or format, or a claimed gain on code most of
+  // the repository imports. Without such evidence the scale stops at 8.
+  const bool highlight = features.contains("capability") || features.contains("model_support") ||
+                         features.contains("hardware_support") ||
+                         features.contains("default_change") ||
+                         features.contains("format_change") ||
+                         (features.contains("perf_claim") && features.contains("reach_core"));
+  if (imp.value > w::kNoHighlightCap && !highlight) {
+    imp.value = w::kNoHighlightCap;
+    imp.reasons.push_back(
+        "no new capability, model, hardware, default or format: 9–10 is for release highlights");
+  }
   return imp;
 }
 

@@ -10,13 +10,17 @@
 // divided by a cost that grows with the lines of those regions, so a big
 // change collects no more insight than its best regions hold, and mechanical
 // bulk (model ports, dropped-in files, tables, moved code) counts at a low
-// rate.
+// rate. That density is the raw insight; the score is its place on the
+// calibrated scale (score_fitted.h). The argued decisions found on the way
+// (an argued comment, a guard with a fallback) are what the verdict's scope
+// names.
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "mergelens/analysis/score_fitted.h"
 #include "mergelens/analysis/score_parts.h"
 #include "mergelens/analysis/score_weights.h"
 
@@ -48,6 +52,7 @@ struct Item {
   std::string reason;
   double points = 0;
   std::int32_t first = 0, last = 0;  // new-file lines
+  bool argued = false;               // an argued comment or a guard with a fallback
 };
 
 bool inside(const FocusRegion& r, const std::string& path, std::int32_t line) {
@@ -108,14 +113,15 @@ int words(std::string_view text) {
 std::vector<Item> region_lessons(const Facts& facts, size_t index, std::set<std::string>& edits) {
   const FocusRegion& r = facts.focus[index];
   std::vector<Item> items;
-  auto at = [&](std::string reason, double points, std::int32_t first, std::int32_t last) {
-    items.push_back({std::move(reason), points, first, last});
+  auto at = [&](std::string reason, double points, std::int32_t first, std::int32_t last,
+                bool argued = false) {
+    items.push_back({std::move(reason), points, first, last, argued});
   };
   for (const auto& s : facts.signals) {
     if (!s.added || !inside(r, s.at.path, s.at.line)) continue;
     const std::string& k = s.kind;
     if (k == "fallback")
-      at("guard with fallback", w::kFallback, s.at.line, s.at.line);
+      at("guard with fallback", w::kFallback, s.at.line, s.at.line, true);
     else if (k == "guard" || k == "raise" || k == "early_return" || k == "try")
       at("a new guard", w::kGuard, s.at.line, s.at.line);
     else if (k == "concurrency")
@@ -136,7 +142,7 @@ std::vector<Item> region_lessons(const Facts& facts, size_t index, std::set<std:
       at("a comment argues the decision",
          w::kArguedComment +
              std::min(w::kArguedLength, static_cast<double>(words(n.text)) / w::kWordsPerPoint),
-         n.start_line, n.end_line);
+         n.start_line, n.end_line, words(n.text) >= w::kArguedWords);
     else
       at("comments explain the code", n.kind == "docstring" ? w::kDocstring : w::kPlainComment,
          n.start_line, n.end_line);
@@ -155,7 +161,9 @@ std::vector<Item> region_lessons(const Facts& facts, size_t index, std::set<std:
 
 }  // namespace
 
-Score score_insight(const Change& change, const Facts& facts, const CodeStats& stats) {
+Score score_insight(const Change& change, const Facts& facts, const CodeStats& stats,
+                    std::vector<std::string>& argued) {
+  argued.clear();
   Score s{1, {}};
   // The regions a reader reads: the first few of code files.
   std::vector<size_t> read;
@@ -198,6 +206,11 @@ Score score_insight(const Change& change, const Facts& facts, const CodeStats& s
       sum += it.points;
       last = std::max(last, it.last);
       ++places[it.reason];
+      if (it.argued && rate == 1.0) {
+        std::string place = fmt::format("{}:{}", r.path, it.first);
+        if (std::find(argued.begin(), argued.end(), place) == argued.end())
+          argued.push_back(std::move(place));
+      }
     }
     close();
   }
@@ -213,8 +226,8 @@ Score score_insight(const Change& change, const Facts& facts, const CodeStats& s
   }
   total = std::min(total, w::kMaxLessons);
   const double cost = std::max(1.0, std::log2(1.0 + lines / w::kLinesPerUnit));
-  const double density = total / cost;
-  s.value = 1 + static_cast<int>(std::lround(9.0 * (1.0 - std::exp(-density / w::kSaturation))));
+  s.raw = total / cost;
+  s.value = scale_level(s.raw, score_fitted::kInsightCuts);
   for (const auto& [reason, n] : places)
     s.reasons.push_back(n > 1 ? fmt::format("{} ({} places)", reason, n) : reason);
   s.reasons.push_back(fmt::format("{} lines to read in {} regions", lines, read.size()));

@@ -4,8 +4,11 @@
 // score_weights.h.
 #pragma once
 
+#include <map>
 #include <set>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "mergelens/analysis/facts.h"
 #include "mergelens/model/change.h"
@@ -32,7 +35,20 @@ CodeStats code_stats(const Change& change, const Facts& facts);
 // Added signals of one of `kinds`.
 bool has_signal(const Facts& facts, std::initializer_list<std::string_view> kinds);
 
-Score score_insight(const Change& change, const Facts& facts, const CodeStats& stats);
-Score score_importance(const Change& change, const Facts& facts, const CodeStats& stats);
+// The place of `raw` on the calibrated 1–10 scale: 1 + the number of cut
+// points at or below it (cuts ascending, fitted by bench/judgment/fit_scale.py).
+int scale_level(double raw, std::span<const double, 9> cuts);
+
+// Insight: raw = the density of reusable decisions in the regions a reader
+// reads, value = its level on the scale, with reasons. `argued` receives the
+// argued decisions there ("path:line"; not in mechanical bulk).
+Score score_insight(const Change& change, const Facts& facts, const CodeStats& stats,
+                    std::vector<std::string>& argued);
+
+// Importance: `features` receives each rule that holds (name → value); raw =
+// the fitted weighted sum, value = its level on the scale (at most 8 without
+// highlight evidence), reasons = the features that raise it, strongest first.
+Score score_importance(const Change& change, const Facts& facts, const CodeStats& stats,
+                       std::map<std::string, double>& features);
 
 }  // namespace mergelens::score_internal

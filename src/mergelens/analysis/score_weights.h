@@ -1,9 +1,11 @@
-// Every weight of the importance and insight scores, in one place, each with
-// the reason it has. Internal to the analysis module (importance.cc,
-// insight.cc). The figures they were checked against are in bench/README.md
-// ("Judgment"); development sets come from other projects (vllm-ascend's
-// release notes, its authors' title tags, reviewers' comment lines), never
-// from sglang's release notes.
+// The hand-set parts of the importance and insight scores, in one place, each
+// with the reason it has: the insight's lesson weights and the thresholds of
+// the importance rules. The importance rules' weights and the scale of both
+// scores are fitted (score_fitted.h, bench/judgment/fit_scale.py). Internal
+// to the analysis module (importance.cc, insight.cc). The figures they were
+// checked against are in bench/README.md ("Judgment"); development sets come
+// from other projects (vllm-ascend's release notes, its authors' title tags,
+// reviewers' comment lines), never from sglang's release notes.
 #pragma once
 
 namespace mergelens::score_weights {
@@ -18,13 +20,12 @@ namespace mergelens::score_weights {
 // divided by reading_cost = max(1, log2(1 + lines_to_read / kLinesPerUnit)),
 // which grows with the lines of those regions, slowly, so a 12-line change
 // with a stated reason beats a 5,000-line port with the same reason somewhere
-// in it. insight = 1 + 9 × (1 − exp(−density / kSaturation)): the first
-// lessons move it most, and 10 needs a dense, argued change.
+// in it. The density is the raw insight; its place on the calibrated scale
+// (score_fitted.h, docs/judgment.md) is the score.
 
 inline constexpr int kReadRegions = 3;          // a reader reads the top few regions, not the PR
 inline constexpr double kMinRegionShare = 0.2;  // ... each at least this share of the best one
 inline constexpr double kLinesPerUnit = 12;     // a dozen lines cost one unit of attention
-inline constexpr double kSaturation = 4;        // density 4 → insight 7
 inline constexpr double kMaxLessons = 10;       // many small lessons do not make a masterpiece
 inline constexpr int kDecisionGap = 4;          // lines between lessons of one decision
 inline constexpr double kRestOfDecision = 0.3;  // the other lessons of one decision
@@ -48,6 +49,10 @@ inline constexpr double kReplacement = 1.0;
 // says more (one more point per kWordsPerPoint words, at most kArguedLength);
 // one that only describes helps less; a docstring describes the contract.
 inline constexpr double kArguedComment = 2.0;
+// An argued comment of at least this many words is an argued decision the
+// verdict can send a reader to ("only N lines in one place"); shorter ones
+// ("# avoid sync") still count as lessons.
+inline constexpr int kArguedWords = 8;
 inline constexpr int kWordsPerPoint = 20;
 inline constexpr double kArguedLength = 2.0;
 inline constexpr double kPlainComment = 0.5;
@@ -66,19 +71,22 @@ inline constexpr int kBulkCap = 4;
 
 // ---- Importance: reach.
 //
-// importance = 1 + Σ points below, capped at 10. Points come in dimensions,
-// each capped, so no one kind of evidence (least of all size) decides alone:
+// Each rule below is a feature of the importance (importance.cc); the raw
+// importance is their weighted sum, the weights fitted on release notes
+// (score_fitted.h), so no one kind of evidence, least of all size, is
+// weighted by hand. The rules:
 //   reach      code on the main path, modules importing it, breadth, kernels
-//   size       changed code lines, sublinear
+//   size       changed code lines: log10(1 + lines), and two thresholds
 //   behaviour  a default moved, a new switch, public API, a request/response format
-//   support    a new capability, model or hardware
+//   support    a new capability, model or hardware; a title that adds, a feature
+//              tag, docs or tests that come with the code
 //   evidence   claimed numbers, a reported problem fixed, correctness-critical
 //              paths, reverts, later reverts and follow-ups
-inline constexpr int kReachCap = 3;
-inline constexpr int kSizeCap = 2;
-inline constexpr int kBehaviourCap = 2;
-inline constexpr int kSupportCap = 2;
-inline constexpr int kEvidenceCap = 2;
+//
+// 9–10 is what a release's highlights name (docs/judgment.md): without a new
+// capability, model or hardware, a moved default or format, or a claimed gain
+// on code most of the repository imports, importance stops here.
+inline constexpr int kNoHighlightCap = 8;
 //
 // Reach is measured on the repository's import graph at the merge commit (Python imports,
 // C/C++/CUDA includes): how many modules import the touched code files directly (seeing through
@@ -86,16 +94,14 @@ inline constexpr int kEvidenceCap = 2;
 // every file reaches nearly every other (sglang: median 1,796 of ~2,100 code files), while direct
 // importers spread from 0 to hundreds (median 6, p90 237).
 
-inline constexpr int kReachSome = 3;        // modules importing the touched code: +1
-inline constexpr int kReachWide = 20;       // +2
-inline constexpr int kReachCore = 100;      // +3: a hub most of the code depends on
-inline constexpr int kCodeLinesSome = 30;   // size, sublinear: +1 from here
-inline constexpr int kCodeLinesMany = 300;  // +2 from here, never more
+inline constexpr int kReachSome = 3;        // modules importing the touched code: reach_some
+inline constexpr int kReachWide = 20;       // reach_wide
+inline constexpr int kReachCore = 100;      // reach_core: a hub most of the code depends on
+inline constexpr int kCodeLinesSome = 30;   // size_some from here
+inline constexpr int kCodeLinesMany = 300;  // size_many from here
 // A new capability (the title adds, supports or enables; at least this many
-// new definitions in code): vllm-ascend release highlights, AUC of the
-// importance score 0.73 → 0.79 with it (and without a point for fixing).
+// new definitions in code).
 inline constexpr int kCapabilityDefs = 2;
-inline constexpr int kCapability = 2;
-inline constexpr int kModulesBroad = 3;  // top-level modules touched: +1 (a cross-cutting change)
+inline constexpr int kModulesBroad = 3;  // top-level modules touched: modules_broad
 
 }  // namespace mergelens::score_weights

@@ -1,5 +1,6 @@
 // score_change: the importance and insight scores (importance.cc,
-// insight.cc; weights in score_weights.h) and the verdict they give.
+// insight.cc; hand-set weights in score_weights.h, fitted weights and the
+// calibrated scale in score_fitted.h) and the verdict they give.
 #include "mergelens/analysis/scores.h"
 
 #include <algorithm>
@@ -64,20 +65,53 @@ CodeStats code_stats(const Change& change, const Facts& facts) {
   return st;
 }
 
+int scale_level(double raw, std::span<const double, 9> cuts) {
+  return 1 + static_cast<int>(
+                 std::count_if(cuts.begin(), cuts.end(), [&](double c) { return raw >= c; }));
+}
+
+namespace {
+
+// The files of `places` ("path:line"), each once, at most three.
+std::vector<std::string> files_of(const std::vector<std::string>& places) {
+  std::vector<std::string> out;
+  for (const auto& p : places) {
+    std::string path = p.substr(0, p.rfind(':'));
+    if (out.size() < 3 && std::find(out.begin(), out.end(), path) == out.end())
+      out.push_back(std::move(path));
+  }
+  return out;
+}
+
+// The focus files that carry a read: the best regions' files, at most three.
+std::vector<std::string> focus_files(const Facts& facts) {
+  std::vector<std::string> out;
+  const double best = facts.focus.empty() ? 0 : facts.focus.front().score;
+  for (const auto& r : facts.focus) {
+    if (out.size() >= 3 || r.score < best * 0.5) break;
+    if (std::find(out.begin(), out.end(), r.path) == out.end()) out.push_back(r.path);
+  }
+  return out;
+}
+
+}  // namespace
 }  // namespace score_internal
 
 void score_change(const Change& change, Facts& facts, const VerdictThresholds& t) {
   using namespace score_internal;
   const CodeStats st = code_stats(change, facts);
-  Score imp = score_importance(change, facts, st);
-  Score ins = score_insight(change, facts, st);
+  ScoreInputs& in = facts.score_inputs;
+  in.code_lines = st.code_lines;
+  Score imp = score_importance(change, facts, st, in.importance_features);
+  Score ins = score_insight(change, facts, st, in.argued);
 
   // Caps: changes with no code on the main path cannot rank high.
   if (!facts.cleanup.empty()) {
-    imp = {1, {fmt::format("clean-up ({})", facts.cleanup)}};
-    ins = {1, {"no design decision to learn from"}};
+    imp.value = 1, imp.reasons = {fmt::format("clean-up ({})", facts.cleanup)};
+    ins.value = 1, ins.reasons = {"no design decision to learn from"};
+    in.argued.clear();
   } else if (st.code_lines == 0) {
-    imp.value = std::min(imp.value + 1, 3);
+    imp.value = std::min(imp.value, t.no_code_importance);
     imp.reasons.push_back("no code on the main path (docs, tests, configs or CI only)");
     ins.value = std::min(ins.value, 2);
   }
@@ -86,32 +120,35 @@ void score_change(const Change& change, Facts& facts, const VerdictThresholds& t
   facts.importance = std::move(imp);
   facts.insight = std::move(ins);
 
-  // Worth reading: a high total, or a lesson on a path that matters. A
-  // worthwhile change spread over many code files becomes a selective read
-  // naming the files that carry it.
-  const int imp_v = facts.importance.value, ins_v = facts.insight.value, sum = imp_v + ins_v;
-  const bool worth = (sum >= t.close_sum && ins_v >= t.close_insight) ||
-                     (ins_v >= t.dense_insight && imp_v >= t.dense_importance);
-  if (!facts.cleanup.empty() || sum < t.skim_sum)
+  // How much reading pays. A small change on a path that matters with an
+  // argued decision is a close read of those places however small; a dense
+  // decision that generalises is a close read, or a selective read when
+  // spread over many files; a clear decision worth copying, or a change the
+  // release notes would list with little to learn, is a selective read
+  // naming its files; the rest is skimmed, and what neither matters nor
+  // teaches is skipped.
+  const int imp_v = facts.importance.value, ins_v = facts.insight.value;
+  facts.verdict_scope.clear();
+  const bool dense = !in.argued.empty() && st.code_lines > 0 &&
+                     st.code_lines <= t.dense_max_lines && imp_v >= t.dense_importance &&
+                     ins_v >= t.dense_insight;
+  if (!facts.cleanup.empty()) {
     facts.verdict = Verdict::kSkip;
-  else if (worth)
+  } else if (dense) {
+    facts.verdict = Verdict::kCloseRead;
+    facts.verdict_scope = files_of(in.argued);
+  } else if (ins_v >= t.close_insight && st.code_lines > 0) {
     facts.verdict =
         st.code_files <= t.close_max_files ? Verdict::kCloseRead : Verdict::kSelectiveRead;
-  else if (sum >= t.selective_sum)
+  } else if ((ins_v >= t.selective_insight && st.code_lines > 0) ||
+             imp_v >= t.selective_importance) {
     facts.verdict = Verdict::kSelectiveRead;
-  else
-    facts.verdict = Verdict::kSkim;
-
-  facts.verdict_scope.clear();
-  if (facts.verdict == Verdict::kCloseRead || facts.verdict == Verdict::kSelectiveRead) {
-    const double best = facts.focus.empty() ? 0 : facts.focus.front().score;
-    for (const auto& r : facts.focus) {
-      if (facts.verdict_scope.size() >= 3 || r.score < best * 0.5) break;
-      if (std::find(facts.verdict_scope.begin(), facts.verdict_scope.end(), r.path) ==
-          facts.verdict_scope.end())
-        facts.verdict_scope.push_back(r.path);
-    }
+  } else {
+    facts.verdict = imp_v + ins_v <= t.skip_sum ? Verdict::kSkip : Verdict::kSkim;
   }
+  if (facts.verdict_scope.empty() &&
+      (facts.verdict == Verdict::kCloseRead || facts.verdict == Verdict::kSelectiveRead))
+    facts.verdict_scope = focus_files(facts);
 }
 
 }  // namespace mergelens

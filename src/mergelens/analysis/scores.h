@@ -6,27 +6,39 @@
 
 namespace mergelens {
 
-// Thresholds of the verdict, set for the share of each verdict over the
-// sglang history (see bench/README.md, "Judgment": about 7 % close reads, so a
-// 45-PR day carries a handful). A change is worth reading when importance +
-// insight ≥ close_sum with insight ≥ close_insight, or when insight ≥
-// dense_insight and importance ≥ dense_importance (a dense lesson on a path
-// that matters); it is then a close read if its substantive code spans at
-// most close_max_files files, else a selective read naming the files. Other
-// changes are a selective read from selective_sum, a skim from skim_sum, else
-// skipped.
+// Thresholds of the verdict, on the calibrated scale (docs/judgment.md). The
+// verdict says how much reading pays:
+//   close read      a small change (at most dense_max_lines code lines) on a
+//                   path that matters (importance ≥ dense_importance) with an
+//                   argued decision where a reader reads (an argued comment,
+//                   a guard with a fallback) that registers as a lesson
+//                   (insight ≥ dense_insight): its scope names those places;
+//                   or a dense, argued decision that generalises (insight ≥
+//                   close_insight) in at most close_max_files code files;
+//   selective read  the same spread over more files, a clear decision worth
+//                   copying (insight ≥ selective_insight), or a change the
+//                   release notes would list (importance ≥
+//                   selective_importance): its scope names the files that
+//                   carry it;
+//   skip            clean-up, or importance + insight ≤ skip_sum;
+//   skim            the rest.
+// A change with no code on the main path has importance at most
+// no_code_importance.
 struct VerdictThresholds {
-  int close_sum = 13;
-  int close_insight = 5;
-  int dense_insight = 7;
+  int dense_max_lines = 40;
   int dense_importance = 3;
+  int dense_insight = 5;
+  int close_insight = 9;
   size_t close_max_files = 4;
-  int selective_sum = 12;
-  int skim_sum = 5;
+  int selective_insight = 7;
+  int selective_importance = 7;
+  int skip_sum = 4;
+  int no_code_importance = 3;
 };
 
-// Fills facts.importance, facts.insight, facts.verdict and facts.verdict_scope
-// from facts already computed (roles, signals, definitions, skim/cleanup,
+// Fills facts.importance, facts.insight (values, reasons, raw scores),
+// facts.score_inputs, facts.verdict and facts.verdict_scope from facts already
+// computed (roles, signals, definitions, skim/cleanup,
 // numbers, tests, focus, references).
 void score_change(const Change& change, Facts& facts, const VerdictThresholds& t = {});
 

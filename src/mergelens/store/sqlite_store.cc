@@ -527,6 +527,10 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
   sqlite3_busy_timeout(db.get(), 10000);
   sqlite3_extended_result_codes(db.get(), 1);
 
+  // The three header fields are read in one read transaction: another process
+  // creating the store at the same moment commits them together, and reading
+  // them apart could see its user_version beside a not-yet-set application_id.
+  sqlite3_exec(db.get(), "BEGIN", nullptr, nullptr, nullptr);
   auto app_id = pragma_int(db, "application_id");
   if (!app_id) {
     if (app_id.error().kind == ErrorKind::kCorrupt)
@@ -536,6 +540,7 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
   }
   auto version = pragma_int(db, "user_version");
   auto tables = pragma_int(db, "schema_version");
+  sqlite3_exec(db.get(), "COMMIT", nullptr, nullptr, nullptr);
   if (!version || !tables) return fail(ErrorKind::kCorrupt, "cannot read the schema of {}", path);
   const bool foreign =
       *app_id != sql::kApplicationId && (*app_id != 0 || *version != 0 || *tables != 0);
