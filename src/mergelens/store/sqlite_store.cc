@@ -3,8 +3,10 @@
 // One connection per Store, WAL journal so readers (the web server) keep
 // reading while an ingest writes. Patches are stored per file as the hunk
 // text of model/diff.h compressed with zstd, and parsed back on read.
+#include <chrono>
 #include <filesystem>
 #include <functional>
+#include <thread>
 
 #include "mergelens/model/diff.h"
 #include "mergelens/store/schema.h"
@@ -527,10 +529,6 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
   sqlite3_busy_timeout(db.get(), 10000);
   sqlite3_extended_result_codes(db.get(), 1);
 
-  // The three header fields are read in one read transaction: another process
-  // creating the store at the same moment commits them together, and reading
-  // them apart could see its user_version beside a not-yet-set application_id.
-  sqlite3_exec(db.get(), "BEGIN", nullptr, nullptr, nullptr);
   auto app_id = pragma_int(db, "application_id");
   if (!app_id) {
     if (app_id.error().kind == ErrorKind::kCorrupt)
@@ -540,8 +538,15 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
   }
   auto version = pragma_int(db, "user_version");
   auto tables = pragma_int(db, "schema_version");
-  sqlite3_exec(db.get(), "COMMIT", nullptr, nullptr, nullptr);
   if (!version || !tables) return fail(ErrorKind::kCorrupt, "cannot read the schema of {}", path);
+  // Another process creating the store at this moment commits its first
+  // migration and the application id together, between our reads: an id
+  // still 0 beside a schema is read again (a read transaction around the
+  // three would hold a lock that makes the creators' switch to WAL fail).
+  if (*app_id == 0 && (*version != 0 || *tables != 0)) {
+    app_id = pragma_int(db, "application_id");
+    if (!app_id) return fail(ErrorKind::kCorrupt, "cannot read the schema of {}", path);
+  }
   const bool foreign =
       *app_id != sql::kApplicationId && (*app_id != 0 || *version != 0 || *tables != 0);
   if (foreign) return fail(ErrorKind::kCorrupt, "{} is a database of another program", path);
@@ -554,11 +559,19 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
   // cache miss of each connection (the server keeps one per worker). The
   // whole file, up to SQLite's compiled limit (2 GiB in Debian's build): a
   // 256 MiB window left a 350 MB store's newest pages going through pread().
-  if (auto r = db.exec(fmt::format("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-                                   "PRAGMA foreign_keys = ON; PRAGMA mmap_size = {}",
-                                   options.map_file ? 2147418112 : 0));
-      !r)
-    return fail(r.error().kind, "cannot use database {}: {}", path, r.error().message);
+  // Switching a fresh file to WAL needs it to itself: while other processes
+  // open the same fresh store, SQLite answers "locked" at once instead of
+  // waiting, so the switch is tried again for up to about two seconds.
+  const std::string setup = fmt::format(
+      "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; "
+      "PRAGMA mmap_size = {}",
+      options.map_file ? 2147418112 : 0);
+  Result<void> r = db.exec(setup);
+  for (int tries = 0; !r && tries < 100; ++tries) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    r = db.exec(setup);
+  }
+  if (!r) return fail(r.error().kind, "cannot use database {}: {}", path, r.error().message);
   auto renumber = shallow_numbered_six(db, *version);
   if (!renumber) return fail(ErrorKind::kCorrupt, "cannot read the schema of {}", path);
   if (*renumber) {
