@@ -388,7 +388,7 @@ TEST(WebTriage, TheDayFollowsTheTriageOrderAndSaysWhoJudged) {
   ASSERT_TRUE(rows);
   for (const auto& r : *rows)
     if (r.number == 1003) EXPECT_EQ(r.verdict, "close_read");
-  // A record whose judgment is unchanged leaves guides current; a moved one stales them.
+  // The digest counts the entries the model triaged (the page says who judged the day).
   auto d = web::day_digest(s, "2026-09-16");
   ASSERT_TRUE(d);
   EXPECT_EQ(d->triaged, 3u);
