@@ -5,7 +5,7 @@
 Importance: each rule of importance.cc is a feature (stored per change in
 facts.scores.importance_features); an L2-regularised logistic regression on
 the PRs a release's highlights name (labelled repositories, release notes
-parsed as importance.py does) gives the weights. Validation, in the same run:
+parsed by release_notes.py) gives the weights. Validation, in the same run:
 across labelled repositories both ways when two have labels, else across the
 two halves of the labelled history both ways (fit on one, ROC AUC on the
 other), each beside changed lines' AUC and the previous analysis's importance
@@ -21,7 +21,7 @@ Never give this a sglang store for labels (its release notes are held out)
 nor for the scale (the scale is fitted on other repositories).
 
   python3 bench/judgment/fit_scale.py \\
-      --labelled DB,OWNER/NAME,CLONE[,BRANCH[,NOTES]] ... \\
+      --labelled DB,OWNER/NAME,CLONE[,BRANCH[,NOTES[,HIGHLIGHT]]] ... \\
       --scale DB,OWNER/NAME ... [--old DB] [--write src/mergelens/analysis/score_fitted.h]
 
 Python 3 standard library only (no numpy here).
@@ -35,7 +35,7 @@ import sys
 import textwrap
 
 import facts_lib as fl
-from importance import parse_notes
+import release_notes as rn
 
 SHARES = [14, 14, 17.5, 17.5, 12.5, 12.5, 5, 5, 1.3, 0.7]  # % per level 1..10
 TOP_SHARE = 2.0  # % at 9-10 the cut of 9 allows at most, pooled
@@ -50,17 +50,13 @@ def load(db, repo):
     return [dict(c, f=facts[c["id"]]) for c in rows if c["id"] in facts]
 
 
-def highlights(clone, branch, notes):
-    text = subprocess.run(["git", "-C", clone, "show", f"{branch}:{notes}"],
-                          capture_output=True, text=True).stdout
-    releases = parse_notes(text)
-    dates = [d for _, d, _ in releases if d]
-    pos = set()
-    for _, _, sections in releases:
-        for name, prs in sections.items():
-            if "highlight" in name:
-                pos |= prs
-    return pos, (min(dates), max(dates)) if dates else None
+def highlights(clone, branch, notes, repo, highlight):
+    try:
+        releases = rn.read(clone, branch, notes, repo)
+    except subprocess.CalledProcessError:
+        return set(), None
+    pos, _, span = rn.labels(releases, highlight)
+    return pos, span
 
 
 def day(c):
@@ -181,7 +177,8 @@ def main():
         db, repo, clone = parts[:3]
         branch = parts[3] if len(parts) > 3 else "main"
         notes = parts[4] if len(parts) > 4 else "docs/source/user_guide/release_notes.md"
-        pos, span = highlights(clone, branch, notes)
+        highlight = parts[5] if len(parts) > 5 else "highlight"
+        pos, span = highlights(clone, branch, notes, repo, highlight)
         if not pos or not span:
             print(f"{repo}: the release notes at {branch}:{notes} name no PR in a highlights "
                   "section: not a labelled set")

@@ -1,54 +1,56 @@
 #!/usr/bin/env python3
-"""Importance against a project's own release highlights (ROC AUC), beside
-changed lines (the naive baseline), in the same run.
+"""Importance against a project's own release notes (ROC AUC, hits in the top
+k), beside changed lines (the naive baseline) and, with --old, the importance
+of a store analysed by a previous analyzer, all on the same PRs in the same run.
 
-The release notes are read from the clone at the branch tip (a Markdown file
-with '## <version>' releases and '### <section>' sections naming PRs as #N or
-/pull/N). Positives: PRs named in a "Highlights" section ("highlights"), or
-named anywhere in the notes ("notes"). The universe: every stored PR with
-facts merged between the first and the last release date. Never point this at
-sglang: its release notes are held out for judging.
+The release notes are read from the clone at the branch tip by
+release_notes.py (Markdown or reStructuredText, one file or a directory of
+them). Positives: PRs named in a section matching --highlight ("highlights"),
+or named anywhere in the notes ("notes"). The universe: every stored PR with
+facts merged between the first and the last release date, or with --pools
+labelled only the PRs of release pools (after the previous release, up to this
+one) whose highlight sections name a PR. k = the number of positives; a level
+score's ties are broken by insight. Never point this at sglang: its release
+notes are held out for judging.
 
-  python3 bench/judgment/importance.py --db DB --repo vllm-project/vllm-ascend \
-      --clone CLONE [--notes docs/source/user_guide/release_notes.md] [--split DATE]
+  python3 bench/judgment/importance.py --db DB --repo vllm-project/vllm-ascend \\
+      --clone CLONE [--notes docs/source/user_guide/release_notes.md] [--old OLD_DB] \\
+      [--highlight highlight] [--pools span|labelled] [--split DATE] [--list N]
 """
 
 import argparse
+import collections
 import datetime as dt
-import re
-import subprocess
 import sys
 
 import facts_lib as fl
-
-RELEASE = re.compile(r"^##\s+(v?[\w.\-]+)\s*(?:[-–]\s*(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2}))?")
-SECTION = re.compile(r"^###\s+(.*)$")
-PR = re.compile(r"(?:/pull/|#)(\d{2,6})\b")
+import release_notes as rn
 
 
-def parse_notes(text):
-    """[(version, date or None, {section: set(PR numbers)})]"""
-    releases = []
-    cur = None
-    section = ""
-    for line in text.splitlines():
-        m = RELEASE.match(line)
-        if m:
-            date = None
-            if m.group(2):
-                date = dt.date(int(m.group(2)), int(m.group(3)), int(m.group(4)))
-            cur = (m.group(1), date, {})
-            releases.append(cur)
-            section = ""
-            continue
-        m = SECTION.match(line)
-        if m:
-            section = m.group(1).strip().lower()
-            continue
-        if cur is not None:
-            for n in PR.findall(line):
-                cur[2].setdefault(section, set()).add(int(n))
-    return releases
+def day(c):
+    return dt.datetime.fromtimestamp(c["merged_at"], dt.timezone.utc).date()
+
+
+def top_hits(keys, labels, k):
+    order = sorted(range(len(keys)), key=lambda i: keys[i], reverse=True)
+    return sum(1 for i in order[:k] if labels[i])
+
+
+def labelled_pools(releases, highlight):
+    """[(after, up to)] of the releases whose highlight sections name a PR."""
+    dated = sorted(((d, s) for _, d, s in releases if d), key=lambda r: r[0])
+    out = []
+    for (prev, _), (date, sections) in zip(dated, dated[1:]):
+        if rn.labels([("", date, sections)], highlight)[0]:
+            out.append((prev, date))
+    return out
+
+
+def load(db, repo):
+    con = fl.connect(db)
+    rows = [c for c in fl.changes(con, repo) if c["number"]]
+    facts = fl.facts(con, [c["id"] for c in rows])
+    return {c["number"]: dict(c, f=facts[c["id"]]) for c in rows if c["id"] in facts}
 
 
 def main():
@@ -57,65 +59,92 @@ def main():
     ap.add_argument("--repo", required=True)
     ap.add_argument("--clone", required=True)
     ap.add_argument("--branch", default="main")
-    ap.add_argument("--notes", default="docs/source/user_guide/release_notes.md")
+    ap.add_argument("--notes", default="docs/source/user_guide/release_notes.md",
+                    help="a release-notes file or a directory of them, in the clone")
+    ap.add_argument("--highlight", default="highlight",
+                    help="regular expression of the section names that count as highlights")
+    ap.add_argument("--pools", choices=("span", "labelled"), default="span")
+    ap.add_argument("--old", help="the same PRs analysed by a previous analyzer")
     ap.add_argument("--split", help="also report PRs merged before / from this date (YYYY-MM-DD)")
     ap.add_argument("--list", type=int, default=0, help="print the N highest-ranked misses")
     args = ap.parse_args()
     if "sglang" in args.repo.lower():
         sys.exit("sglang's release notes are held out: use another repository")
 
-    text = subprocess.run(["git", "-C", args.clone, "show", f"{args.branch}:{args.notes}"],
-                          capture_output=True, text=True, check=True).stdout
-    releases = parse_notes(text)
-    dates = [d for _, d, _ in releases if d]
-    lo, hi = min(dates), max(dates)
-    highlights, notes = set(), set()
-    for _, _, sections in releases:
-        for name, prs in sections.items():
-            notes |= prs
-            if "highlight" in name:
-                highlights |= prs
+    releases = rn.read(args.clone, args.branch, args.notes, args.repo)
+    highlights, notes, span = rn.labels(releases, args.highlight)
+    if not span:
+        sys.exit(f"{args.notes}: no dated release")
+    pools = [span] if args.pools == "span" else labelled_pools(releases, args.highlight)
+    new = load(args.db, args.repo)
+    old = load(args.old, args.repo) if args.old else {}
 
-    con = fl.connect(args.db)
-    rows = [c for c in fl.changes(con, args.repo) if c["number"]]
-    rows = [c for c in rows
-            if lo <= dt.datetime.fromtimestamp(c["merged_at"], dt.timezone.utc).date() <= hi]
-    facts = fl.facts(con, [c["id"] for c in rows])
-    rows = [c for c in rows if c["id"] in facts]
+    def within(c):
+        d = day(c)
+        return any((lo <= d <= hi) if args.pools == "span" else (lo < d <= hi)
+                   for lo, hi in pools)
+
+    rows = [c for c in new.values() if within(c) and (not old or c["number"] in old)]
+    rows.sort(key=lambda c: (c["merged_at"], c["id"]))
+
+    def lvl(c):
+        s = c["f"]["scores"]
+        return (s["importance"], s["insight"])
+
+    scores = [("fitted (this build)", lambda c: lvl(c)),
+              ("fitted raw log-odds", lambda c: c["f"]["scores"].get("importance_raw", 0.0))]
+    if old:
+        scores.append(("previous importance", lambda c: lvl(old[c["number"]])))
+    scores.append(("changed lines", lambda c: c["additions"] + c["deletions"]))
 
     def report(label, subset):
-        imp = [facts[c["id"]]["scores"]["importance"] for c in subset]
-        size = [c["additions"] + c["deletions"] for c in subset]
         for name, pos in (("highlights", highlights), ("notes", notes)):
             lab = [c["number"] in pos for c in subset]
-            a_imp, a_size = fl.auc(imp, lab), fl.auc(size, lab)
-            print(f"{label:<22} {name:<10} PRs {len(subset):>5}  positives {sum(lab):>4}  "
-                  f"AUC importance {a_imp:.3f}  changed lines {a_size:.3f}  "
-                  f"ratio {a_imp / a_size:.3f}")
+            k = sum(lab)
+            parts = []
+            for sname, fn in scores:
+                keys = [fn(c) for c in subset]
+                first = [x[0] if isinstance(x, tuple) else x for x in keys]
+                a = fl.auc(first, lab)
+                parts.append(f"{sname} AUC {a:.3f} top-{k} {top_hits(keys, lab, k)}")
+            print(f"{label:<22} {name:<10} PRs {len(subset):>5}  positives {k:>4}  "
+                  + " | ".join(parts))
 
-    print(f"repository {args.repo}: {len(releases)} releases {lo} .. {hi}, "
-          f"{len(highlights)} PRs in highlights, {len(notes)} named in the notes")
+    def spread(name, levels, subset):
+        h = collections.Counter(levels)
+        n = len(levels)
+        mean = sum(levels) / n
+        sd = (sum((v - mean) ** 2 for v in levels) / n) ** 0.5
+        print(f"  {name:<20} 1-10: {', '.join(str(h[v]) for v in range(1, 11))}; 9-10 "
+              f"{100 * (h[9] + h[10]) / n:.1f} %; levels used {sum(1 for v in h if h[v])}; "
+              f"sd {sd:.2f}; Spearman with changed lines "
+              f"{fl.spearman(levels, [c['additions'] + c['deletions'] for c in subset]):+.3f}")
+
+    print(f"repository {args.repo}: {len(releases)} releases {span[0]} .. {span[1]} "
+          f"({args.notes} at {args.branch}); sections /{args.highlight}/ name {len(highlights)} "
+          f"PRs, the notes {len(notes)}; universe: {args.pools} "
+          f"({len(pools)} pool{'s' if len(pools) != 1 else ''})")
     report("all", rows)
     if args.split:
         cut = dt.date.fromisoformat(args.split)
-        day = lambda c: dt.datetime.fromtimestamp(c["merged_at"], dt.timezone.utc).date()
         report(f"before {cut}", [c for c in rows if day(c) < cut])
         report(f"from {cut}", [c for c in rows if day(c) >= cut])
+    print("the scale over the same PRs:")
+    spread("fitted (this build)", [c["f"]["scores"]["importance"] for c in rows], rows)
+    if old:
+        spread("previous importance",
+               [old[c["number"]]["f"]["scores"]["importance"] for c in rows], rows)
     if args.list:
-        neg = sorted((c for c in rows if c["number"] not in notes),
-                     key=lambda c: -facts[c["id"]]["scores"]["importance"])[:args.list]
+        neg = sorted((c for c in rows if c["number"] not in notes), key=lvl, reverse=True)
         print("highest-ranked PRs not in the notes:")
-        for c in neg:
-            f = facts[c["id"]]
-            print(f"  #{c['number']} imp {f['scores']['importance']} +{c['additions']} "
+        for c in neg[:args.list]:
+            print(f"  #{c['number']} imp {c['f']['scores']['importance']} +{c['additions']} "
                   f"-{c['deletions']} {c['title'][:70]}")
-        pos = sorted((c for c in rows if c["number"] in highlights),
-                     key=lambda c: facts[c["id"]]["scores"]["importance"])[:args.list]
         print("lowest-ranked highlights:")
-        for c in pos:
-            f = facts[c["id"]]
-            print(f"  #{c['number']} imp {f['scores']['importance']} +{c['additions']} "
-                  f"-{c['deletions']} {c['title'][:70]}  {f['scores']['importance_reasons']}")
+        for c in sorted((c for c in rows if c["number"] in highlights), key=lvl)[:args.list]:
+            s = c["f"]["scores"]
+            print(f"  #{c['number']} imp {s['importance']} +{c['additions']} "
+                  f"-{c['deletions']} {c['title'][:70]}  {s['importance_reasons']}")
     print("command:", fl.command_line(sys.argv))
 
 

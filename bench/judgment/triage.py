@@ -23,11 +23,10 @@ point this at sglang: its release notes are held out for judging.
 import argparse
 import collections
 import datetime as dt
-import subprocess
 import sys
 
 import facts_lib as fl
-from importance import parse_notes
+import release_notes as rn
 
 
 def day_of(ts):
@@ -53,9 +52,7 @@ def main():
     args = ap.parse_args()
     if "sglang" in args.repo.lower():
         sys.exit("sglang's release notes are held out: use another repository")
-    text = subprocess.run(["git", "-C", args.clone, "show", f"{args.branch}:{args.notes}"],
-                          capture_output=True, text=True, check=True).stdout
-    releases = parse_notes(text)
+    releases = rn.read(args.clone, args.branch, args.notes, args.repo)
     dated = sorted((d, v, s) for v, d, s in releases if d)
     con = fl.connect(args.db)
     rows = [c for c in fl.changes(con, args.repo) if c["number"]]

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Checks of release_notes.py's two parsers (run: python3 -m unittest test_release_notes)."""
+
+import datetime as dt
+import unittest
+
+import release_notes as rn
+
+MD = """# Release note
+
+## v1.2.0 - 2026.03.04
+
+### Highlights
+- A new backend [#120](https://github.com/o/r/pull/120), see upstream
+  [#9](https://github.com/up/stream/pull/9999).
+
+### Other changes
+- Fix a leak #131.
+
+## v1.1.0 - 2026.01.02
+
+### Highlights
+- First release (#101).
+"""
+
+RST = """project 0.3.0 (2025-12-20)
+==========================
+
+New Features
+------------
+
+- Add ``thing`` (`#7375 <https://github.com/o/r/pull/7375>`_).
+
+Maintenance
+-----------
+
+- Bump a pin (`#7400 <https://github.com/o/r/pull/7400>`_); see
+  `SPEC <https://github.com/other/specs/pull/180>`_.
+
+project 0.2.1 (2025-02-18)
+==========================
+
+Bug Fixes
+---------
+
+- Fix ``other`` (`#7001 <https://github.com/o/r/pull/7001>`_).
+"""
+
+
+class ReleaseNotes(unittest.TestCase):
+    def test_markdown_sections_and_dates(self):
+        releases = rn.parse_markdown(MD, "o/r")
+        self.assertEqual([(v, d) for v, d, _ in releases],
+                         [("v1.2.0", dt.date(2026, 3, 4)), ("v1.1.0", dt.date(2026, 1, 2))])
+        top, named, span = rn.labels(releases)
+        self.assertEqual(top, {120, 101})  # the upstream link is not this repository's PR
+        self.assertEqual(named, {120, 131, 101})
+        self.assertEqual(span, (dt.date(2026, 1, 2), dt.date(2026, 3, 4)))
+
+    def test_rst_headings(self):
+        releases = rn.parse_rst(RST, "o/r")
+        self.assertEqual([v for v, _, _ in releases], ["0.3.0", "0.2.1"])
+        self.assertEqual(releases[0][2], {"new features": {7375}, "maintenance": {7400}})
+        top, named, _ = rn.labels(releases, "highlight|new feature")
+        self.assertEqual(top, {7375})
+        self.assertEqual(named, {7375, 7400, 7001})
+
+    def test_without_a_repository_every_link_counts(self):
+        self.assertIn(9999, rn.labels(rn.parse_markdown(MD))[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
