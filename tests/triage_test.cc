@@ -386,8 +386,11 @@ TEST(WebTriage, TheDayFollowsTheTriageOrderAndSaysWhoJudged) {
   // The store's summaries (lists, aggregation, feeds) carry the triage's verdict.
   auto rows = p.w.store->list_changes(p.w.repo.id, ListQuery{});
   ASSERT_TRUE(rows);
-  for (const auto& r : *rows)
-    if (r.number == 1003) EXPECT_EQ(r.verdict, "close_read");
+  for (const auto& r : *rows) {
+    if (r.number == 1003) {
+      EXPECT_EQ(r.verdict, "close_read");
+    }
+  }
   // The digest counts the entries the model triaged (the page says who judged the day).
   auto d = web::day_digest(s, "2026-09-16");
   ASSERT_TRUE(d);

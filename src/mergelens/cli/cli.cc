@@ -24,6 +24,14 @@ Result<void> parse_date_flag(const std::string& text, const char* flag,
   return {};
 }
 
+void add_llm_options(CLI::App& sub, llm::Settings& llm, const char* concurrency_help) {
+  sub.add_option("--llm-base-url", llm.base_url, "Model server, e.g. http://127.0.0.1:30000");
+  sub.add_option("--llm-model", llm.model, "Model name");
+  sub.add_option("--llm-concurrency", llm.concurrency, concurrency_help)->check(CLI::Range(1, 256));
+  sub.add_option("--llm-max-retries", llm.max_retries, "Retries per request")
+      ->check(CLI::Range(0, 20));
+}
+
 namespace {
 
 struct Command {

@@ -130,8 +130,7 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
   sub.add_option("--lang", a->lang, "Guide language: zh (default), en or both")
       ->capture_default_str();
   sub.add_flag("--llm", a->use_llm, "Write guides with a model (see `write --help`)");
-  sub.add_option("--llm-base-url", a->llm.base_url, "Model server");
-  sub.add_option("--llm-model", a->llm.model, "Model name");
+  add_llm_options(sub, a->llm);
   sub.add_option("--config", a->config, "mergelens.toml with an [llm] table")
       ->capture_default_str()
       ->check(CLI::ExistingFile);

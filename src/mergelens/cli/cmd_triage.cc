@@ -41,10 +41,7 @@ Runner setup_triage(CLI::App& sub, const Globals& g) {
   sub.add_option(
       "--dump-requests", a->dump,
       "Ask no model: write each batch's request to this folder (DAY-BATCH.request.json)");
-  sub.add_option("--llm-base-url", a->llm.base_url, "Model server, e.g. http://127.0.0.1:30000");
-  sub.add_option("--llm-model", a->llm.model, "Model name");
-  sub.add_option("--llm-max-retries", a->llm.max_retries, "Retries per request")
-      ->check(CLI::Range(0, 20));
+  add_llm_options(sub, a->llm);
   sub.add_option("--config", a->config, "mergelens.toml with an [llm] table")
       ->capture_default_str()
       ->check(CLI::ExistingFile);

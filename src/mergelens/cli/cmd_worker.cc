@@ -68,10 +68,7 @@ Runner setup_worker(CLI::App& sub, const Globals& g) {
   sub.add_option("--config", a->config, "mergelens.toml with [[repo]] tables and [llm]")
       ->capture_default_str()
       ->check(CLI::ExistingFile);
-  sub.add_option("--llm-base-url", a->llm.base_url, "Model server");
-  sub.add_option("--llm-model", a->llm.model, "Model name");
-  sub.add_option("--llm-concurrency", a->llm.concurrency, "Requests in flight (this worker)")
-      ->check(CLI::Range(1, 256));
+  add_llm_options(sub, a->llm, "Requests in flight (this worker)");
   sub.add_option("--rpm", a->limits.requests_per_minute,
                  "Model requests per minute, shared by every worker (0: no limit)")
       ->check(CLI::Range(0.0, 1000000.0));

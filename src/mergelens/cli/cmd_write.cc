@@ -51,12 +51,7 @@ Runner setup_write(CLI::App& sub, const Globals& g) {
   sub.add_flag("--llm", a->use_llm,
                "Ask a model (OpenAI-compatible API; settings from flags, OPENAI_BASE_URL / "
                "OPENAI_API_KEY / OPENAI_MODEL, or the [llm] table of --config)");
-  sub.add_option("--llm-base-url", a->llm.base_url, "Model server, e.g. http://127.0.0.1:30000");
-  sub.add_option("--llm-model", a->llm.model, "Model name");
-  sub.add_option("--llm-concurrency", a->llm.concurrency, "Requests in flight")
-      ->check(CLI::Range(1, 256));
-  sub.add_option("--llm-max-retries", a->llm.max_retries, "Retries per request")
-      ->check(CLI::Range(0, 20));
+  add_llm_options(sub, a->llm);
   sub.add_option("--config", a->config, "mergelens.toml with an [llm] table")
       ->capture_default_str()
       ->check(CLI::ExistingFile);

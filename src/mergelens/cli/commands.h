@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "mergelens/llm/settings.h"
 #include "mergelens/pipeline/ingest.h"
 #include "mergelens/pipeline/triage.h"
 #include "mergelens/store/store.h"
@@ -52,6 +53,13 @@ Result<void> enqueue_run(const Globals& g, const IngestOptions& ingest,
 // leaves `out` unset. Fails with kInvalidInput naming the flag.
 Result<void> parse_date_flag(const std::string& text, const char* flag,
                              std::optional<UnixSeconds>& out);
+
+// Registers the model options every model-using command shares (--llm-base-url,
+// --llm-model, --llm-concurrency, --llm-max-retries) on `sub`, writing into
+// `llm`, which must outlive the parse. `concurrency_help` tells what the
+// concurrency counts (this process, this worker).
+void add_llm_options(CLI::App& sub, llm::Settings& llm,
+                     const char* concurrency_help = "Requests in flight");
 
 // Prints what a triage did: days, calls, cache hits, failures and problems.
 void print_triage_report(const TriageReport& report);
