@@ -84,7 +84,10 @@ std::vector<std::string> files_of(const std::vector<std::string>& places) {
 }
 
 // The focus files that carry a read: the best regions' files, at most three.
-std::vector<std::string> focus_files(const Facts& facts) {
+}  // namespace
+}  // namespace score_internal
+
+std::vector<std::string> reading_scope(const Facts& facts) {
   std::vector<std::string> out;
   const double best = facts.focus.empty() ? 0 : facts.focus.front().score;
   for (const auto& r : facts.focus) {
@@ -93,9 +96,6 @@ std::vector<std::string> focus_files(const Facts& facts) {
   }
   return out;
 }
-
-}  // namespace
-}  // namespace score_internal
 
 void score_change(const Change& change, Facts& facts, const VerdictThresholds& t) {
   using namespace score_internal;
@@ -148,7 +148,7 @@ void score_change(const Change& change, Facts& facts, const VerdictThresholds& t
   }
   if (facts.verdict_scope.empty() &&
       (facts.verdict == Verdict::kCloseRead || facts.verdict == Verdict::kSelectiveRead))
-    facts.verdict_scope = focus_files(facts);
+    facts.verdict_scope = reading_scope(facts);
 }
 
 }  // namespace mergelens

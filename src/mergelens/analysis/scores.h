@@ -1,6 +1,9 @@
 // Importance and insight scores (1–10, each with its reasons) and the verdict.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "mergelens/analysis/facts.h"
 #include "mergelens/model/change.h"
 
@@ -41,5 +44,10 @@ struct VerdictThresholds {
 // computed (roles, signals, definitions, skim/cleanup,
 // numbers, tests, focus, references).
 void score_change(const Change& change, Facts& facts, const VerdictThresholds& t = {});
+
+// The files a reader of a close or selective read is sent to when no argued
+// decision names them: the paths of the best focus regions (at most three,
+// each region scoring at least half the best). Empty without focus regions.
+std::vector<std::string> reading_scope(const Facts& facts);
 
 }  // namespace mergelens

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "mergelens/analysis/facts_json.h"
+#include "mergelens/analysis/scores.h"
 #include "mergelens/guide/triage.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/llm/repair.h"
@@ -292,15 +293,8 @@ Facts facts_with_triage(const Facts& facts, const TriageRecord& t, std::string_v
   f.insight = Score{t.insight, {why}};
   f.verdict = *verdict;
   if ((f.verdict == Verdict::kCloseRead || f.verdict == Verdict::kSelectiveRead) &&
-      f.verdict_scope.empty()) {
-    const double best = f.focus.empty() ? 0 : f.focus.front().score;
-    for (const auto& r : f.focus) {
-      if (f.verdict_scope.size() >= 3 || r.score < best * 0.5) break;
-      if (std::find(f.verdict_scope.begin(), f.verdict_scope.end(), r.path) ==
-          f.verdict_scope.end())
-        f.verdict_scope.push_back(r.path);
-    }
-  }
+      f.verdict_scope.empty())
+    f.verdict_scope = reading_scope(f);
   if (f.verdict == Verdict::kSkim || f.verdict == Verdict::kSkip) f.verdict_scope.clear();
   return f;
 }
