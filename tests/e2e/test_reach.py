@@ -5,10 +5,11 @@
   matches nothing is an empty feed, a malformed one is 400, an unknown name 404;
 - the day page with a filter says what it left out and keeps the filter in its links;
 - the week: /week/ and /week/YYYY-Www pages, /api/week/W, /week.xml (one entry
-  per week linking its page), `digest --week W` as Markdown and JSON;
+  per week linking its page), /s/NAME/week.xml, `digest --week W` as Markdown and JSON;
 - delivery: a [[deliver]] target whose filter matches nothing sends nothing
   (a local stand-in for a WeCom robot counts requests), one whose filter
-  matches sends the filtered day saying what it left out, send_empty sends;
+  matches sends the filtered day saying what it left out, send_empty sends; a weekly
+  target sends its week once, linking the week page;
 - `notes --from v1 --to v2` over a fixture history: exactly the PRs between the
   tags, every line linking its PR; --since/--until; bad revisions exit 2.
 """
@@ -136,6 +137,8 @@ def test_week_page_api_feed_and_digest():
     assert entries
     assert f"/week/{w}" in entries[0].find(ATOM + "link").get("href")
     assert get("/week/2026-W99")[0] == 400
+    status, named = get("/s/mine/week.xml")
+    assert status == 200 and f"tags={STATE['tag']}" in named
     # Filtered: fewer entries, and the count of the rest.
     status, api = get(f"/api/week/{w}?tags={STATE['tag']}")
     fw = json.loads(api)
@@ -205,6 +208,19 @@ filter = {{ tags = ["no-such-tag"] }}
     n = len(Robot.seen)
     b.run("deliver", "--config", cfg, "--date", day, "--to", "always", env=env)
     assert len(Robot.seen) == n + 1
+    # A weekly target sends the week the day belongs to, once, linking the week page.
+    with open(cfg, "a") as f:
+        f.write('\n[[deliver]]\nname = "weekly"\nkind = "wecom"\nurl_env = "ROBOT_URL"\n'
+                'min_interval_ms = 0\nschedule = "weekly"\nsite_url = "https://lens.example.org"\n')
+    week = json.loads(get(f"/api/week")[1])["week"]
+    n = len(Robot.seen)
+    b.run("deliver", "--config", cfg, "--date", week, "--to", "weekly", env=env)
+    assert len(Robot.seen) > n
+    text = " ".join(m["markdown"]["content"] for m in Robot.seen[n:])
+    assert week in text and f"https://lens.example.org/week/{week}" in text, text
+    sent = len(Robot.seen)
+    b.run("deliver", "--config", cfg, "--date", week, "--to", "weekly", env=env)
+    assert len(Robot.seen) == sent  # never twice
     bad = os.path.join(W, "bad.toml")
     with open(bad, "w") as f:
         f.write('[[deliver]]\nname = "x"\nkind = "wecom"\nurl_env = "ROBOT_URL"\n'
