@@ -49,13 +49,10 @@ std::string week_figures(Lang lang, const report::Week& w) {
 
 std::string with_filter(const Site& site, std::string href) {
   if (!site.filter || site.links.is_static()) return href;
-  std::string q = site.filter->query();
-  // The language travels in the link already (?lang=).
-  if (const size_t at = q.find("lang="); at != std::string::npos) {
-    const size_t end = q.find('&', at);
-    q.erase(at ? at - 1 : at,
-            end == std::string::npos ? std::string::npos : end - at + (at ? 0 : 1));
-  }
+  // The language travels in the link already (?lang=): the filter without it.
+  report::Filter f = *site.filter;
+  f.lang.clear();
+  const std::string q = f.query();
   if (q.empty()) return href;
   return href + (href.find('?') == std::string::npos ? "?" : "&") + q;
 }
