@@ -24,8 +24,14 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
   sub.add_option("--workers", o->workers, "Threads building pages")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
-  return [o, &g]() -> Result<void> {
+  auto config = std::make_shared<std::string>("mergelens.toml");
+  sub.add_option("--config", *config, "mergelens.toml with [subscriptions.NAME] filters")
+      ->capture_default_str();
+  return [o, config, &g]() -> Result<void> {
     o->repo = g.repo;
+    auto subs = report::read_subscriptions(*config);
+    if (!subs) return std::unexpected(subs.error());
+    o->subscriptions = std::move(*subs);
     const std::string db = g.db;
     // SIGINT/SIGTERM are waited for by one thread, which stops the server.
     sigset_t set;
@@ -33,8 +39,8 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
-    auto server = web::Server::create(
-        [db] { return open_store_at(db, StoreOptions{.create = false}); }, *o);
+    auto server =
+        web::Server::create([db] { return open_store_at(db, StoreOptions{.create = false}); }, *o);
     if (!server) return std::unexpected(server.error());
     auto port = (*server)->bind();
     if (!port) return std::unexpected(port.error());

@@ -36,6 +36,7 @@ Runner setup_serve(CLI::App& sub, const Globals& g);
 Runner setup_export(CLI::App& sub, const Globals& g);
 Runner setup_digest(CLI::App& sub, const Globals& g);
 Runner setup_deliver(CLI::App& sub, const Globals& g);
+Runner setup_notes(CLI::App& sub, const Globals& g);
 
 // "zh", "en" or "both" → the languages; kInvalidInput otherwise.
 Result<std::vector<std::string>> parse_langs(const std::string& lang);

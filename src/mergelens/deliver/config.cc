@@ -108,6 +108,18 @@ class Reader {
         int s = 0;
         r = integer(node, k, 0, 3600, s);
         out.max_wait_ms = s * 1000L;
+      } else if (k == "filter") {
+        if (!node.is_table()) {
+          r = error(node, "filter must be a table: { tags = [...], paths = [...], ... }");
+        } else if (auto f = report::filter_from_toml(*node.as_table(), "filter"); !f) {
+          r = error(node, f.error().message);
+        } else {
+          out.filter = std::move(*f);
+        }
+      } else if (k == "schedule") {
+        r = text(node, k, out.schedule);
+        if (r && out.schedule != "daily" && out.schedule != "weekly")
+          r = error(node, "schedule must be \"daily\" or \"weekly\"");
       } else if (k == "send_empty") {
         if (!node.is_boolean()) return error(node, "send_empty must be true or false");
         out.send_empty = node.as_boolean()->get();

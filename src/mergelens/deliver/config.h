@@ -9,6 +9,9 @@
 //   tz = "Asia/Shanghai"            # the days' time zone (default UTC)
 //   site_url = "https://mergelens.example.org"  # published pages; links go to them when set
 //   delay_minutes = 30              # deliver a day this long after it closes (default 30)
+//   filter = { tags = ["scheduler"], min = "selective_read" }  # only these (docs/subscriptions.md)
+//   send_empty = false              # a day with nothing passing sends nothing (default)
+//   schedule = "daily"              # or "weekly": one message per ISO week
 //
 //   [[deliver]]
 //   name = "team-mail"
@@ -30,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "mergelens/report/filter.h"
 #include "mergelens/util/error.h"
 
 namespace mergelens::deliver {
@@ -50,7 +54,14 @@ struct Target {
   int max_retries = 4;
   long min_interval_ms = -1;  // between two requests; -1: the service's own (see docs)
   long max_wait_ms = 120000;  // longest wait honoured from a Retry-After or rate-limit answer
-  bool send_empty = false;    // deliver days without merged changes too
+  bool send_empty = false;    // deliver days without merged changes (or none passing `filter`) too
+  // The reader's filter (`filter = { tags = [...], paths = [...], min = "selective_read" }`,
+  // report/filter.h): only the entries passing it are sent, and the message
+  // says how many were left out.
+  report::Filter filter;
+  // "daily" (each local day) or "weekly" (each ISO week, UTC, as the week
+  // page: `deliver --date 2026-W48`).
+  std::string schedule = "daily";
 
   // Webhooks.
   std::string url_env, secret_env;

@@ -21,8 +21,6 @@ std::vector<Span> spans(std::string_view text) {
   return out;
 }
 
-namespace {
-
 Entry entry_of(const web::Site& site, const Target& target, const web::DigestEntry& d) {
   Entry e;
   e.ref = web::display_ref(d.change);
@@ -41,26 +39,37 @@ Entry entry_of(const web::Site& site, const Target& target, const web::DigestEnt
   return e;
 }
 
-}  // namespace
-
-Result<Content> build_content(Store& store, const RepoRecord& repo, const Target& target,
-                              std::string_view day) {
-  auto tz = web::TimeZone::named(target.tz);
-  if (!tz) return std::unexpected(tz.error());
-  if (auto b = tz->day_bounds(day); !b) return std::unexpected(b.error());
-  const web::Lang lang = web::lang_from(target.lang);
+Result<web::Links> target_links(Store& store, const RepoRecord& repo, web::Lang lang) {
   // In a store of several repositories the links name the repository
   // (/r/NAME/...), which a server answers whichever one it shows at "/".
   auto repos = store.list_repos();
   if (!repos) return std::unexpected(repos.error());
   web::Links links = web::Links::server(lang);
   if (repos->size() > 1) links = links.at("r/" + repo.name);
-  const web::Site site{store, repo, *tz, lang, links, {}};
+  return links;
+}
+
+Content content_head(const RepoRecord& repo, const Target& target, std::string_view key) {
   Content c;
   c.lang = target.lang;
   c.repo = repo.name;
-  c.date = std::string(day);
-  c.title = fmt::format("{} · {}", web::clean_text(repo.name), day);
+  c.date = std::string(key);
+  c.title = fmt::format("{} · {}", web::clean_text(repo.name), key);
+  return c;
+}
+
+Result<Content> build_content(Store& store, const RepoRecord& repo, const Target& target,
+                              std::string_view day) {
+  if (target.schedule == "weekly") return build_week_content(store, repo, target, day);
+  auto tz = web::TimeZone::named(target.tz);
+  if (!tz) return std::unexpected(tz.error());
+  if (auto b = tz->day_bounds(day); !b) return std::unexpected(b.error());
+  const web::Lang lang = web::lang_from(target.lang);
+  auto links = target_links(store, repo, lang);
+  if (!links) return std::unexpected(links.error());
+  web::Site site{store, repo, *tz, lang, *links, {}};
+  if (!target.filter.empty()) site.filter = &target.filter;
+  Content c = content_head(repo, target, day);
   Result<void> built;
   auto snap = store.read_snapshot([&] {
     auto d = web::day_digest(site, day);
@@ -74,19 +83,24 @@ Result<Content> build_content(Store& store, const RepoRecord& repo, const Target
   });
   if (!snap) return std::unexpected(snap.error());
   if (!built) return std::unexpected(built.error());
-  if (!target.site_url.empty()) c.day_url = target.site_url + site.links.day(day);
-  auto tr = [&](std::string_view key) { return std::string(web::tr(lang, key)); };
-  c.labels = Labels{tr("original_pr"),
-                    tr("author"),
-                    tr("merged_at"),
-                    tr("tags"),
-                    tr("close_links"),
-                    tr("skipped"),
-                    tr("importance"),
-                    tr("insight"),
-                    lang == web::Lang::kEn ? "The whole day on the web" : "在网页上查看这一天",
-                    lang == web::Lang::kEn ? "part" : "第"};
+  if (!target.site_url.empty())
+    c.day_url = web::with_filter(site, target.site_url + site.links.day(day));
+  c.labels = labels_of(lang);
   return c;
+}
+
+Labels labels_of(web::Lang lang) {
+  auto tr = [&](std::string_view key) { return std::string(web::tr(lang, key)); };
+  return Labels{tr("original_pr"),
+                tr("author"),
+                tr("merged_at"),
+                tr("tags"),
+                tr("close_links"),
+                tr("skipped"),
+                tr("importance"),
+                tr("insight"),
+                lang == web::Lang::kEn ? "The whole day on the web" : "在网页上查看这一天",
+                lang == web::Lang::kEn ? "part" : "第"};
 }
 
 }  // namespace mergelens::deliver

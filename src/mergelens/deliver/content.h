@@ -10,6 +10,7 @@
 #include "mergelens/deliver/config.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
+#include "mergelens/web/digest.h"
 
 namespace mergelens::deliver {
 
@@ -56,6 +57,23 @@ struct Content {
 // or time zone.
 Result<Content> build_content(Store& store, const RepoRecord& repo, const Target& target,
                               std::string_view day);
+
+// The digest of ISO week `week` ("2026-W48") for a weekly target: the
+// week's close and selective reads (report/week.h) most worth reading first,
+// filtered by the target's filter; `date` is the week. kInvalidInput for a
+// bad week.
+Result<Content> build_week_content(Store& store, const RepoRecord& repo, const Target& target,
+                                   std::string_view week);
+
+// One entry as delivered (links by the target's site_url), and the labels
+// in `lang`: shared by the day and the week.
+Entry entry_of(const web::Site& site, const Target& target, const web::DigestEntry& entry);
+Labels labels_of(web::Lang lang);
+// The links a target's messages use (/r/NAME/... in a store of several
+// repositories), and a Content with its language, repository, date (the day
+// or week `key`) and title set. Store errors pass through.
+Result<web::Links> target_links(Store& store, const RepoRecord& repo, web::Lang lang);
+Content content_head(const RepoRecord& repo, const Target& target, std::string_view key);
 
 // `text` split on backticks into plain and code spans (as web::rich does).
 std::vector<Span> spans(std::string_view text);

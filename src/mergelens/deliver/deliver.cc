@@ -111,6 +111,7 @@ Result<DayReport> deliver_day(Store& store, const RepoRecord& repo, const Target
 
 Result<std::vector<std::string>> due_days(Store& store, const RepoRecord& repo, const Target& t,
                                           std::int64_t now) {
+  if (t.schedule == "weekly") return due_weeks(store, repo, t, now);
   auto tz = web::TimeZone::named(t.tz);
   if (!tz) return std::unexpected(tz.error());
   // Days before `cutoff` are due.
@@ -182,7 +183,7 @@ Result<std::vector<DayReport>> deliver_due(Store& store, const RepoRecord& repo,
 
 std::string describe(const DayReport& r) {
   std::string s = fmt::format("{} {}: ", r.target, r.day);
-  if (r.empty) return s + "no merged change, nothing sent";
+  if (r.empty) return s + "no merged change (or none passing the target's filter), nothing sent";
   if (!r.payloads.empty())
     return s + fmt::format("{} part{} (dry run, nothing sent)", r.parts, r.parts == 1 ? "" : "s");
   if (r.sent_now == 0 && r.already == r.parts && r.error.empty())

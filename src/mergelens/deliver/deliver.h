@@ -67,6 +67,14 @@ Result<std::vector<DayReport>> deliver_due(Store& store, const RepoRecord& repo,
 Result<std::vector<std::string>> due_days(Store& store, const RepoRecord& repo,
                                           const Target& target, std::int64_t now);
 
+// due_days for a target with schedule = "weekly": ISO weeks ("2026-W38",
+// UTC) that ended at least `delay_minutes` before `now`, as due_days picks
+// days (the newest unfinished one first, then later weeks with changes or
+// every week with send_empty, at most `catch_up_days` of them; a new target
+// starts with the newest due week). Store errors pass through.
+Result<std::vector<std::string>> due_weeks(Store& store, const RepoRecord& repo,
+                                           const Target& target, std::int64_t now);
+
 // One line for the log: "sglang-feishu 2026-09-16: 2 parts sent (3 requests)".
 std::string describe(const DayReport& r);
 

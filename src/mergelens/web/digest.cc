@@ -5,84 +5,24 @@
 
 #include <fmt/format.h>
 
-#include "mergelens/guide/digest.h"
+#include "mergelens/report/filter.h"
 #include "mergelens/util/strings.h"
 
 namespace mergelens::web {
 
-namespace {
-
-int entry_rank(const DigestEntry& e) {
-  return verdict_rank(e.change.verdict) == 3 ? 5 : verdict_rank(e.change.verdict);
-}
-
-}  // namespace
-
 std::string digest_paragraph(const Guide& g) {
-  if (!trim(g.digest).empty()) return std::string(trim(g.digest));
-  return compose_digest(g);
+  return report::digest_paragraph(g);
 }
 
 Result<std::optional<Guide>> guide_for(const Site& site, std::int64_t id) {
-  for (const Lang l : {site.lang, site.lang == Lang::kZh ? Lang::kEn : Lang::kZh}) {
-    auto g = site.store.get_guide(id, lang_code(l));
-    if (!g) return std::unexpected(g.error());
-    if (*g) return g;
-  }
-  return std::optional<Guide>();
+  return report::guide_in(site.store, lang_code(site.lang), id);
 }
 
 namespace {
 
 Result<std::vector<DigestEntry>> entries_of(const Site& site,
                                             const std::vector<ChangeSummary>& rows) {
-  std::vector<std::int64_t> ids;
-  for (const auto& r : rows) ids.push_back(r.id);
-  auto tags = site.store.tags_of(ids);
-  if (!tags) return std::unexpected(tags.error());
-  auto triage = site.store.triage_of(ids);
-  if (!triage) return std::unexpected(triage.error());
-  std::vector<DigestEntry> out;
-  for (const auto& r : rows) {
-    DigestEntry e;
-    e.change = r;
-    if (auto t = tags->find(r.id); t != tags->end()) e.tags = t->second;
-    auto g = guide_for(site, r.id);
-    if (!g) return std::unexpected(g.error());
-    if (*g) {
-      e.has_guide = true;
-      e.headline = clean_text((*g)->headline);
-      e.paragraph = clean_text(digest_paragraph(**g));
-      e.importance_reason = clean_text((*g)->importance.reason);
-      e.insight_reason = clean_text((*g)->insight.reason);
-      // The guide's judgment is the one shown (a model may argue another).
-      if (!(*g)->verdict.empty()) e.change.verdict = (*g)->verdict;
-      if ((*g)->importance.value > 0) e.change.importance = (*g)->importance.value;
-      if ((*g)->insight.value > 0) e.change.insight = (*g)->insight.value;
-    }
-    if (auto t = triage->find(r.id); t != triage->end()) {
-      const TriageRecord& tr = t->second;
-      e.triage = tr;
-      const std::string& reason = site.lang == Lang::kZh ? tr.reason_zh : tr.reason_en;
-      e.triage_reason = clean_text(
-          reason.empty() ? (site.lang == Lang::kZh ? tr.reason_en : tr.reason_zh) : reason);
-      // A guide written from this triage shows its own (possibly argued)
-      // judgment, which its text agrees with; otherwise the triage's stands.
-      const bool from_triage = *g && (*g)->analysis.verdict == tr.verdict &&
-                               (*g)->analysis.importance.value == tr.importance &&
-                               (*g)->analysis.insight.value == tr.insight;
-      if (!from_triage) {
-        e.change.verdict = tr.verdict;
-        e.change.importance = tr.importance;
-        e.change.insight = tr.insight;
-        e.importance_reason = e.triage_reason;
-        e.insight_reason.clear();
-      }
-    }
-    if (e.headline.empty()) e.headline = clean_text(r.title);
-    out.push_back(std::move(e));
-  }
-  return out;
+  return report::load_entries(site.store, lang_code(site.lang), rows);
 }
 
 }  // namespace
@@ -106,19 +46,12 @@ Result<DayDigest> day_digest(const Site& site, std::string_view date_in) {
   auto entries = entries_of(site, *rows);
   if (!entries) return std::unexpected(entries.error());
   d.entries = std::move(*entries);
-  std::stable_sort(
-      d.entries.begin(), d.entries.end(), [](const DigestEntry& a, const DigestEntry& b) {
-        const int ra = entry_rank(a), rb = entry_rank(b);
-        if (ra != rb) return ra < rb;
-        // Within a verdict: the model's order of its day first.
-        if (a.triage.has_value() != b.triage.has_value()) return a.triage.has_value();
-        if (a.triage && a.triage->day == b.triage->day && a.triage->rank != b.triage->rank)
-          return a.triage->rank < b.triage->rank;
-        const int sa = a.change.importance + a.change.insight;
-        const int sb = b.change.importance + b.change.insight;
-        if (sa != sb) return sa > sb;
-        return a.change.merged_at > b.change.merged_at;
-      });
+  if (site.filter) {
+    auto left = report::apply_filter(site.store, *site.filter, d.entries);
+    if (!left) return std::unexpected(left.error());
+    d.left_out = *left;
+  }
+  report::order_entries(d.entries);
   for (const auto& e : d.entries) {
     const std::string& v = e.change.verdict;
     d.close_reads += v == "close_read";
@@ -137,6 +70,9 @@ Result<DayDigest> day_digest(const Site& site, std::string_view date_in) {
     std::erase_if(*open_rows, [](const ChangeSummary& c) { return !c.open; });
     auto open = entries_of(site, *open_rows);
     if (!open) return std::unexpected(open.error());
+    if (site.filter)
+      if (auto r = report::apply_filter(site.store, *site.filter, *open); !r)
+        return std::unexpected(r.error());
     d.open = std::move(*open);
   }
   auto prev = site.store.adjacent_merge(site.repo.id, bounds->first, /*before=*/true);
@@ -183,19 +119,22 @@ Result<void> add_paragraphs(const Site& site, nlohmann::json& items) {
 
 std::string day_figures(Lang lang, const DayDigest& d) {
   std::string s = day_counts(lang, d.entries.size(), d.close_reads, d.open.size());
-  if (d.entries.empty()) return s;
   const size_t unscored = d.entries.size() - d.close_reads - d.selective_reads - d.skims - d.skips;
   std::vector<std::string> parts;
   auto add = [&](size_t n, std::string_view verdict) {
     if (n) parts.push_back(fmt::format("{} {}", verdict_label(lang, verdict), n));
   };
-  add(d.selective_reads, "selective_read");
-  add(d.skims, "skim");
-  add(d.skips, "skip");
-  add(unscored, "");
-  if (parts.empty()) return s;
-  s += lang == Lang::kEn ? "; " : "；";
+  if (!d.entries.empty()) {
+    add(d.selective_reads, "selective_read");
+    add(d.skims, "skim");
+    add(d.skips, "skip");
+    add(unscored, "");
+  }
+  if (!parts.empty()) s += lang == Lang::kEn ? "; " : "；";
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? " · " : "") + parts[i];
+  // A filtered digest says what it left out.
+  if (d.left_out > 0)
+    s += (lang == Lang::kEn ? ". " : "。") + report::not_listed(lang_code(lang), d.left_out);
   return s;
 }
 

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "mergelens/guide/guide.h"
+#include "mergelens/report/entry.h"
+#include "mergelens/report/week.h"
 #include "mergelens/web/pages.h"
 
 namespace mergelens::web {
@@ -22,21 +24,9 @@ namespace mergelens::web {
 // the guide's language. Empty when the guide has none of these.
 std::string digest_paragraph(const Guide& guide);
 
-// One entry of a digest.
-struct DigestEntry {
-  ChangeSummary change;
-  std::string headline;           // the guide's headline, else the title (clean UTF-8)
-  std::string paragraph;          // digest_paragraph() of the guide; empty without a guide
-  std::vector<std::string> tags;  // tag names as stored (tag_display_name() shows them)
-  std::string importance_reason, insight_reason;  // from the guide; may be empty
-  bool has_guide = false;
-  // The model's triage of the day (pipeline/triage.h), when there is one: its
-  // place, and its reason in the site's language. The entry then shows the
-  // triage's verdict and scores, or the guide's when the guide was written
-  // from this triage (a model may argue it by a level).
-  std::optional<TriageRecord> triage;
-  std::string triage_reason;
-};
+// One entry of a digest (report/entry.h: the judgment shown, headline,
+// paragraph, tags, triage).
+using DigestEntry = report::Entry;
 
 struct DayDigest {
   std::string date;  // "YYYY-MM-DD" (local day of the site's time zone); empty: empty store
@@ -47,12 +37,15 @@ struct DayDigest {
   std::vector<DigestEntry> open;  // open PRs (listed on the newest day only)
   size_t close_reads = 0, selective_reads = 0, skims = 0, skips = 0;
   size_t triaged = 0;                     // entries with a model triage
+  size_t left_out = 0;                    // changes the site's filter left out (Site::filter)
   std::optional<std::string> prev, next;  // nearest days with changes
 };
 
 // The digest of local day `date` ("" = the newest day with changes).
 // kInvalidInput for a malformed date; a valid day without changes has no
 // entries. Reads the guides in the site's language, else any language.
+// With Site::filter, only the entries passing it (the counts are theirs;
+// left_out says how many the filter dropped).
 Result<DayDigest> day_digest(const Site& site, std::string_view date);
 
 // The guide of change `id` in the site's language, else in the other one;
@@ -66,6 +59,10 @@ nlohmann::json digest_item(const Site& site, const DigestEntry& entry);
 // Loads the guide of every item in `items` (change_item() values) and adds
 // what digest_item() adds: the paragraph and the score reasons.
 Result<void> add_paragraphs(const Site& site, nlohmann::json& items);
+
+// The same figures line for a week's entries (report::Week), with what a
+// filter left out.
+std::string week_figures(Lang lang, const report::Week& week);
 
 // "合并 44 个，其中 6 个值得精读；选读 9 · 浏览 20 · 可跳过 9" in the site's
 // language (the day's figures).

@@ -10,6 +10,8 @@
 #include "mergelens/web/digest.h"
 #include "mergelens/web/render.h"
 
+#include "mergelens/report/week.h"
+
 namespace mergelens::web {
 
 namespace {
@@ -220,11 +222,38 @@ std::string md_prose(std::string_view s) {
   return out;
 }
 
+// One entry of a digest in Markdown: "## N. headline", the paragraph, the
+// verdict with scores and tags, the triage's reason, the original-PR line.
+std::string md_entry(const Site& site, const DigestEntry& e, int n) {
+  const Lang lang = site.lang;
+  const std::string ref = md(display_ref(e.change));
+  std::string out = fmt::format("\n## {}. {}\n\n", n, md_prose(e.headline));
+  if (!e.paragraph.empty()) out += md_prose(e.paragraph) + "\n\n";
+  std::string line = fmt::format("**{}**", md(verdict_label(lang, e.change.verdict)));
+  if (!e.change.verdict.empty())
+    line += fmt::format(" · {} {} · {} {}", tr(lang, "importance"), e.change.importance,
+                        tr(lang, "insight"), e.change.insight);
+  if (!e.tags.empty()) {
+    line += fmt::format(" · {}{}", tr(lang, "tags"), lang == Lang::kEn ? ": " : "：");
+    for (size_t i = 0; i < e.tags.size(); ++i)
+      line += (i ? " · " : "") + md(tag_display_name(e.tags[i], lang_code(lang)));
+  }
+  out += line + "\n\n";
+  if (!e.triage_reason.empty())
+    out += fmt::format("{} {}\n\n", md(tr(lang, "triage")), md_prose(e.triage_reason));
+  const std::string url = safe_url(e.change.url);
+  out += url.empty() ? fmt::format("{} {}", tr(lang, "original_pr"), ref)
+                     : fmt::format("[{} {}](<{}>)", tr(lang, "original_pr"), ref, url);
+  out += fmt::format(" · {} {} · {} {}\n", tr(lang, "author"), md(author_of(e.change.author)),
+                     tr(lang, "merged_at"), site.tz.minute(e.change.merged_at));
+  return out;
+}
+
 }  // namespace
 
 Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_view tz_name,
                            std::string_view lang_code_in, std::string_view date,
-                           std::string_view format) {
+                           std::string_view format, const report::Filter* filter) {
   if (format != "md" && format != "json")
     return fail(ErrorKind::kInvalidInput, "--format must be md or json, not \"{}\"", format);
   if (lang_code_in != "zh" && lang_code_in != "en")
@@ -232,7 +261,8 @@ Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_vie
   auto tz = TimeZone::named(tz_name);
   if (!tz) return std::unexpected(tz.error());
   const Lang lang = lang_from(lang_code_in);
-  const Site site{store, repo, *tz, lang, Links::server(lang), {}};
+  Site site{store, repo, *tz, lang, Links::server(lang), {}};
+  site.filter = filter;
   if (date.empty()) return fail(ErrorKind::kInvalidInput, "--date is required");
   if (format == "json") {
     auto page = day_page(site, date);
@@ -253,33 +283,61 @@ Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_vie
   int n = 0;
   std::string skipped;
   for (const auto& e : d->entries) {
-    const std::string ref = md(display_ref(e.change));
     if (e.change.verdict == "skip") {
-      skipped +=
-          fmt::format("- {} {} · {}\n", ref, md_prose(e.headline), md(author_of(e.change.author)));
+      skipped += fmt::format("- {} {} · {}\n", md(display_ref(e.change)), md_prose(e.headline),
+                             md(author_of(e.change.author)));
       continue;
     }
-    out += fmt::format("\n## {}. {}\n\n", ++n, md_prose(e.headline));
-    if (!e.paragraph.empty()) out += md_prose(e.paragraph) + "\n\n";
-    std::string line = fmt::format("**{}**", md(verdict_label(lang, e.change.verdict)));
-    if (!e.change.verdict.empty())
-      line += fmt::format(" · {} {} · {} {}", tr(lang, "importance"), e.change.importance,
-                          tr(lang, "insight"), e.change.insight);
-    if (!e.tags.empty()) {
-      line += fmt::format(" · {}{}", tr(lang, "tags"), lang == Lang::kEn ? ": " : "：");
-      for (size_t i = 0; i < e.tags.size(); ++i)
-        line += (i ? " · " : "") + md(tag_display_name(e.tags[i], lang_code(lang)));
-    }
-    out += line + "\n\n";
-    if (!e.triage_reason.empty())
-      out += fmt::format("{} {}\n\n", md(tr(lang, "triage")), md_prose(e.triage_reason));
-    const std::string url = safe_url(e.change.url);
-    out += url.empty() ? fmt::format("{} {}", tr(lang, "original_pr"), ref)
-                       : fmt::format("[{} {}](<{}>)", tr(lang, "original_pr"), ref, url);
-    out += fmt::format(" · {} {} · {} {}\n", tr(lang, "author"), md(author_of(e.change.author)),
-                       tr(lang, "merged_at"), site.tz.minute(e.change.merged_at));
+    out += md_entry(site, e, ++n);
   }
   if (!skipped.empty()) out += fmt::format("\n## {}\n\n{}", tr(lang, "skipped"), skipped);
+  return out;
+}
+
+Result<std::string> week_digest(Store& store, const RepoRecord& repo, std::string_view lang_code_in,
+                                std::string_view week, std::string_view format,
+                                const report::Filter* filter) {
+  if (format != "md" && format != "json")
+    return fail(ErrorKind::kInvalidInput, "--format must be md or json, not \"{}\"", format);
+  if (lang_code_in != "zh" && lang_code_in != "en")
+    return fail(ErrorKind::kInvalidInput, "--lang must be zh or en");
+  auto tz = TimeZone::named("UTC");  // weeks are UTC weeks
+  if (!tz) return std::unexpected(tz.error());
+  const Lang lang = lang_from(lang_code_in);
+  Site site{store, repo, *tz, lang, Links::server(lang), {}};
+  site.filter = filter;
+  auto page = week_page(site, week);
+  if (!page) return std::unexpected(page.error());
+  const nlohmann::json& m = page->model;
+  if (format == "json") return m.dump(2) + "\n";
+  auto w = report::load_week(store, repo.id, week, lang_code_in, filter);
+  if (!w) return std::unexpected(w.error());
+  std::string out = fmt::format("# {} · {} ({} – {})\n\n{}\n", md(repo.name), w->week,
+                                m["since"].get<std::string>(), m["until"].get<std::string>(),
+                                md(m["figures"].get<std::string>()));
+  const auto& words = m["w"];
+  int n = 0;
+  if (!w->close_by_tag.empty())
+    out += fmt::format("\n# {}\n", md(words["close_by_tag"].get<std::string>()));
+  for (size_t g = 0; g < w->close_by_tag.size(); ++g) {
+    out += fmt::format("\n### {}\n", md(m["groups"][g]["name"].get<std::string>()));
+    for (size_t i : w->close_by_tag[g].entries) out += md_entry(site, w->entries[i], ++n);
+  }
+  if (!w->visible.empty()) {
+    out += fmt::format("\n# {}\n\n", md(words["visible"].get<std::string>()));
+    for (const auto& v : w->visible) {
+      const auto& e = w->entries[v.entry];
+      out += fmt::format("- {} {} · `{}`\n", md(display_ref(e.change)), md_prose(e.headline),
+                         v.what.summary());
+    }
+  }
+  if (!w->moves.empty()) {
+    out += fmt::format("\n# {}\n\n", md(words["moves"].get<std::string>()));
+    for (const auto& mv : m["moves"])
+      out += fmt::format("- {} {} {} ({})\n", md(mv["name"].get<std::string>()),
+                         mv["count"].get<std::int64_t>(), mv["mark"].get<std::string>(),
+                         mv["previous"].get<std::string>());
+  }
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "mergelens/report/filter.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
 
@@ -40,8 +41,18 @@ struct ExportStats {
 Result<ExportStats> export_site(Store& store, const ExportOptions& options);
 
 // One day's digest for posting elsewhere: "md" (Markdown, raw HTML in
-// titles neutralised) or "json" (the day page's view model).
+// titles neutralised) or "json" (the day page's view model). With
+// `filter`, only what passes it (the figures say what was left out).
 Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_view tz,
-                           std::string_view lang, std::string_view date, std::string_view format);
+                           std::string_view lang, std::string_view date, std::string_view format,
+                           const report::Filter* filter = nullptr);
+
+// One ISO week's digest ("2026-W48"; empty: the newest week): "md" (close
+// reads by tag in the day's entry form, changed defaults, tag movement) or
+// "json" (the week page's view model, report::week_json under "data").
+// kInvalidInput for a bad format, language or week.
+Result<std::string> week_digest(Store& store, const RepoRecord& repo, std::string_view lang,
+                                std::string_view week, std::string_view format,
+                                const report::Filter* filter = nullptr);
 
 }  // namespace mergelens::web

@@ -36,18 +36,21 @@ std::string html_rich(const nlohmann::json& segs) {
 
 Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view tag,
                               std::string_view self) {
+  if (kind == FeedKind::kWeeks) return week_feed(site, self);
+  // A filtered feed reads further back to fill its entries.
+  const size_t wanted = site.filter && !site.filter->empty() ? kFeedEntries * 10 : kFeedEntries;
   std::vector<ChangeSummary> rows;
   std::string title = site.repo.name, id_part = "all";
   if (kind == FeedKind::kAll) {
     ListQuery q;
-    q.limit = kFeedEntries;
+    q.limit = wanted;
     auto r = site.store.list_changes(site.repo.id, q);
     if (!r) return std::unexpected(r.error());
     rows = std::move(*r);
     title += " · " + std::string(tr(site.lang, "feed_all"));
   } else {
     AggregateQuery q;
-    q.limit = kFeedEntries;
+    q.limit = wanted;
     q.top = 0;
     if (kind == FeedKind::kCloseReads) {
       q.verdict = "close_read";
@@ -63,6 +66,8 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
     if (!r) return std::unexpected(r.error());
     rows = std::move(r->changes);
   }
+  if (auto r = filter_rows(site, rows, kFeedEntries, title, id_part); !r)
+    return std::unexpected(r.error());
   // Within a day, the model's order of that day when it triaged it.
   {
     std::vector<std::int64_t> ids;

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mergelens/report/filter.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
 #include "mergelens/util/http.h"
@@ -43,6 +44,7 @@ class Links {
   bool is_static() const { return static_; }
   std::string home() const;
   std::string day(std::string_view date) const;
+  std::string week(std::string_view iso_week) const;  // "/week/2026-W48"
   std::string pr(std::string_view ref) const;
   std::string tags(std::string_view sort = "") const;
   // One tag or several combined ("quantization,moe").
@@ -55,6 +57,7 @@ class Links {
   std::string feed_all() const;
   std::string feed_close() const;
   std::string feed_tag(std::string_view tag) const;
+  std::string feed_week() const;  // "/week.xml": one entry per week
   // The same page in the other language: `self` is the server path without
   // query, scope included ("/r/o/r/day/2026-09-16"), or the export path in
   // the page's scope ("day/2026-09-16.html").
@@ -103,6 +106,9 @@ struct Site {
   // every repository); empty for a site of one repository, which then has
   // no switcher and keeps everything at the root.
   Scopes scopes;
+  // A reader's filter (report/filter.h) for the day, the week and the
+  // feeds; nullptr: every change. Not owned.
+  const report::Filter* filter = nullptr;
 
   bool all() const { return repo.id == kAllRepos; }
   // Links to the pages of the repository `repo_id` belongs to: the site's
@@ -130,6 +136,17 @@ Result<std::string> latest_day(const Site& site);
 // Every local day with changes, newest first (for the export).
 Result<std::vector<std::string>> all_days(const Site& site);
 
+// The week page (/week/YYYY-Www; empty: the newest week with changes): the
+// week's close reads grouped by tag with the day page's entries, the tags'
+// movement, changed defaults and behaviour (report/week.h). With
+// Site::filter, only what passes it, saying what was left out.
+// kInvalidInput for a malformed week.
+Result<Page> week_page(const Site& site, std::string_view week);
+
+// A filtered page's link `href` with the site's filter query appended (as
+// given: the filter makes a shareable URL); `href` unchanged without one.
+std::string with_filter(const Site& site, std::string href);
+
 // PR page: `ref` is a PR number or a sha prefix. kNotFound when unknown, and
 // on the site of every repository (a PR page belongs to one repository).
 Result<Page> pr_page(const Site& site, std::string_view ref);
@@ -151,10 +168,20 @@ Result<Page> search_page(const Site& site, std::string_view q);
 // A page with one message (errors), in the site's language.
 Page message_page(const Site& site, std::string_view title_key, std::string_view detail);
 
-enum class FeedKind { kAll, kCloseReads, kTag };
+// kWeeks: one entry per week (the week's close reads and changed defaults).
+enum class FeedKind { kAll, kCloseReads, kTag, kWeeks };
 // Atom 1.0. `self` is the feed's own address as the reader fetches it.
 Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view tag,
                               std::string_view self);
+
+// The week feed (FeedKind::kWeeks): the eight newest weeks, one entry each
+// (figures, close reads by tag, changed defaults), filtered by Site::filter.
+Result<std::string> week_feed(const Site& site, std::string_view self);
+// With Site::filter: keeps the rows passing it (at most `keep`, in order)
+// and names the filter in the feed's `title` and `id_part`; unchanged
+// without one. Store errors pass through.
+Result<void> filter_rows(const Site& site, std::vector<ChangeSummary>& rows, size_t keep,
+                         std::string& title, std::string& id_part);
 
 // --- helpers shared by the page families (view.cc) ---
 

@@ -78,8 +78,13 @@ Result<Page> day_page(const Site& site, std::string_view date_in) {
   m["judged_by_analysis"] = !d->entries.empty() && d->triaged == 0;
   m["partly_triaged"] = d->triaged > 0 && d->triaged < d->entries.size();
   m["triaged"] = d->triaged;
-  if (d->prev) m["prev"] = {{"date", *d->prev}, {"href", site.links.day(*d->prev)}};
-  if (d->next) m["next"] = {{"date", *d->next}, {"href", site.links.day(*d->next)}};
+  // A filtered day: its links keep the filter, and it says what it left out.
+  m["left_out"] = d->left_out;
+  m["filter"] = site.filter ? site.filter->query() : "";
+  if (d->prev)
+    m["prev"] = {{"date", *d->prev}, {"href", with_filter(site, site.links.day(*d->prev))}};
+  if (d->next)
+    m["next"] = {{"date", *d->next}, {"href", with_filter(site, site.links.day(*d->next))}};
   return page;
 }
 

@@ -209,6 +209,28 @@ struct Server::Impl {
     // One repository alone needs no switcher and no repository labels.
     if (scopes.repos.size() < 2 && scope_id != kAllRepos) scopes.repos.clear();
     Site site{store, repo, tz, lang, links, std::move(scopes)};
+    // A reader's filter: a named subscription (/s/NAME/...) or the query's.
+    std::optional<report::Filter> filter;
+    std::string sub_prefix;
+    if (path.starts_with("/s/")) {
+      const size_t slash = path.find('/', 3);
+      const std::string name = path.substr(3, slash == std::string::npos ? slash : slash - 3);
+      auto it = options.subscriptions.find(name);
+      if (it == options.subscriptions.end())
+        return page_reply(site, fail(ErrorKind::kNotFound, "no subscription named {}", name),
+                          url_encode(prefix + path, true), "", api);
+      filter = it->second;
+      sub_prefix = "/s/" + name;
+      path = slash == std::string::npos ? "/" : path.substr(slash);
+    } else {
+      auto f = report::parse_filter(req.params);
+      if (!f)
+        return page_reply(site, std::unexpected(f.error()), url_encode(prefix + path, true), "",
+                          api);
+      if (!f->empty()) filter = std::move(*f);
+    }
+    if (filter) site.filter = &*filter;
+    prefix += sub_prefix;
     // The query without lang, for the language switch.
     std::string query;
     for (const auto& [k, v] : req.params) {
@@ -222,6 +244,15 @@ struct Server::Impl {
       return page_reply(site, day_page(site, ""), home, query, api);
     if (path.starts_with("/day/"))
       return page_reply(site, day_page(site, path.substr(5)), self, query, api);
+    if (path == "/week" || path == "/week/")
+      return page_reply(site, week_page(site, ""), url_encode(prefix + "/week", true), query, api);
+    if (path.starts_with("/week/"))
+      return page_reply(site, week_page(site, path.substr(6)), self, query, api);
+    if (!api && path == "/week.xml") {
+      auto feed = atom_feed(site, FeedKind::kWeeks, "", req.target);
+      if (!feed) return page_reply(site, std::unexpected(feed.error()), self, query, false);
+      return Reply{200, "application/atom+xml; charset=utf-8", std::move(*feed), "", true, ""};
+    }
     if (path.starts_with("/pr/") && path.size() > 4)
       return page_reply(site, pr_page(site, path.substr(4)), self, query, api);
     if (path == "/tags" || path == "/tags/")

@@ -14,9 +14,11 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
+#include "mergelens/report/filter.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
 
@@ -32,9 +34,14 @@ struct ServerOptions {
   // pages). Every repository's pages are also under /r/NAME/, and the
   // cross-repository ones under /all/ (web/pages.h, Links).
   std::string repo;
-  size_t loops = 2;            // event-loop threads: own the connections, answer cached pages
-  size_t workers = 16;         // threads building pages (at most 4 build at once, see page_cache.h)
-  size_t cache_mb = 256;       // rendered pages kept in memory
+  size_t loops = 2;       // event-loop threads: own the connections, answer cached pages
+  size_t workers = 16;    // threads building pages (at most 4 build at once, see page_cache.h)
+  size_t cache_mb = 256;  // rendered pages kept in memory
+  // Named reader filters ([subscriptions.NAME] in mergelens.toml, see
+  // docs/subscriptions.md): /s/NAME/ (its day), /s/NAME/day/D,
+  // /s/NAME/week/W, /s/NAME/feed.xml and /s/NAME/week.xml show only what
+  // passes it; any page also takes a filter in its query (?tags=...).
+  std::map<std::string, report::Filter> subscriptions;
   int max_stale_seconds = 30;  // while a job commits, pages this young are served stale
                                // and rebuilt in the background (see page_cache.h)
 };

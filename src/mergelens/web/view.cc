@@ -106,6 +106,9 @@ std::string Links::home() const {
 std::string Links::day(std::string_view date) const {
   return page(fmt::format("/day/{}", url_encode(date)), fmt::format("day/{}.html", slug(date)));
 }
+std::string Links::week(std::string_view w) const {
+  return page(fmt::format("/week/{}", url_encode(w)), fmt::format("week/{}.html", slug(w)));
+}
 std::string Links::pr(std::string_view ref) const {
   return page(fmt::format("/pr/{}", url_encode(ref)), fmt::format("pr/{}.html", slug(ref)));
 }
@@ -137,6 +140,9 @@ std::string Links::feed_close() const {
 std::string Links::feed_tag(std::string_view tag) const {
   return page(fmt::format("/feed/tags/{}.xml", url_encode(tag)),
               fmt::format("feed/tags/{}.xml", slug(tag)));
+}
+std::string Links::feed_week() const {
+  return page("/week.xml", "week.xml");
 }
 std::string Links::other_lang(std::string_view self, std::string_view query) const {
   if (static_)
