@@ -116,6 +116,8 @@ const char* reason_of(int status) {
   switch (status) {
     case 200:
       return "OK";
+    case 301:
+      return "Moved Permanently";
     case 304:
       return "Not Modified";
     case 400:

@@ -32,9 +32,13 @@ struct ServerOptions {
   // pages). Every repository's pages are also under /r/NAME/, and the
   // cross-repository ones under /all/ (web/pages.h, Links).
   std::string repo;
-  size_t loops = 2;            // event-loop threads: own the connections, answer cached pages
-  size_t workers = 16;         // threads building pages (at most 4 build at once, see page_cache.h)
-  size_t cache_mb = 256;       // rendered pages kept in memory
+  size_t loops = 2;       // event-loop threads: own the connections, answer cached pages
+  size_t workers = 16;    // threads building pages (at most 4 build at once, see page_cache.h)
+  size_t cache_mb = 256;  // rendered pages kept in memory
+  // The site's public address ("https://example.org/digest", no trailing
+  // '/'), for the absolute links of feeds; empty: http:// and the Host the
+  // client asked for.
+  std::string base_url;
   int max_stale_seconds = 30;  // while a job commits, pages this young are served stale
                                // and rebuilt in the background (see page_cache.h)
 };
