@@ -55,7 +55,7 @@ Result<Content> build_content(Store& store, const RepoRecord& repo, const Target
   if (!repos) return std::unexpected(repos.error());
   web::Links links = web::Links::server(lang);
   if (repos->size() > 1) links = links.at("r/" + repo.name);
-  const web::Site site{store, repo, *tz, lang, links, {}};
+  const web::Site site{store, repo, *tz, lang, links, {}, {}};
   Content c;
   c.lang = target.lang;
   c.repo = repo.name;

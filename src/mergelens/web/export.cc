@@ -245,7 +245,7 @@ Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_vie
   auto tz = TimeZone::named(tz_name);
   if (!tz) return std::unexpected(tz.error());
   const Lang lang = lang_from(lang_code_in);
-  const Site site{store, repo, *tz, lang, Links::server(lang), {}};
+  const Site site{store, repo, *tz, lang, Links::server(lang), {}, {}};
   if (date.empty()) return fail(ErrorKind::kInvalidInput, "--date is required");
   if (format == "json") {
     auto page = day_page(site, date);
