@@ -92,7 +92,7 @@ def setup():
     STATE["server"] = server
     STATE["base"] = f"http://127.0.0.1:{m.group(1)}"
     # Every page reachable from the two home pages (the site's own links).
-    pages, feeds, todo = {}, set(), ["/", "/?lang=en", "/search?q=cache", "/search?q=量化&lang=en"]
+    pages, feeds, todo = {}, set(), ["/", "/?lang=en", "/search?q=cache", "/search?q=%E9%87%8F%E5%8C%96&lang=en"]
     while todo:
         path = todo.pop()
         if path in pages:
@@ -145,7 +145,7 @@ def test_axe_and_phone_width():
     # Each page family in both languages, the widest PR pages, an error page.
     pages = STATE["pages"]
     pick = ["/", "/?lang=en", "/tags", "/tags?lang=en", "/search?q=cache", "/tags/perf",
-            "/tags/perf?lang=en", "/search?q=量化&lang=en"]
+            "/tags/perf?lang=en", "/search?q=%E9%87%8F%E5%8C%96&lang=en"]
     prs = sorted((p for p in pages if p.startswith("/pr/")), key=lambda p: -len(pages[p]))
     pick += prs[:4] + [p + "?lang=en" for p in prs[:2] if "?" not in p]
     days = [p for p in pages if p.startswith("/day/")]
