@@ -457,9 +457,6 @@ TEST(DeliverDue, DeliversEachClosedDayOnceAndSkipsWhatWasSent) {
   EXPECT_EQ(bytes.str().find(kSecret), std::string::npos);
 }
 
-}  // namespace
-}  // namespace mergelens
-
 TEST(DeliverRender, CodeSpansFollowEachServicesMarkdown) {
   // DingTalk's Markdown has no inline code: its readers would see the
   // backticks, so the span is its text; the other dialects keep `code`.
@@ -480,3 +477,6 @@ TEST(DeliverRender, CodeSpansFollowEachServicesMarkdown) {
       EXPECT_NE(text.find("`late_night`"), std::string::npos) << deliver::to_string(k);
   }
 }
+
+}  // namespace
+}  // namespace mergelens
