@@ -360,7 +360,8 @@ struct Server::Impl {
                        host.find_first_not_of(
                            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                            "0123456789.-:[]") == std::string::npos;
-    return plain ? "http://" + host : "http://" + options.host + ":" + std::to_string(options.port);
+    if (plain) return "http://" + host;
+    return "http://" + options.host + ":" + std::to_string(http ? http->port() : options.port);
   }
 
   // Feeds carry absolute links: without --base-url, one copy per Host.
