@@ -3,10 +3,13 @@
 //
 //   node page_checks.mjs OUT.json URL...
 //
-// Every URL is loaded at desktop width (1280 px) and at phone width (390 px).
-// PAGE_CHECKS_WIDTHS="390" picks the widths, PAGE_CHECKS_NO_AXE=1 measures
-// widths only. OUT.json gets, per URL and width, axe's violations (rule id, impact, a few
-// targets) and the document's scroll width. The caller judges them.
+// Every URL is loaded at desktop width (1280 px) and at phone width (390 px),
+// and at phone width again with a dark system theme (the stylesheet follows
+// it). PAGE_CHECKS_VIEWS="390" picks the views (WIDTH or WIDTH-dark),
+// PAGE_CHECKS_NO_AXE=1 measures widths only. OUT.json gets, per URL and view,
+// axe's violations (rule id, impact, the first five nodes' selectors and
+// HTML), the document's scroll width and the innermost elements past the
+// screen's edge. The caller judges them.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +19,7 @@ import puppeteer from "puppeteer-core";
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 const [out, ...urls] = process.argv.slice(2);
-const widths = (process.env.PAGE_CHECKS_WIDTHS || "1280,390").split(",").map(Number);
+const views = (process.env.PAGE_CHECKS_VIEWS || "1280,390,390-dark").split(",");
 const runAxe = !process.env.PAGE_CHECKS_NO_AXE;
 const profile = mkdtempSync(join(tmpdir(), "mergelens-chromium-"));
 const browser = await puppeteer.launch({
@@ -31,7 +34,9 @@ try {
   const page = await browser.newPage();
   // The pages' CSP allows no script: axe is evaluated through the debugger.
   await page.setBypassCSP(true);
-  for (const width of widths) {
+  for (const view of views) {
+    const [width, scheme] = [Number(view.split("-")[0]), view.endsWith("-dark") ? "dark" : "light"];
+    await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: scheme }]);
     await page.setViewport({ width, height: 900, deviceScaleFactor: 1, isMobile: width < 600 });
     for (const url of urls) {
       await page.goto(url, { waitUntil: "load" });
@@ -40,18 +45,20 @@ try {
         const r = await window.axe.run(document, { resultTypes: ["violations"] });
         return r.violations.map((v) => ({
           id: v.id, impact: v.impact, help: v.help,
-          nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
+          nodes: v.nodes.length,
+          targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.html.slice(0, 200)}`),
         }));
       });
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
       const wide = await page.evaluate((w) => {
-        // The widest elements, to say what overflows.
+        // The innermost elements that reach past the screen, to say what overflows.
+        const over = (e) => e.getBoundingClientRect().right > w + 0.5;
         return [...document.querySelectorAll("body *")]
-          .filter((e) => e.getBoundingClientRect().right > w + 0.5)
+          .filter((e) => over(e) && ![...e.children].some(over))
           .slice(0, 5)
           .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
       }, width);
-      results.push({ url, width, scrollWidth, violations: axe, wide });
+      results.push({ url, width, scheme, scrollWidth, violations: axe, wide });
     }
   }
 } finally {
