@@ -153,6 +153,9 @@ def test_axe_and_phone_width():
     days = [p for p in pages if p.startswith("/day/")]
     pick += days[:3]
     urls = [STATE["base"] + p for p in pick] + [STATE["base"] + "/tags/nonexistent"]
+    # The export's own markup (no search form, relative links), read from disk.
+    urls += ["file://" + os.path.join(STATE["export"], p) for p in
+             ("index.html", "en/index.html", "tags/perf.html", next(p for p in prs if "?" not in p)[1:] + ".html")]
     out = os.path.join(W, "axe.json")
     start = time.time()
     subprocess.run(["node", os.path.join(NPM, "page_checks.mjs"), out, *urls], check=True)
@@ -169,14 +172,19 @@ def test_axe_and_phone_width():
 
 
 def test_every_page_fits_a_phone():
-    # Overflow over every crawled page at 390 px (axe above covers a sample).
+    # Overflow over every crawled page and every exported one at 390 px (axe
+    # above covers a sample).
     urls = [STATE["base"] + p for p in sorted(STATE["pages"])]
+    urls += sorted("file://" + os.path.join(d, f) for d, _, fs in os.walk(STATE["export"])
+                   for f in fs if f.endswith(".html"))
+    start = time.time()
     out = os.path.join(W, "phone.json")
     env = dict(os.environ, PAGE_CHECKS_VIEWS="390", PAGE_CHECKS_NO_AXE="1")
     subprocess.run(["node", os.path.join(NPM, "page_checks.mjs"), out, *urls], check=True, env=env)
     results = json.load(open(out))
     wide = [(r["url"], r["scrollWidth"], r["wide"]) for r in results if r["scrollWidth"] > 390]
-    print(f"phone: {len(results)} pages at 390 px, {len(wide)} wider")
+    print(f"phone: {len(results)} pages at 390 px (served and exported), {len(wide)} wider, "
+          f"{time.time() - start:.1f} s")
     assert len(results) == len(urls)
     assert not wide, wide
 
