@@ -4,9 +4,10 @@ the bundled sample, served and exported (issue 25):
 - Nu HTML Checker (npm vnu-jar, one JVM over every served and exported
   page): 0 errors;
 - axe-core in Debian's Chromium (puppeteer-core, tests/npm/page_checks.mjs)
-  at 1280 and 390 px, and at 390 px in the dark theme: 0 critical or serious
-  violations; at 390 px no page is
-  wider than the screen;
+  at 1280 and 390 px, and at 390 px in the dark theme, over a sample of
+  served pages and four exported ones: 0 critical or serious violations; at
+  390 px no page (every served one, the exported sample) is wider than the
+  screen;
 - every feed, served (absolute links from the Host) and exported (with
   --base-url): parsed by feedparser without a fault, and the W3C feed
   validator's rules we can state: absolute links, a self link naming the
@@ -172,18 +173,16 @@ def test_axe_and_phone_width():
 
 
 def test_every_page_fits_a_phone():
-    # Overflow over every crawled page and every exported one at 390 px (axe
-    # above covers a sample).
+    # Overflow over every crawled page at 390 px (axe above covers a sample,
+    # exported pages included: the same templates, without the search form).
     urls = [STATE["base"] + p for p in sorted(STATE["pages"])]
-    urls += sorted("file://" + os.path.join(d, f) for d, _, fs in os.walk(STATE["export"])
-                   for f in fs if f.endswith(".html"))
     start = time.time()
     out = os.path.join(W, "phone.json")
     env = dict(os.environ, PAGE_CHECKS_VIEWS="390", PAGE_CHECKS_NO_AXE="1")
     subprocess.run(["node", os.path.join(NPM, "page_checks.mjs"), out, *urls], check=True, env=env)
     results = json.load(open(out))
     wide = [(r["url"], r["scrollWidth"], r["wide"]) for r in results if r["scrollWidth"] > 390]
-    print(f"phone: {len(results)} pages at 390 px (served and exported), {len(wide)} wider, "
+    print(f"phone: {len(results)} served pages at 390 px, {len(wide)} wider, "
           f"{time.time() - start:.1f} s")
     assert len(results) == len(urls)
     assert not wide, wide
