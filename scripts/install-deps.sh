@@ -15,6 +15,8 @@ PACKAGES=(
   # web/: templates, gzip, Atom checks in tests; the browser test; bench/serve.
   libkainjow-mustache-dev zlib1g-dev libexpat1-dev
   chromium chromium-driver fonts-wqy-zenhei
+  # e2e web_checks: the Nu HTML Checker's JVM, feed parsing, npm for tests/npm (axe-core, vnu-jar).
+  default-jre-headless python3-feedparser nodejs npm
   wrk nginx
   # store/: the PostgreSQL backend (libpq) and the throwaway test cluster.
   libpq-dev postgresql-15 postgresql-client-15
@@ -28,3 +30,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+# Test tooling from npm (tests/npm/package-lock.json, pinned): axe-core, puppeteer-core (no
+# browser download: it drives Debian's chromium), vnu-jar (its jar; Java from Debian),
+# lighthouse (bench/README.md). No install scripts: none of them needs one here.
+(cd "$(dirname "$0")/../tests/npm" &&
+  PUPPETEER_SKIP_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)

@@ -21,6 +21,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp":print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 scripts/fuzz.sh 5
-# The end-to-end tests on PostgreSQL run in the release build only (CI time); pg_unit
+# The end-to-end tests on PostgreSQL run in the release build only (CI time), and so does
+# e2e_web_checks (the validators see the same pages in both builds); pg_unit
 # (the store and web suites on PostgreSQL) runs in both.
-(cd build-asan && ctest -j "$jobs" --output-on-failure -E '^e2e_pg_')
+(cd build-asan && ctest -j "$jobs" --output-on-failure -E '^(e2e_pg_|e2e_web_checks$)')

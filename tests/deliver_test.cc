@@ -457,5 +457,26 @@ TEST(DeliverDue, DeliversEachClosedDayOnceAndSkipsWhatWasSent) {
   EXPECT_EQ(bytes.str().find(kSecret), std::string::npos);
 }
 
+TEST(DeliverRender, CodeSpansFollowEachServicesMarkdown) {
+  // DingTalk's Markdown has no inline code: its readers would see the
+  // backticks, so the span is its text; the other dialects keep `code`.
+  DeliverStore w;
+  w.guide(1003, "close_read", "MoE 修复 `late_night` 路径");
+  for (Kind k : {Kind::kFeishu, Kind::kDingTalk, Kind::kWeCom, Kind::kSlack}) {
+    deliver::Target t;
+    t.name = "t";
+    t.kind = k;
+    auto c = deliver::build_content(*w.store, w.repo, t, "2026-09-16");
+    ASSERT_TRUE(c) << c.error().message;
+    std::string text;
+    for (const auto& p : deliver::render_parts(t, *c)) text += p;
+    EXPECT_NE(text.find("late_night"), std::string::npos) << deliver::to_string(k);
+    if (k == Kind::kDingTalk)
+      EXPECT_EQ(text.find('`'), std::string::npos) << text;
+    else
+      EXPECT_NE(text.find("`late_night`"), std::string::npos) << deliver::to_string(k);
+  }
+}
+
 }  // namespace
 }  // namespace mergelens

@@ -126,7 +126,7 @@ struct WebPages {
   WebStore w;
   web::TimeZone tz = *web::TimeZone::named("UTC");
   web::Site site(web::Lang lang = web::Lang::kZh) {
-    return web::Site{*w.store, w.repo, tz, lang, web::Links::server(lang), {}};
+    return web::Site{*w.store, w.repo, tz, lang, web::Links::server(lang), {}, {}};
   }
   std::string html(const web::Site& s, Result<web::Page> p) {
     EXPECT_TRUE(p) << p.error().message;

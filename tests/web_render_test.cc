@@ -209,7 +209,8 @@ TEST(WebTime, DayBoundariesFollowTheTimeZone) {
   EXPECT_TRUE(sh->day_bounds("2028-02-29"));
 
   Pages p;
-  web::Site site{*p.w.store, p.w.repo, *sh, web::Lang::kZh, web::Links::server(web::Lang::kZh), {}};
+  web::Site site{*p.w.store, p.w.repo, *sh, web::Lang::kZh, web::Links::server(web::Lang::kZh),
+                 {},         {}};
   auto day = web::day_page(site, "2026-09-17");
   ASSERT_TRUE(day);
   ASSERT_EQ(day->model["items"].size(), 1u);

@@ -3,9 +3,13 @@
 // day page (every repository's entries, each labelled, the most worth
 // reading first), each repository's own pages under /r/NAME/, and a store
 // of one repository unchanged (no switcher, no labels).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -111,6 +115,46 @@ TEST_F(WebRepos, ANamedRepositoryKeepsTheRootAndTheOthersMoveUnderR) {
   // The root's entries keep their root links from the page of every repository.
   EXPECT_NE(all.body.find("href=\"/pr/1005\""), std::string::npos);
   EXPECT_NE(all.body.find("href=\"/r/team/beta/pr/1004\""), std::string::npos);
+}
+
+// The <id> of every entry of an Atom feed, in order.
+std::vector<std::string> entry_ids(const std::string& feed) {
+  std::vector<std::string> ids;
+  for (size_t at = feed.find("<entry>"); at != std::string::npos;
+       at = feed.find("<entry>", at + 1)) {
+    const size_t open = feed.find("<id>", at) + 4;
+    ids.push_back(feed.substr(open, feed.find("</id>", open) - open));
+  }
+  return ids;
+}
+
+TEST_F(WebRepos, AnEntryKeepsItsIdInItsRepositorysFeedAndTheFeedOfEveryRepository) {
+  // A reader subscribed to both sees one change once per language; the zh
+  // and en entries, which say different things, never share an id.
+  start("");
+  std::map<std::string, std::vector<std::string>> ids;
+  for (const char* path : {"/feed.xml", "/feed.xml?lang=en", "/r/team/beta/feed.xml",
+                           "/r/team/beta/feed.xml?lang=en", "/r/o/r/feed.xml"}) {
+    auto r = get(path);
+    ASSERT_EQ(r.status, 200) << path;
+    ids[path] = entry_ids(r.body);
+    EXPECT_FALSE(ids[path].empty()) << path;
+    EXPECT_EQ(std::set<std::string>(ids[path].begin(), ids[path].end()).size(), ids[path].size())
+        << path;
+  }
+  const auto in = [](const std::vector<std::string>& v, const std::string& id) {
+    return std::find(v.begin(), v.end(), id) != v.end();
+  };
+  for (const auto& [one, all] : {std::pair{"/r/team/beta/feed.xml", "/feed.xml"},
+                                 std::pair{"/r/team/beta/feed.xml?lang=en", "/feed.xml?lang=en"},
+                                 std::pair{"/r/o/r/feed.xml", "/feed.xml"}})
+    for (const auto& id : ids[one]) EXPECT_TRUE(in(ids[all], id)) << one << " " << id;
+  for (const auto& id : ids["/feed.xml"]) EXPECT_FALSE(in(ids["/feed.xml?lang=en"], id)) << id;
+  // The same number in two repositories is two changes.
+  EXPECT_EQ(ids["/feed.xml"].size(),
+            ids["/r/team/beta/feed.xml"].size() + ids["/r/o/r/feed.xml"].size());
+  EXPECT_EQ(entry_ids(get("/feed.xml").body),
+            ids["/feed.xml"]);  // stable from one fetch to the next
 }
 
 TEST(WebReposExport, WritesEveryRepositoryAndTheirDayTogether) {

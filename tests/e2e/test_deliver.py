@@ -17,6 +17,7 @@ import email.policy
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -138,6 +139,17 @@ def test_email_has_both_parts_and_chinese_and_code_survive():
     assert "<script" not in html and "<img" not in html, html
     assert "&lt;script&gt;" in html
     assert 'href="https://lens.example.org/pr/2001"' in html
+    # What mail clients expect of a list message: parsed without defects, the
+    # list headers (RFC 2369, RFC 2919), a viewport for phones.
+    strict = email.message_from_bytes(raw, policy=email.policy.strict)
+    defects = [(part.get_content_type(), part.defects) for part in strict.walk() if part.defects]
+    assert not defects, defects
+    for header in strict.keys():
+        assert not strict[header].defects, (header, strict[header].defects)
+    assert re.fullmatch(r"<mailto:digest@example\.org\?subject=unsubscribe%20mail>",
+                        str(msg["List-Unsubscribe"])), msg["List-Unsubscribe"]
+    assert msg["List-Id"] == "<mail.mergelens.example.org>", msg["List-Id"]
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html, html
     # A second run sends nothing.
     again = deliver("--date", "2026-09-12", "--to", "mail").stdout.decode()
     assert "already delivered" in again, again

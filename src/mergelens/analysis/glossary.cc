@@ -67,6 +67,7 @@ const std::vector<GlossaryEntry>& entries() {
        "工具调用",
        {"tool call", "tool calls", "function call", "function calling", "函数调用", "tool parser"}},
       {"model-support", "model support", "模型支持", {"new model", "新模型", "模型适配"}},
+      {"models", "models", "模型实现", {"model code", "模型代码"}},
       {"kernels", "kernels", "算子", {"kernel", "内核", "算子实现", "custom op"}},
       {"sgl-kernel", "sgl-kernel", "sgl-kernel 算子库", {"sgl kernel", "sgl_kernel"}},
       {"jit-kernel", "JIT kernel", "JIT 算子", {"jit kernels", "即时编译算子"}},

@@ -15,6 +15,8 @@ Runner setup_export(CLI::App& sub, const Globals& g) {
   sub.add_option("--tz", a->options.tz, "Time zone of day boundaries")->capture_default_str();
   sub.add_option("--lang", a->lang, "zh, en or both")->capture_default_str();
   sub.add_option("--since", a->options.since, "Only days on or after this date (YYYY-MM-DD)");
+  sub.add_option("--base-url", a->options.base_url,
+                 "Public address the site will have (https://host/path): absolute feed links");
   return [a, &g]() -> Result<void> {
     if (a->lang == "both")
       a->options.langs = {"zh", "en"};
@@ -30,6 +32,10 @@ Runner setup_export(CLI::App& sub, const Globals& g) {
     if (!stats) return std::unexpected(stats.error());
     fmt::print("exported {} pages and {} feeds to {}\n", stats->pages, stats->feeds,
                a->options.out);
+    if (a->options.base_url.empty())
+      fmt::print(stderr,
+                 "mergelens: without --base-url the feeds' links are relative; feed readers "
+                 "handed the file cannot follow them\n");
     return {};
   };
 }

@@ -157,6 +157,8 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
       ->check(CLI::Range(0, 65535));
   sub.add_option("--tz", a->server.tz, "Time zone of day boundaries (served and exported)")
       ->capture_default_str();
+  sub.add_option("--base-url", a->server.base_url,
+                 "Public address of the site (served and exported): absolute feed links");
   return [a, &g]() -> Result<void> {
     auto langs = parse_langs(a->lang);
     if (!langs) return std::unexpected(langs.error());
@@ -214,6 +216,7 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
         web::ExportOptions eo;
         eo.out = a->export_dir;
         eo.tz = a->server.tz;
+        eo.base_url = a->server.base_url;
         eo.langs = *langs;
         eo.repo = report->ingest.repo.name;  // at the root; other repositories under r/
         auto stats = web::export_site(**store, eo);

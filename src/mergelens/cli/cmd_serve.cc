@@ -18,6 +18,9 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
   sub.add_option("--tz", o->tz, "Time zone of day boundaries (tz database name)")
       ->capture_default_str();
   sub.add_option("--lang", o->lang, "Default language: zh or en")->capture_default_str();
+  sub.add_option("--base-url", o->base_url,
+                 "Public address of the site (https://host/path) for absolute feed links; "
+                 "default: the Host the client asked for");
   sub.add_option("--loops", o->loops, "Event-loop threads (own the connections)")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));

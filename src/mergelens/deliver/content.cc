@@ -67,7 +67,7 @@ Result<Content> build_content(Store& store, const RepoRecord& repo, const Target
   const web::Lang lang = web::lang_from(target.lang);
   auto links = target_links(store, repo, lang);
   if (!links) return std::unexpected(links.error());
-  web::Site site{store, repo, *tz, lang, *links, {}};
+  web::Site site{store, repo, *tz, lang, *links, {}, {}};
   if (!target.filter.empty()) site.filter = &target.filter;
   Content c = content_head(repo, target, day);
   Result<void> built;

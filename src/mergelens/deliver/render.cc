@@ -86,7 +86,11 @@ struct Dialect {
     return out;
   }
 
+  // A code span in this service's dialect: `x` where Markdown has inline
+  // code; DingTalk's Markdown has none (backticks show as typed), so there
+  // it is the text alone.
   std::string code(std::string_view s) const {
+    if (kind == Kind::kDingTalk) return esc(s);
     if (s.empty() || s.find_first_of("<>&[]*`|\n\r") != std::string_view::npos) return esc(s);
     return "`" + std::string(s) + "`";
   }

@@ -40,10 +40,12 @@ std::string sep(const Content& c) {
 }  // namespace
 
 std::string render_email(const Content& c) {
-  std::string h = "<!DOCTYPE html>\n<html lang=\"" + std::string(c.lang == "zh" ? "zh-CN" : "en") +
-                  "\">\n<head><meta charset=\"utf-8\"><title>" + html(c.title) +
-                  "</title></head>\n<body>\n<h1>" + html(c.title) + "</h1>\n<p>" + html(c.figures) +
-                  "</p>\n";
+  std::string h =
+      "<!DOCTYPE html>\n<html lang=\"" + std::string(c.lang == "zh" ? "zh-CN" : "en") +
+      "\">\n<head><meta charset=\"utf-8\">"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>" +
+      html(c.title) + "</title></head>\n<body>\n<h1>" + html(c.title) + "</h1>\n<p>" +
+      html(c.figures) + "</p>\n";
   std::string t = c.title + "\n" + std::string(c.title.size() > 40 ? 40 : c.title.size(), '=') +
                   "\n\n" + c.figures + "\n";
   std::string close_h, close_t;

@@ -58,6 +58,24 @@ std::string rfc5322_date(std::int64_t t) {
                      kMonths[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+// The sender's domain ("example.org" of "Digest <d@example.org>").
+std::string from_domain(const Target& t) {
+  const std::string from = bare_address(t.from);
+  const size_t at = from.rfind('@');
+  return at != std::string::npos && at + 1 < from.size() ? from.substr(at + 1)
+                                                         : "mergelens.invalid";
+}
+
+// RFC 2919: the target's name (only [A-Za-z0-9._-]) under the sender's domain.
+std::string list_id(const Target& t) {
+  return "<" + t.name + ".mergelens." + from_domain(t) + ">";
+}
+
+// RFC 2369: a reply to the sender asks to be taken off the list.
+std::string list_unsubscribe(const Target& t) {
+  return "<mailto:" + bare_address(t.from) + "?subject=unsubscribe%20" + t.name + ">";
+}
+
 class RealTransport final : public Transport {
  public:
   Result<http::Response> post(const http::Request& request, http::Failure* failure) override {
@@ -91,7 +109,8 @@ class RealTransport final : public Transport {
     for (const std::string& h :
          {"Date: " + rfc5322_date(m.date), "From: " + encode_address(t.from), "To: " + to_header,
           "Subject: " + encode_header_text(m.subject), "Message-ID: " + m.message_id,
-          std::string("Auto-Submitted: auto-generated")})
+          std::string("Auto-Submitted: auto-generated"), "List-Id: " + list_id(t),
+          "List-Unsubscribe: " + list_unsubscribe(t)})
       c.headers = curl_slist_append(c.headers, h.c_str());
     curl_easy_setopt(c.h, CURLOPT_HTTPHEADER, c.headers);
     c.mime = curl_mime_init(c.h);

@@ -150,8 +150,11 @@ std::string headline(const Ctx& c) {
 
 std::string summary(const Ctx& c) {
   const auto& f = c.facts;
-  std::string out =
-      fmt_rt(c.p.summary_files, c.change.files.size(), c.change.additions(), c.change.deletions());
+  // One file takes the singular form ("Changes 1 file"), in every language.
+  std::string out = c.change.files.size() == 1
+                        ? fmt_rt(c.p.summary_file_one, c.change.additions(), c.change.deletions())
+                        : fmt_rt(c.p.summary_files, c.change.files.size(), c.change.additions(),
+                                 c.change.deletions());
   std::vector<std::string> parts;
   if (!f.cleanup.empty()) {
     parts.push_back(fmt_rt(c.p.summary_cleanup, c.p.skim_reason(f.cleanup)));

@@ -38,10 +38,12 @@ struct Exporter {
   std::string scope;  // "" (the root's), "all" or "r/NAME"
   const Scopes& scopes;
   Lang lang;
+  fs::path out;          // the export's root folder
+  std::string base_url;  // the site's public address, empty when not given
   ExportStats stats;
 
   Site site(int depth) const {
-    return Site{store, repo, tz, lang, Links::exported(lang, depth, scope), scopes};
+    return Site{store, repo, tz, lang, Links::exported(lang, depth, scope), scopes, base_url};
   }
 
   Result<void> page(int depth, const std::string& rel, Result<Page> p) {
@@ -55,7 +57,11 @@ struct Exporter {
 
   Result<void> feed(int depth, const std::string& rel, FeedKind kind, const std::string& tag) {
     const Site s = site(depth);
-    auto xml = atom_feed(s, kind, tag, fs::path(rel).filename().string());
+    // With a base URL the feed names itself by its path from the site's root.
+    const std::string self = base_url.empty()
+                                 ? fs::path(rel).filename().string()
+                                 : (root / rel).lexically_relative(out).generic_string();
+    auto xml = atom_feed(s, kind, tag, self);
     if (!xml) return std::unexpected(xml.error());
     ++stats.feeds;
     return write_file(root / rel, *xml);
@@ -140,9 +146,14 @@ Result<ExportStats> export_site(Store& store, const ExportOptions& o) {
   }
   if (auto r = store.refresh_search_index(); !r) return std::unexpected(r.error());
   ExportStats total;
-  const EmbeddedFile* css = embedded_file("style.css");
-  if (auto r = write_file(fs::path(o.out) / "static" / "style.css", css ? css->data : ""); !r)
-    return std::unexpected(r.error());
+  auto base_url = site_base_url(o.base_url);
+  if (!base_url) return std::unexpected(base_url.error());
+  for (const auto& [file, at] :
+       {std::pair{"style.css", "static/style.css"}, std::pair{"favicon.ico", "favicon.ico"}}) {
+    const EmbeddedFile* f = embedded_file(file);
+    if (auto r = write_file(fs::path(o.out) / at, f ? f->data : ""); !r)
+      return std::unexpected(r.error());
+  }
   UnixSeconds since = INT64_MIN;
   if (!o.since.empty()) since = tz->day_bounds(o.since)->first;
   for (const auto& code : o.langs) {
@@ -154,7 +165,9 @@ Result<ExportStats> export_site(Store& store, const ExportOptions& o) {
       const RepoRecord* found = every.find(id);
       const RepoRecord repo = found ? *found : all_repos_record(lang);
       const std::string scope = scopes.scope_of(id);
-      Exporter ex{store, repo, *tz, scope_folder(lang_root, scope), scope, scopes, lang, {}};
+      Exporter ex{store,     repo,   *tz,  scope_folder(lang_root, scope),
+                  scope,     scopes, lang, fs::path(o.out),
+                  *base_url, {}};
       if (auto r = ex.write_all(o.since, since); !r) return std::unexpected(r.error());
       total.pages += ex.stats.pages;
       total.feeds += ex.stats.feeds;
@@ -261,7 +274,7 @@ Result<std::string> digest(Store& store, const RepoRecord& repo, std::string_vie
   auto tz = TimeZone::named(tz_name);
   if (!tz) return std::unexpected(tz.error());
   const Lang lang = lang_from(lang_code_in);
-  Site site{store, repo, *tz, lang, Links::server(lang), {}};
+  Site site{store, repo, *tz, lang, Links::server(lang), {}, {}};
   site.filter = filter;
   if (date.empty()) return fail(ErrorKind::kInvalidInput, "--date is required");
   if (format == "json") {
@@ -304,7 +317,7 @@ Result<std::string> week_digest(Store& store, const RepoRecord& repo, std::strin
   auto tz = TimeZone::named("UTC");  // weeks are UTC weeks
   if (!tz) return std::unexpected(tz.error());
   const Lang lang = lang_from(lang_code_in);
-  Site site{store, repo, *tz, lang, Links::server(lang), {}};
+  Site site{store, repo, *tz, lang, Links::server(lang), {}, {}};
   site.filter = filter;
   auto page = week_page(site, week);
   if (!page) return std::unexpected(page.error());

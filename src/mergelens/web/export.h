@@ -28,6 +28,9 @@ struct ExportOptions {
   std::string tz = "UTC";
   std::vector<std::string> langs = {"zh", "en"};
   std::string since;  // only days (and their PRs) on or after this date, empty: all
+  // Where the site will be published ("https://example.org/digest"): the
+  // feeds' links are absolute under it. Empty: they stay relative.
+  std::string base_url;
 };
 
 struct ExportStats {

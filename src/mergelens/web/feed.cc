@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "mergelens/analysis/glossary.h"
 #include "mergelens/web/digest.h"
 
 namespace mergelens::web {
@@ -29,6 +30,42 @@ std::string html_rich(const nlohmann::json& segs) {
     const std::string t = html_text(seg["t"].get<std::string>());
     out += seg["code"].get<bool>() ? "<code>" + t + "</code>" : t;
   }
+  return out;
+}
+
+// Text with its `code spans` as plain text, for type="text" fields (a
+// feed reader shows backticks as typed).
+std::string plain(std::string_view text) {
+  std::string out;
+  for (const auto& seg : rich(text)) out += seg["t"].get<std::string>();
+  return out;
+}
+
+// `href` as an absolute URL: as it is when already one; a server path
+// ("/day/x") under `base`; a relative export link ("../day/x.html") from
+// the folder of `self` (the feed's path from the site's root). Unchanged
+// when `base` is empty.
+std::string absolute(std::string_view base, std::string_view self, std::string_view href) {
+  if (base.empty() || href.starts_with("http://") || href.starts_with("https://"))
+    return std::string(href);
+  if (href.starts_with("/")) return std::string(base) + std::string(href);
+  std::string_view dir = self.substr(0, self.find('?'));
+  dir = dir.substr(0, dir.rfind('/') == std::string_view::npos ? 0 : dir.rfind('/') + 1);
+  std::vector<std::string> parts;
+  std::string joined = std::string(dir) + std::string(href);
+  size_t pos = 0;
+  while (pos <= joined.size()) {
+    const size_t slash = std::min(joined.find('/', pos), joined.size());
+    const std::string part = joined.substr(pos, slash - pos);
+    if (part == "..") {
+      if (!parts.empty()) parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    pos = slash + 1;
+  }
+  std::string out(base);
+  for (const auto& p : parts) out += "/" + p;
   return out;
 }
 
@@ -59,7 +96,8 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
     } else {
       if (tag.empty()) return fail(ErrorKind::kInvalidInput, "no tag given");
       q.tags = {std::string(tag)};
-      title += " · " + std::string(tag);
+      if (auto known = known_tags(site, q.tags); !known) return std::unexpected(known.error());
+      title += " · " + tag_display_name(tag, lang_code(site.lang));
       id_part = "tag:" + url_encode(tag);
     }
     auto r = site.store.aggregate(site.repo.id, q);
@@ -101,9 +139,16 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
   out += fmt::format("  <id>urn:mergelens:{}:{}:{}</id>\n", repo_id, id_part, lang_code(site.lang));
   out += fmt::format("  <title>{}</title>\n", xml(title));
   out += fmt::format("  <updated>{}</updated>\n", format_utc(newest));
-  out += fmt::format("  <link rel=\"self\" href=\"{}\"/>\n", xml(self));
+  auto link = [&](std::string_view href) { return xml(absolute(site.base_url, self, href)); };
+  const std::string self_url =
+      site.base_url.empty()
+          ? std::string(self)
+          : site.base_url + (self.starts_with("/") ? "" : "/") + std::string(self);
+  out += fmt::format("  <link rel=\"self\" type=\"application/atom+xml\" href=\"{}\"/>\n",
+                     xml(self_url));
+  // The page the feed follows: the tag's page for a tag feed, else the latest day.
   out += fmt::format("  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
-                     xml(site.links.home()));
+                     link(kind == FeedKind::kTag ? site.links.tag(tag) : site.links.home()));
   out += "  <author><name>mergelens</name></author>\n";
   out += "  <generator>mergelens</generator>\n";
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -111,14 +156,15 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
     const auto& it = (*items)[i];
     out += "  <entry>\n";
     const std::string repo_name = it["repo_name"].get<std::string>();
-    out += fmt::format("    <id>urn:mergelens:{}:change:{}</id>\n",
-                       url_encode(site.repo_name(s.repo_id)), s.sha);
+    // One id per language: the zh and en entries say different things.
+    out += fmt::format("    <id>urn:mergelens:{}:change:{}:{}</id>\n",
+                       url_encode(site.repo_name(s.repo_id)), s.sha, lang_code(site.lang));
     out += fmt::format("    <title>{}{}</title>\n", xml(repo_name.empty() ? "" : repo_name + " · "),
-                       xml(it["headline"].get<std::string>()));
+                       xml(plain(it["headline"].get<std::string>())));
     out += fmt::format("    <updated>{}</updated>\n", format_utc(s.merged_at));
     out += fmt::format("    <published>{}</published>\n", format_utc(s.merged_at));
     out += fmt::format("    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
-                       xml(it["href"].get<std::string>()));
+                       link(it["href"].get<std::string>()));
     if (const std::string url = safe_url(s.url); !url.empty())
       out += fmt::format("    <link rel=\"via\" href=\"{}\"/>\n", xml(url));
     out += fmt::format("    <author><name>{}</name></author>\n",
@@ -126,15 +172,15 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
     for (const auto& t : it["tags"])
       out += fmt::format("    <category term=\"{}\" label=\"{}\"/>\n",
                          xml(t["tag"].get<std::string>()), xml(t["name"].get<std::string>()));
-    // The summary is the digest paragraph as text (its `code spans` as
-    // typed); the content is the same entry as the day page shows it.
+    // The summary is the digest paragraph as plain text (code spans without
+    // their backticks); the content is the same entry as the day page shows it.
     std::string scores;
     if (!s.verdict.empty())
       scores = fmt::format("{} {} · {} {}", tr(site.lang, "importance"), s.importance,
                            tr(site.lang, "insight"), s.insight);
     const std::string paragraph = it["paragraph_text"].get<std::string>();
     std::string summary = fmt::format("{} · {}", verdict_label(site.lang, s.verdict),
-                                      paragraph.empty() ? clean_text(s.title) : paragraph);
+                                      plain(paragraph.empty() ? clean_text(s.title) : paragraph));
     out += fmt::format("    <summary>{}</summary>\n", xml(summary));
     std::string html =
         fmt::format("<p><strong>{}</strong></p>", html_text(verdict_label(site.lang, s.verdict)));

@@ -116,6 +116,8 @@ const char* reason_of(int status) {
   switch (status) {
     case 200:
       return "OK";
+    case 301:
+      return "Moved Permanently";
     case 304:
       return "Not Modified";
     case 400:
@@ -237,6 +239,13 @@ HttpRequest parse(h2o_req_t* req) {
         percent_decode(item.substr(0, eq), true),
         eq == std::string_view::npos ? "" : percent_decode(item.substr(eq + 1), true));
   }
+  // h2o moves the Host header into the authority, and fills a missing one
+  // in with the host configuration's name (not a Host the client sent).
+  const bool supplied = req->hostconf == nullptr ||
+                        req->input.authority.base != req->hostconf->authority.hostport.base;
+  if (req->input.authority.len > 0 && supplied)
+    r.headers.emplace_back("host",
+                           std::string(req->input.authority.base, req->input.authority.len));
   for (size_t i = 0; i < req->headers.size; ++i) {
     const h2o_header_t& h = req->headers.entries[i];
     r.headers.emplace_back(ascii_lower({h.name->base, h.name->len}),

@@ -110,6 +110,12 @@ constexpr Entry kStrings[] = {
     {"all_repos", "全部仓库", "All repositories"},
     {"repositories", "仓库", "Repositories"},
     {"by_repo", "各仓库：", "By repository: "},
+    {"site_nav", "站点导航", "Site"},
+    {"day_nav", "按日浏览", "Days"},
+    {"excerpt", "代码摘录", "Code excerpt"},
+    {"description", "{}：每个合并 PR 的阅读指南、每日摘要与标签汇总。",
+     "{}: a reading guide for every merged pull request, daily digests and tag pages."},
+    {"tag_feed", "标签订阅", "Tag feed"},
 };
 
 constexpr std::pair<const char*, std::pair<const char*, const char*>> kVerdicts[] = {

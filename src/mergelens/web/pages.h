@@ -54,6 +54,7 @@ class Links {
   // the language (a hidden field carries it); empty in a static export.
   std::string action(std::string_view path) const;
   std::string css() const;
+  std::string favicon() const;  // the site's icon (/favicon.ico, or the export's own copy)
   std::string feed_all() const;
   std::string feed_close() const;
   std::string feed_tag(std::string_view tag) const;
@@ -106,6 +107,10 @@ struct Site {
   // every repository); empty for a site of one repository, which then has
   // no switcher and keeps everything at the root.
   Scopes scopes;
+  // The site's public address ("https://example.org/digest", no trailing
+  // '/'), for the absolute links of feeds; empty when unknown (an export
+  // without --base-url keeps them relative).
+  std::string base_url;
   // A reader's filter (report/filter.h) for the day, the week and the
   // feeds; nullptr: every change. Not owned.
   const report::Filter* filter = nullptr;
@@ -161,6 +166,11 @@ struct AggregateParams {
 // Aggregated results. kInvalidInput for bad filters.
 Result<Page> tag_page(const Site& site, const AggregateParams& params);
 
+// Succeeds when every tag of `tags` is on some change of the site's
+// repository; kNotFound naming the first that is not (pages, feeds and the
+// API answer 404 for an unknown tag).
+Result<void> known_tags(const Site& site, const std::vector<std::string>& tags);
+
 // Search results; kInvalidInput (with a message for the reader) for a
 // malformed query.
 Result<Page> search_page(const Site& site, std::string_view q);
@@ -170,7 +180,10 @@ Page message_page(const Site& site, std::string_view title_key, std::string_view
 
 // kWeeks: one entry per week (the week's close reads and changed defaults).
 enum class FeedKind { kAll, kCloseReads, kTag, kWeeks };
-// Atom 1.0. `self` is the feed's own address as the reader fetches it.
+// Atom 1.0. `self` is the feed's own path from the site's root, as the
+// reader fetches it ("/feed.xml?lang=en" on the server, "en/feed.xml" in an
+// export); with `site.base_url` every link of the feed is absolute.
+// kNotFound for an unknown tag.
 Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view tag,
                               std::string_view self);
 
@@ -184,6 +197,10 @@ Result<void> filter_rows(const Site& site, std::vector<ChangeSummary>& rows, siz
                          std::string& title, std::string& id_part);
 
 // --- helpers shared by the page families (view.cc) ---
+
+// A --base-url / site_url checked: an http(s) URL with a host, returned
+// without its trailing '/'; empty stays empty. kInvalidInput otherwise.
+Result<std::string> site_base_url(std::string_view url);
 
 // Links taken from stored data go through http::safe_url (util/http.h): an
 // absolute http(s) URL, or empty.

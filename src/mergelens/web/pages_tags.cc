@@ -101,12 +101,22 @@ Result<Page> tags_page(const Site& site, std::string_view sort) {
   return page;
 }
 
+Result<void> known_tags(const Site& site, const std::vector<std::string>& tags) {
+  auto stats = site.store.tag_stats(site.repo.id, 1);
+  if (!stats) return std::unexpected(stats.error());
+  for (const auto& t : tags)
+    if (std::none_of(stats->begin(), stats->end(), [&](const TagStat& s) { return s.name == t; }))
+      return fail(ErrorKind::kNotFound, "no change has the tag \"{}\"", clean_text(t));
+  return {};
+}
+
 Result<Page> tag_page(const Site& site, const AggregateParams& p) {
   AggregateQuery q;
   q.tags = split_tags(p.tags);
   if (q.tags.empty()) return fail(ErrorKind::kInvalidInput, "no tag given");
   for (const auto& t : q.tags)
     if (t.size() > 100) return fail(ErrorKind::kInvalidInput, "tag name too long");
+  if (auto known = known_tags(site, q.tags); !known) return std::unexpected(known.error());
   if (!p.from.empty()) {
     auto b = site.tz.day_bounds(p.from);
     if (!b) return wrap(b.error(), "from");
@@ -157,6 +167,9 @@ Result<Page> tag_page(const Site& site, const AggregateParams& p) {
       {"tags", tag_list},
       {"single", q.tags.size() == 1},
       {"feed", site.links.feed_tag(q.tags.front())},
+      {"feed_title",
+       fmt::format("{} · {}", tr(site.lang, "tag_feed"),
+                   clean_text(tag_display_name(q.tags.front(), lang_code(site.lang))))},
       {"action", site.links.action(fmt::format("/tags/{}", url_encode(names)))},
       {"static", site.links.is_static()},
       {"en", site.lang == Lang::kEn},

@@ -1,5 +1,6 @@
 #include "mergelens/web/render.h"
 
+#include <fmt/format.h>
 #include <kainjow/mustache.hpp>
 
 namespace mergelens::web {
@@ -120,6 +121,14 @@ Result<std::string> render_page(const Site& site, const Page& page, std::string_
       {"repos", repos},
       {"feed", site.links.feed_all()},
       {"feed_close", site.links.feed_close()},
+      {"description",
+       fmt::format(fmt::runtime(tr(site.lang, "description")), clean_text(site.repo.name))},
+      {"favicon", site.links.favicon()},
+      // A page of one tag announces the tag's feed (autodiscovery).
+      {"tag_feed", page.template_name == "tag" && page.model.value("single", false)
+                       ? nlohmann::json{{"href", page.model.value("feed", "")},
+                                        {"title", page.model.value("feed_title", "")}}
+                       : nlohmann::json(false)},
       {"switch", site.links.other_lang(self, query)},
       {"static", site.links.is_static()},
       {"content", *content},

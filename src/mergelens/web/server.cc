@@ -1,5 +1,6 @@
 #include "mergelens/web/server.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <ctime>
@@ -87,6 +88,65 @@ bool suspicious(std::string_view path, std::string_view target) {
   return has_dotdot(low) || low.find("%2e%2e") != std::string::npos ||
          low.find("%252e") != std::string::npos || low.find("%5c") != std::string::npos ||
          low.find("%00") != std::string::npos;
+}
+
+// True when an If-None-Match value names `etag` ("*", one tag or a list;
+// compared weakly, as RFC 9110 asks for If-None-Match).
+bool etag_matches(std::string_view inm, std::string_view etag) {
+  auto weak = [](std::string_view t) { return t.starts_with("W/") ? t.substr(2) : t; };
+  while (!inm.empty()) {
+    const size_t comma = inm.find(',');
+    std::string_view item = inm.substr(0, comma);
+    inm = comma == std::string_view::npos ? "" : inm.substr(comma + 1);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (item == "*" || (!item.empty() && weak(item) == weak(etag))) return true;
+  }
+  return false;
+}
+
+// The embedded file served at `path` (/static/NAME.css, /favicon.ico,
+// /robots.txt) as a reply made once; nullptr for any other path.
+std::shared_ptr<const Reply> static_asset(std::string_view path) {
+  struct Asset {
+    std::string_view path, file, type;
+  };
+  static constexpr Asset kAssets[] = {
+      {"/static/style.css", "style.css", "text/css; charset=utf-8"},
+      {"/favicon.ico", "favicon.ico", "image/x-icon"},
+      {"/robots.txt", "robots.txt", "text/plain; charset=utf-8"},
+  };
+  static const std::vector<std::shared_ptr<const Reply>> replies = [] {
+    std::vector<std::shared_ptr<const Reply>> out;
+    for (const auto& a : kAssets) {
+      const EmbeddedFile* f = embedded_file(a.file);
+      auto r = std::make_shared<Reply>();
+      r->type = a.type;
+      r->body = f ? std::string(f->data) : std::string();
+      r->etag = etag_of(200, r->body);
+      r->modified = http_date(std::time(nullptr));
+      out.push_back(std::move(r));
+    }
+    return out;
+  }();
+  for (size_t i = 0; i < std::size(kAssets); ++i)
+    if (path == kAssets[i].path) return replies[i];
+  return nullptr;
+}
+
+// The target without the trailing slashes of its path ("/day/x/?lang=en" ->
+// "/day/x?lang=en"); nullopt when its path has none, or is "/" or a scope's
+// home ("/all/", "/r/o/r/"), whose pages live there.
+std::optional<std::string> without_trailing_slash(std::string_view target) {
+  const size_t q = target.find('?');
+  std::string_view path = target.substr(0, q);
+  if (path.size() < 2 || !path.ends_with('/')) return std::nullopt;
+  if (path == "/all/" ||
+      (path.starts_with("/r/") && std::count(path.begin(), path.end(), '/') == 4))
+    return std::nullopt;
+  while (path.size() > 1 && path.ends_with('/')) path.remove_suffix(1);
+  if (path.starts_with("//")) return std::nullopt;  // never a redirect to another host
+  return std::string(path) + std::string(q == std::string_view::npos ? "" : target.substr(q));
 }
 
 }  // namespace
@@ -208,7 +268,7 @@ struct Server::Impl {
     const Links links = Links::server(lang, default_lang).at(scopes.scope_of(scope_id));
     // One repository alone needs no switcher and no repository labels.
     if (scopes.repos.size() < 2 && scope_id != kAllRepos) scopes.repos.clear();
-    Site site{store, repo, tz, lang, links, std::move(scopes)};
+    Site site{store, repo, tz, lang, links, std::move(scopes), base_url_of(req)};
     // A reader's filter: a named subscription (/s/NAME/...) or the query's.
     std::optional<report::Filter> filter;
     std::string sub_prefix;
@@ -322,8 +382,25 @@ struct Server::Impl {
     return p.empty() ? fallback : lang_from(p);
   }
 
-  static std::string key_of(const HttpRequest& req, Lang lang) {
-    return std::string(lang_code(lang)) + "|" + req.target;
+  // The site's public address: --base-url, else the Host the client asked
+  // for (a name or address with an optional port; anything else is not used).
+  std::string base_url_of(const HttpRequest& req) const {
+    if (!options.base_url.empty()) return options.base_url;
+    const std::string host = req.header("host");
+    const bool plain = !host.empty() && host.size() < 256 &&
+                       host.find_first_not_of(
+                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                           "0123456789.-:[]") == std::string::npos;
+    if (plain) return "http://" + host;
+    return "http://" + options.host + ":" + std::to_string(http ? http->port() : options.port);
+  }
+
+  // Feeds carry absolute links: without --base-url, one copy per Host.
+  std::string key_of(const HttpRequest& req, Lang lang) const {
+    std::string key = std::string(lang_code(lang)) + "|" + req.target;
+    if (options.base_url.empty() && req.path.find("/feed") != std::string::npos)
+      key += "|" + base_url_of(req);
+    return key;
   }
 
   // Answers what needs no store: refusals, the stylesheet, and pages in the
@@ -337,21 +414,22 @@ struct Server::Impl {
     }
     if (suspicious(req.path, req.target))
       return text_response(400, "bad request: path not allowed\n");
-    if (req.path.starts_with("/static/")) {
-      const std::string name = req.path.substr(8);
-      const EmbeddedFile* f = name.ends_with(".css") ? embedded_file(name) : nullptr;
-      if (!f) return text_response(404, "not found\n");
+    if (auto asset = static_asset(req.path)) {
+      // Assets are the same for every page: cached an hour, gzipped like pages.
+      HttpResponse res =
+          respond(req, std::move(asset), accepts_gzip(req.header("accept-encoding")));
+      for (auto& [k, v] : res.headers)
+        if (k == "Cache-Control") v = "public, max-age=3600";
+      return res;
+    }
+    if (req.path.starts_with("/static/")) return text_response(404, "not found\n");
+    if (auto to = without_trailing_slash(req.target)) {
+      // "/day/2026-09-07/" is the page "/day/2026-09-07": one address per page.
       HttpResponse res;
+      res.status = 301;
       add_common_headers(res);
-      res.headers.emplace_back("Cache-Control", "public, max-age=3600");
-      const std::string etag = etag_of(200, f->data);
-      res.headers.emplace_back("ETag", etag);
-      if (req.header("if-none-match") == etag) {
-        res.status = 304;
-        return res;
-      }
-      res.headers.emplace_back("Content-Type", "text/css; charset=utf-8");
-      res.body = f->data;
+      res.headers.emplace_back("Location", *to);
+      res.set_body("moved to " + *to + "\n", "text/plain; charset=utf-8");
       return res;
     }
     refresh();
@@ -380,7 +458,7 @@ struct Server::Impl {
     res.headers.emplace_back("Last-Modified", reply->modified);
     const std::string inm = req.header("if-none-match");
     const bool not_modified =
-        reply->status == 200 && (!inm.empty() ? inm == reply->etag || inm == "*"
+        reply->status == 200 && (!inm.empty() ? etag_matches(inm, reply->etag)
                                               : req.header("if-modified-since") == reply->modified);
     if (not_modified) {
       res.status = 304;
@@ -404,6 +482,8 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
     return fail(ErrorKind::kInvalidInput, "--lang must be zh or en, not \"{}\"", options.lang);
   auto tz = TimeZone::named(options.tz);
   if (!tz) return std::unexpected(tz.error());
+  auto base_url = site_base_url(options.base_url);
+  if (!base_url) return std::unexpected(base_url.error());
   auto probe = open();
   if (!probe) return std::unexpected(probe.error());
   std::int64_t root = kAllRepos;
@@ -419,6 +499,7 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
   Impl& im = *s->impl_;
   im.open = std::move(open);
   im.options = options;
+  im.options.base_url = std::move(*base_url);
   im.tz = std::move(*tz);
   im.default_lang = lang_from(options.lang);
   im.root = root;

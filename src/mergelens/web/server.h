@@ -42,6 +42,10 @@ struct ServerOptions {
   // /s/NAME/week/W, /s/NAME/feed.xml and /s/NAME/week.xml show only what
   // passes it; any page also takes a filter in its query (?tags=...).
   std::map<std::string, report::Filter> subscriptions;
+  // The site's public address ("https://example.org/digest", no trailing
+  // '/'), for the absolute links of feeds; empty: http:// and the Host the
+  // client asked for.
+  std::string base_url;
   int max_stale_seconds = 30;  // while a job commits, pages this young are served stale
                                // and rebuilt in the background (see page_cache.h)
 };

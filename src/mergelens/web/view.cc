@@ -100,6 +100,17 @@ std::string Links::page(std::string_view path_server, std::string_view path_stat
   return out;
 }
 
+Result<std::string> site_base_url(std::string_view url) {
+  if (url.empty()) return std::string();
+  std::string u(url);
+  while (u.ends_with('/')) u.pop_back();
+  if (safe_url(u).empty() || u.find_first_of("?#") != std::string::npos)
+    return fail(ErrorKind::kInvalidInput,
+                "--base-url must be an http(s) URL without query or fragment, not \"{}\"",
+                clean_text(url));
+  return u;
+}
+
 std::string Links::home() const {
   return page("/", "index.html");
 }
@@ -130,6 +141,10 @@ std::string Links::action(std::string_view path) const {
 std::string Links::css() const {
   if (static_) return up() + (lang_ == Lang::kEn ? "../" : "") + "static/style.css";
   return "/static/style.css";
+}
+std::string Links::favicon() const {
+  if (static_) return up() + (lang_ == Lang::kEn ? "../" : "") + "favicon.ico";
+  return "/favicon.ico";
 }
 std::string Links::feed_all() const {
   return page("/feed.xml", "feed.xml");
