@@ -49,7 +49,7 @@ def both_part(bins, db, answers_dir, tmp):
     per PR and language the items kept, every removal (to judge against the
     diff), guides lost and headlines over the examples' length."""
     prs = sorted({int(f.split(".")[0]) for f in os.listdir(answers_dir)
-                  if f.endswith(".both.json")})
+                  if f.endswith("both.json")})
     small = os.path.join(tmp, "both-answers.db")
     small_store(db, prs, small)
     print(f"## Both languages: {answers_dir}")

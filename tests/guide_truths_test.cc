@@ -53,10 +53,11 @@ Change rename_change() {
   c.files.push_back(b);
   c.files.push_back(
       testing::file_from_patch("python/pkg/srt/multimodal.py",
-                               "@@ -40,3 +40,40 @@ class Processor:\n"
+                               "@@ -40,3 +40,41 @@ class Processor:\n"
                                "     def run(self):\n"
                                "+        from pkg.srt.environ import envs\n"
                                "+        text = f\"<image_{idx}>\" + f\"<audio_{idx}>\"\n"
+                               "+        marks = re.compile(r\"(<video_\\d+>)\")\n"
                                "+        return self._normalize_image(text)\n"
                                "+\n"
                                "+    def _normalize_image(self, text):\n"
@@ -134,7 +135,8 @@ TEST_F(Truths, NamePatternsPassWhenTheyMatchAndFailWhenTheyDoNot) {
   EXPECT_EQ(failures("`_normalize_*` 系列把 `<image_N>` 与 `<audio_N>` 占位符规整。"), "");
   const std::string ghost = failures("`INGRESS_TAG_*` 常量决定了方向。");
   EXPECT_NE(ghost.find("matches nothing"), std::string::npos) << ghost;
-  EXPECT_NE(failures("`<video_N>` 占位符也被处理了。"), "");
+  EXPECT_EQ(failures("`<video_N>` 标记由正则识别。"), "") << "a pattern the code writes as a regex";
+  EXPECT_NE(failures("`<frame_N>` 占位符也被处理了。"), "");
   EXPECT_NE(failures("`_denormalize_*` 负责反向转换。"), "");
 }
 

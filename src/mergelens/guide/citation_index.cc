@@ -430,7 +430,9 @@ bool CitationIndex::matches_pattern(std::string_view span) const {
     if (ch == '*') {
       re += R"(\w+)";
     } else if (placeholder) {
-      re += R"((?:\d+|\{[^}]{0,20}\}|[NK]))";
+      // A number, a format placeholder, the letter itself, or a regex's
+      // digit class (`<image_\d+>` in a pattern of the code).
+      re += R"((?:\d+|\{[^}]{0,20}\}|[NK]|\\d\+?))";
     } else if (ch == '{') {
       auto close = span.find('}', i);
       if (close == std::string_view::npos) return false;
