@@ -170,6 +170,20 @@ TEST_F(Truths, AboutACountDerivedFromTheChangeIsTrueWithinFifteenPercent) {
   EXPECT_NE(failures("PR 称提速 3.7x。"), "") << "a figure the PR never gives";
 }
 
+TEST_F(Truths, ASymbolWrittenWithANoteKeepsItsName) {
+  Guide g;
+  g.focus.push_back({"python/pkg/srt/multimodal.py", 0, 0, "_build_video_cfg (thresholds)",
+                     "阈值是否合理？", ""});
+  g.focus.push_back(
+      {"python/pkg/srt/multimodal.py", 0, 0, "module doc / imports", "导入顺序是否重要？", ""});
+  auto fails = check_citations(g, index);
+  ASSERT_EQ(fails.size(), 2u);
+  remove_failed_citations(g, fails, Guide{}, index);
+  ASSERT_EQ(g.focus.size(), 2u);
+  EXPECT_EQ(g.focus[0].symbol, "_build_video_cfg");
+  EXPECT_EQ(g.focus[1].symbol, "");
+}
+
 TEST_F(Truths, FabricationsStayCaught) {
   Guide g;
   g.focus.push_back({"src/router/ghost.rs", 10, 20, "", "这里安全吗？", "因为重试。"});

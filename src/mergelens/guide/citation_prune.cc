@@ -160,7 +160,20 @@ size_t remove_failed_citations(Guide& g, const std::vector<CitationFailure>& fai
     const std::string field = fmt::format("focus[{}]", i);
     if (p.whole(field, "path", "item removed")) continue;
     if (p.whole(field, "range", "range cleared, point kept")) f.start_line = f.end_line = 0;
-    if (p.whole(field, "symbol", "symbol cleared, point kept")) f.symbol.clear();
+    // A symbol written with a note ("`try_x (error handling)`", "`f` gating") keeps
+    // its leading name when the change has it; otherwise it is cleared.
+    std::string lead = f.symbol.substr(0, f.symbol.find_first_of(" ("));
+    while (!lead.empty() && (lead.back() == ',' || lead.back() == ':')) lead.pop_back();
+    // Only a name that reads as an identifier (`snake_case`, `a.b`, `Camel`), not a
+    // word such as "module".
+    const bool named = std::any_of(
+        lead.begin() + (lead.empty() ? 0 : 1), lead.end(),
+        [](unsigned char ch) { return ch == '_' || ch == '.' || ch == ':' || std::isupper(ch); });
+    const bool keep_lead =
+        named && lead.size() >= 3 && lead != f.symbol && index.has_code_span(lead);
+    if (p.whole(field, "symbol",
+                keep_lead ? "symbol cut to its name, point kept" : "symbol cleared, point kept"))
+      f.symbol = keep_lead ? lead : std::string();
     bool q = p.text(field, "question", f.question, "sentence removed", "question removed");
     if (!q) f.question.clear();
     bool w = p.text(field, "why", f.why, "sentence removed", "why removed");
