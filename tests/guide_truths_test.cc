@@ -138,6 +138,11 @@ TEST_F(Truths, NamePatternsPassWhenTheyMatchAndFailWhenTheyDoNot) {
   EXPECT_EQ(failures("`<video_N>` 标记由正则识别。"), "") << "a pattern the code writes as a regex";
   EXPECT_NE(failures("`<frame_N>` 占位符也被处理了。"), "");
   EXPECT_NE(failures("`_denormalize_*` 负责反向转换。"), "");
+  // Instances of formatted names and slash shorthands of real names.
+  EXPECT_EQ(failures("第一帧的键是 `image_0`，标记是 `<video_3>`。"), "");
+  EXPECT_NE(failures("第一帧的键是 `frame_0`。"), "");
+  EXPECT_EQ(failures("`EGRESS_TAG_PREFILL/DECODE` 两个常量。"), "");
+  EXPECT_NE(failures("`EGRESS_TAG_PREFILL/MIXED` 两个常量。"), "");
 }
 
 TEST_F(Truths, ANegativeStatementIsTrueOnlyOfAFileTheChangeNames) {

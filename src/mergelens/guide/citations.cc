@@ -176,6 +176,16 @@ class Checker {
       *why = fmt::format("`{}` matches nothing in the change", c);
       return false;
     }
+    // An instance of a name the code formats (`image_0`, `<image_0>` from
+    // `f"image_{i}"` or `<image_\d+>`) and a slash shorthand of names the
+    // change has (`OPT_MHC_POST/PRE` for `OPT_MHC_POST` and `OPT_MHC_PRE`).
+    {
+      static const RE2 kInstance(R"(^(<?[A-Za-z_]\w*_)\d+(>?)$)");
+      std::string head, tail;
+      if (RE2::FullMatch(c, kInstance, &head, &tail) && ix_.matches_pattern(head + "N" + tail))
+        return true;
+      if (shorthand_ok(c)) return true;
+    }
     std::string p;
     int first = 0, last = 0;
     bool ext = false;
@@ -261,6 +271,25 @@ class Checker {
     }
     *why = fmt::format("`{}` is not in the change", unknown.empty() ? c : unknown.front());
     return false;
+  }
+
+  // `A_B_POST/PRE`: each alternative replaces the last `_` part of the first.
+  bool shorthand_ok(const std::string& c) const {
+    if (c.find(' ') != std::string::npos || c.find('/') == std::string::npos) return false;
+    std::vector<std::string> parts;
+    for (size_t a = 0, b; a <= c.size(); a = b + 1) {
+      b = c.find('/', a);
+      if (b == std::string::npos) b = c.size();
+      parts.push_back(c.substr(a, b - a));
+    }
+    const auto cut = parts[0].rfind('_');
+    if (parts.size() < 2 || cut == std::string::npos || cut == 0) return false;
+    if (!ix_.has_code_span(parts[0])) return false;
+    for (size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i].empty() || parts[i].find('_') != std::string::npos) return false;
+      if (!ix_.has_code_span(parts[0].substr(0, cut + 1) + parts[i])) return false;
+    }
+    return true;
   }
 
   template <class Bad>
