@@ -251,6 +251,13 @@ TEST_F(Truths, ASkimReasonNeverShowsEmptyOrHalf) {
   remove_failed_citations(g, fails, offline_of("zh"), index);
   ASSERT_EQ(g.skim.size(), 1u) << "the entry without an analysis reason goes";
   EXPECT_EQ(g.skim[0].reason, "仅重命名");
+  // An empty reason from the model is handled the same way, and logged.
+  Guide h;
+  h.skim = {{"src/worker/egress_dispatch.rs", ""}, {"python/pkg/srt/multimodal.py", " "}};
+  remove_failed_citations(h, {}, offline_of("en"), index);
+  ASSERT_EQ(h.skim.size(), 1u);
+  EXPECT_EQ(h.skim[0].reason, "rename only");
+  EXPECT_EQ(h.writer.removed.size(), 2u) << ::testing::PrintToString(h.writer.removed);
 }
 
 TEST_F(Truths, DeclaredSuggestionsStayMarkedAndDropsAreRecorded) {

@@ -201,6 +201,9 @@ size_t remove_failed_citations(Guide& g, const std::vector<CitationFailure>& fai
       g.skim[i].reason = offline->reason;
     }
     if (prose::tidy(g.skim[i].reason).empty()) {
+      g.writer.removed.push_back(
+          fmt::format("{}.reason: {} (empty): {}", field, g.skim[i].path,
+                      has_offline ? "reason replaced by the analysis's" : "item removed"));
       if (!has_offline) continue;
       g.skim[i].reason = offline->reason;
     }
