@@ -34,6 +34,65 @@ GHOST = "python/sglang/srt/ghost_scheduler_v9.py"
 MARKERS = ["ghost_scheduler_v9", "9001", "3.7x", "GhostDispatcherRegistry", "_ghost_refresh_state"]
 
 
+def width(text):
+    """prose::width: a CJK character or full-width mark 1, any other 0.375."""
+    def cjk(c):
+        o = ord(c)
+        return (0x2E80 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF
+                or 0x3000 <= o <= 0x303F)
+    return sum(1 if cjk(c) else 0.375 for c in text)
+
+
+def both_part(bins, db, answers_dir, tmp):
+    """Answers for both languages (N.both.json, N.reduce-both.json, with the
+    notes calls N.notes-K.json) replayed through `write --llm --lang both`:
+    per PR and language the items kept, every removal (to judge against the
+    diff), guides lost and headlines over the examples' length."""
+    prs = sorted({int(f.split(".")[0]) for f in os.listdir(answers_dir)
+                  if f.endswith("both.json")})
+    small = os.path.join(tmp, "both-answers.db")
+    small_store(db, prs, small)
+    print(f"## Both languages: {answers_dir}")
+    totals = {}
+    for name, binary in bins:
+        log = os.path.join(tmp, f"replay-both-{name}.jsonl")
+        open(log, "w").close()
+        rp = Replay(answers_dir, log)
+        work = os.path.join(tmp, f"both-{name}.db")
+        shutil.copy(small, work)
+        run(binary, work, ["write", "--force", "--lang", "both"], rp.port)
+        rp.close()
+        t = totals.setdefault(name, {"kept": 0, "items": 0, "removed": 0, "lost": 0, "over": 0,
+                                     "over_items": []})
+        for n in prs:
+            kind = "both" if os.path.exists(os.path.join(answers_dir, f"{n}.both.json")) \
+                else "reduce-both"
+            a = json.load(open(os.path.join(answers_dir, f"{n}.{kind}.json"), encoding="utf-8"))
+            for lang in ("zh", "en"):
+                g = guide_of(binary, work, n, lang)
+                llm = g["writer"]["kind"] == "llm"
+                t["items"] += items(a.get(lang, {}))
+                t["kept"] += items(g) if llm else 0
+                t["lost"] += 0 if llm else 1
+                removed = g["writer"].get("removed", [])
+                t["removed"] += len(removed)
+                if llm and width(g.get("headline", "")) > 36:
+                    t["over"] += 1
+                    t["over_items"].append(f"#{n} {lang}: {g['headline']}")
+                for r in removed:
+                    print(f"  {name} #{n} {lang}: {r}")
+                if not llm:
+                    print(f"  {name} #{n} {lang}: LOST ({g['writer'].get('fallback_reason', '')})")
+    print("| build | items kept | removals logged | guides lost | headlines over length |")
+    print("|---|---|---|---|---|")
+    for name, t in totals.items():
+        print(f"| {name} | {t['kept']}/{t['items']} | {t['removed']} | {t['lost']} | {t['over']} |")
+    for name, t in totals.items():
+        for h in t["over_items"]:
+            print(f"  over length ({name}): {h}")
+    print()
+
+
 def items(g):
     return sum(len(g.get(k, [])) for k in LISTS)
 
@@ -154,6 +213,7 @@ def answers_part(bins, db, answers_dir, prs, tmp):
                 "answer_items": items(a), "kept": items(g) if g["writer"]["kind"] == "llm" else 0,
                 "removed": len(g["writer"].get("removed", [])),
                 "lost": g["writer"]["kind"] != "llm",
+                "over": int(g["writer"]["kind"] == "llm" and width(g.get("headline", "")) > 36),
                 "calls": len(calls), "tokens": sum(r["prompt_chars"] for r in calls) // 4}
         # Planted fabrications.
         caught = planted = lost_items = lost_guides = 0
@@ -241,18 +301,32 @@ def bilingual_part(binary, db, tmp, last):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", required=True, help="an analysed store of the sglang history")
-    ap.add_argument("--answers", required=True)
+    ap.add_argument("--answers", required=True, action="append",
+                    help="a folder of answers; repeatable (N.answer.json: one zh guide; "
+                         "N.both.json or N.reduce-both.json: both languages, --lang both)")
+    ap.add_argument("--answers-only", action="store_true",
+                    help="skip the largest PRs and the bilingual token figures")
     ap.add_argument("--bin", action="append", required=True, help="NAME=PATH, in order")
     ap.add_argument("--largest", type=int, default=10)
     ap.add_argument("--last", type=int, default=2000)
     args = ap.parse_args()
     bins = [tuple(b.split("=", 1)) for b in args.bin]
-    prs = sorted(int(f.split(".")[0]) for f in os.listdir(args.answers) if f.endswith(".answer.json"))
     tmp = tempfile.mkdtemp(prefix="mergelens-answers-")
     current = bins[-1][1]
-    result = {"answers": answers_part(bins, args.db, args.answers, prs, tmp),
-              "largest": largest_part(current, args.db, tmp, args.largest),
-              "bilingual": bilingual_part(current, args.db, tmp, args.last)}
+    single_dirs = [d for d in args.answers
+                   if any(f.endswith(".answer.json") for f in os.listdir(d))]
+    both_dirs = [d for d in args.answers if d not in single_dirs]
+    for d in both_dirs:
+        both_part(bins, args.db, d, tmp)
+    if not single_dirs:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return
+    args.answers = single_dirs[0]
+    prs = sorted(int(f.split(".")[0]) for f in os.listdir(args.answers) if f.endswith(".answer.json"))
+    result = {"answers": answers_part(bins, args.db, args.answers, prs, tmp)}
+    if not args.answers_only:
+        result["largest"] = largest_part(current, args.db, tmp, args.largest)
+        result["bilingual"] = bilingual_part(current, args.db, tmp, args.last)
     shutil.rmtree(tmp, ignore_errors=True)
 
     names = [b[0] for b in bins]
@@ -277,6 +351,12 @@ def main():
         p = result["answers"]["_plants"][n]
         print(f"- {n}: {p['caught']}/{p['planted']} removed; {p['lost_items']} other items and "
               f"{p['lost_guides']} guides lost with them")
+    over = {n: sum(r[n].get("over", 0) for k, r in result["answers"].items() if k != "_plants")
+            for n in names}
+    print("\nheadlines over the examples' length (width > 36): " +
+          ", ".join(f"{n} {over[n]}" for n in names))
+    if args.answers_only:
+        return
     print("\n## Largest PRs (synthesized answers): calls and prompt tokens")
     print("| PR | changed lines | calls | prompt tokens | top regions one prompt shows | regions the split reads |")
     print("|---|---|---|---|---|---|")

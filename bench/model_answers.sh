@@ -11,8 +11,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/common.sh
 repo="${MERGELENS_BENCH_REPO:?set MERGELENS_BENCH_REPO to a clone of the sglang history}"
+# MERGELENS_ANSWERS: one or more folders of answers, separated by ':' (the
+# shared answers, and e.g. /work/standin/i23/answers for both languages).
 answers="${MERGELENS_ANSWERS:-../shared/data/model-answers}"
-[ -d "$answers" ] || { echo "no model answers at $answers" >&2; exit 2; }
+answer_args=()
+IFS=: read -ra answer_dirs <<<"$answers"
+for d in "${answer_dirs[@]}"; do
+  [ -d "$d" ] || { echo "no model answers at $d" >&2; exit 2; }
+  answer_args+=(--answers "$d")
+done
 last="${1:-2000}"
 bin="$(mergelens_bin)"
 tmp="${MERGELENS_BENCH_TMP:-$(mktemp -d)}"
@@ -28,4 +35,5 @@ bins=()
 [ -n "${MERGELENS_BEFORE:-}" ] && bins+=(--bin "before=$MERGELENS_BEFORE")
 bins+=(--bin "after=$bin")
 echo "command: MERGELENS_BENCH_REPO=$repo${MERGELENS_BEFORE:+ MERGELENS_BEFORE=$MERGELENS_BEFORE} bench/model_answers.sh $last"
-python3 bench/model_answers.py --db "$db" --answers "$answers" "${bins[@]}" --last "$last"
+python3 bench/model_answers.py --db "$db" "${answer_args[@]}" "${bins[@]}" --last "$last" \
+  ${MERGELENS_ANSWERS_ONLY:+--answers-only}

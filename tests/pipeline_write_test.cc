@@ -216,7 +216,7 @@ TEST_F(WriteTest, ValidAnswersBecomeGuidesAndTheLedgerAddsUp) {
   Guide g = guide(201);
   EXPECT_EQ(g.writer.kind, "llm") << g.writer.fallback_reason;
   EXPECT_EQ(g.writer.model, "test-model");
-  EXPECT_TRUE(g.writer.removed.empty());
+  EXPECT_TRUE(g.writer.removed.empty()) << ::testing::PrintToString(g.writer.removed);
   EXPECT_EQ(g.headline, "图捕获失败时回退到 eager 路径，解码提速 1.37x");
   auto c201 = store_->get_change_by_number(repo_record_.id, 201);
   auto facts = store_->get_facts((**c201).id);
@@ -276,7 +276,7 @@ TEST_F(WriteTest, InventedCitationsAreCaughtAskedAgainAndRemoved) {
   EXPECT_TRUE(retried);
   Guide g = guide(201);
   EXPECT_EQ(g.writer.kind, "llm");
-  EXPECT_EQ(g.writer.removed.size(), 4u);
+  EXPECT_EQ(g.writer.removed.size(), 4u) << ::testing::PrintToString(g.writer.removed);
   json doc = guide_to_json(g);
   doc.erase("writer");  // which names what was removed
   std::string text = guide_text(g) + doc.dump();
@@ -411,10 +411,11 @@ TEST_F(WriteTest, PromptInjectionChangesNoInstructionAndAnObeyingGuideFails) {
       user202 = b["messages"][1]["content"];
     }
   }
-  auto fence = user202.find("<<<UNTRUSTED");
   auto planted = user202.find("Ignore previous instructions");
-  auto close = user202.find("UNTRUSTED>>>");
   ASSERT_NE(planted, std::string::npos);
+  auto fence = user202.rfind("<<<UNTRUSTED", planted);
+  auto close = user202.find("UNTRUSTED>>>", fence);
+  ASSERT_NE(fence, std::string::npos);
   EXPECT_LT(fence, planted);
   EXPECT_LT(planted, close);
   // The obeying answer failed validation twice: the PR got the offline guide.

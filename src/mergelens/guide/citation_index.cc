@@ -8,6 +8,8 @@
 #include <cctype>
 #include <map>
 
+#include <re2/re2.h>
+
 #include "mergelens/guide/citation_text.h"
 #include "mergelens/guide/citations.h"
 #include "mergelens/guide/vocabulary.h"
@@ -72,6 +74,7 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
          {std::int64_t{f.additions}, std::int64_t{f.deletions},
           std::int64_t{f.additions} + f.deletions, static_cast<std::int64_t>(f.hunks.size())})
       derived_.insert(std::to_string(n));
+    counts_.insert(counts_.end(), {f.additions, f.deletions, f.additions + f.deletions});
     adds += f.additions;
     dels += f.deletions;
     hunk_count += static_cast<std::int64_t>(f.hunks.size());
@@ -100,7 +103,9 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
     (void)dir;
     for (auto n : {agg[0], agg[1], agg[0] + agg[1], agg[2], agg[3]})
       derived_.insert(std::to_string(n));
+    counts_.insert(counts_.end(), {agg[0], agg[1], agg[0] + agg[1]});
   }
+  counts_.insert(counts_.end(), {adds, dels, adds + dels});
   for (auto n : {adds, dels, adds + dels, static_cast<std::int64_t>(change.files.size()),
                  static_cast<std::int64_t>(change.commits.size()), hunk_count})
     derived_.insert(std::to_string(n));
@@ -112,6 +117,26 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
     for (const auto& s : r.reasons) facts_text += s + "\n";
   }
   derived_.insert(std::to_string(facts.lines_worth_reading));
+  counts_.push_back(facts.lines_worth_reading);
+  // Focus regions' sizes, alone, in pairs and the first k together ("about
+  // 40 lines" for two regions of 7 and 37).
+  {
+    std::vector<std::int64_t> lengths, changed;
+    for (size_t i = 0; i < facts.focus.size() && i < 8; ++i) {
+      const auto& r = facts.focus[i];
+      lengths.push_back(std::max<std::int64_t>(0, std::int64_t{r.end_line} - r.start_line + 1));
+      changed.push_back(r.changed_lines);
+    }
+    for (const auto* v : {&lengths, &changed}) {
+      std::int64_t prefix = 0;
+      for (size_t i = 0; i < v->size(); ++i) {
+        prefix += (*v)[i];
+        counts_.push_back((*v)[i]);
+        counts_.push_back(prefix);
+        for (size_t j = i + 1; j < v->size(); ++j) counts_.push_back((*v)[i] + (*v)[j]);
+      }
+    }
+  }
   // Counts the writers state: clean-up files, focus regions and their files,
   // changed lines of code outside the clean-up, lines per role.
   std::set<std::string> skimmed, focus_paths;
@@ -129,7 +154,9 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
   for (const auto& [role, n] : by_role) {
     (void)role;
     derived_.insert(std::to_string(n));
+    counts_.push_back(n);
   }
+  counts_.push_back(code);
   for (auto n :
        {static_cast<std::int64_t>(skimmed.size()), static_cast<std::int64_t>(focus_paths.size()),
         static_cast<std::int64_t>(facts.focus.size()), code,
@@ -146,6 +173,7 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
   for (const auto& m : facts.body_mismatches) facts_text += m.detail + "\n";
   for (const auto& h : facts.hunks) {
     derived_.insert(std::to_string(h.added + h.removed));
+    counts_.push_back(h.added + h.removed);
     derived_.insert(std::to_string(h.new_start));
     derived_.insert(std::to_string(h.new_end));
   }
@@ -319,6 +347,106 @@ bool CitationIndex::has_number(std::string_view number, bool strict) const {
 
 bool CitationIndex::has_literal(std::string_view number) const {
   return numbers_.count(normalise(number)) > 0 || numbers_.count(std::string(number)) > 0;
+}
+
+bool CitationIndex::near_count(std::string_view number) const {
+  std::int64_t v = 0;
+  try {
+    v = std::stoll(normalise(number));
+  } catch (...) {
+    return false;
+  }
+  if (v <= 0) return false;
+  for (auto c : counts_) {
+    if (c <= 0) continue;
+    const std::int64_t tolerance = std::max<std::int64_t>(1, c * 15 / 100);
+    if (v >= c - tolerance && v <= c + tolerance) return true;
+  }
+  return false;
+}
+
+bool CitationIndex::names_file(std::string_view cited) const {
+  std::string c(cited);
+  while (c.starts_with("./")) c.erase(0, 2);
+  if (c.empty()) return false;
+  if (paths_.count(c)) return true;
+  for (const auto& p : paths_)
+    if (p.size() > c.size() && p.ends_with(c) && p[p.size() - c.size() - 1] == '/') return true;
+  return false;
+}
+
+bool CitationIndex::path_mentioned(std::string_view cited) const {
+  std::string c(cited);
+  while (c.starts_with("./")) c.erase(0, 2);
+  while (c.ends_with('/')) c.pop_back();
+  if (c.empty()) return false;
+  if (names_file(c) || folders_.count(c)) return true;
+  if (repo_.has_path && repo_.has_path(c)) return true;
+  if (corpus_.find(c) != std::string::npos) return true;
+  // Its module form: "a/b/environ.py" -> "a.b.environ", the stem "environ"
+  // as an identifier the change writes after a dot or an import.
+  std::string stem = c;
+  const size_t slash = stem.rfind('/');
+  if (auto dot = stem.rfind('.');
+      dot != std::string::npos && (slash == std::string::npos || dot > slash))
+    stem.resize(dot);
+  std::string dotted = stem;
+  std::replace(dotted.begin(), dotted.end(), '/', '.');
+  if (dotted != c && corpus_.find(dotted) != std::string::npos) return true;
+  std::string base = stem.substr(stem.rfind('/') == std::string::npos ? 0 : stem.rfind('/') + 1);
+  if (base.size() < 3 || !tokens_.count(base)) return false;
+  for (std::string_view cue : {"." + base, "import " + base, "/" + base + "."})
+    if (corpus_.find(cue) != std::string::npos) return true;
+  return false;
+}
+
+bool CitationIndex::is_pattern(std::string_view span) {
+  if (span.size() < 3 || span.size() > 80) return false;
+  bool wild = false;
+  for (size_t i = 0; i < span.size(); ++i) {
+    const char ch = span[i];
+    if (ch == '*' || ch == '{') {
+      wild = true;
+    } else if ((ch == 'N' || ch == 'K') && i > 0 && span[i - 1] == '_' &&
+               (i + 1 == span.size() || !citation_text::word_char(span[i + 1]))) {
+      wild = true;
+    } else if (!citation_text::word_char(static_cast<unsigned char>(ch)) && ch != '.' &&
+               ch != '}' && !((ch == '<' || ch == '[') && i == 0) &&
+               !((ch == '>' || ch == ']') && i + 1 == span.size())) {
+      return false;  // code, not a name pattern
+    }
+  }
+  return wild;
+}
+
+bool CitationIndex::matches_pattern(std::string_view span) const {
+  if (!is_pattern(span)) return false;
+  std::string re, literal;
+  size_t letters = 0;
+  for (size_t i = 0; i < span.size(); ++i) {
+    const char ch = span[i];
+    const bool placeholder = (ch == 'N' || ch == 'K') && i > 0 && span[i - 1] == '_' &&
+                             (i + 1 == span.size() || !citation_text::word_char(span[i + 1]));
+    if (ch == '*') {
+      re += R"(\w+)";
+    } else if (placeholder) {
+      // A number, a format placeholder, the letter itself, or a regex's
+      // digit class (`<image_\d+>` in a pattern of the code).
+      re += R"((?:\d+|\{[^}]{0,20}\}|[NK]|\\d\+?))";
+    } else if (ch == '{') {
+      auto close = span.find('}', i);
+      if (close == std::string_view::npos) return false;
+      re += R"((?:\d+|\{[^}]{0,20}\}))";
+      i = close;
+    } else {
+      re += RE2::QuoteMeta(std::string(1, ch));
+      letters += std::isalnum(static_cast<unsigned char>(ch)) ? 1 : 0;
+    }
+  }
+  if (letters < 3) return false;  // `a_*` says nothing
+  RE2 pattern(re);
+  if (!pattern.ok()) return false;
+  return RE2::PartialMatch(corpus_, pattern) || RE2::PartialMatch(facts_code_, pattern);
 }
 
 bool CitationIndex::has_pr(std::int64_t number) const {

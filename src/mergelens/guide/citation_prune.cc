@@ -98,6 +98,15 @@ class Pruner {
     if (!text(field, "", t, "sentence removed", "replaced by the offline text")) t = fallback;
   }
 
+  // An argument (a score's reason, the judgment's argument) goes whole when
+  // any of it fails: what is left of an argument no longer argues the move,
+  // and settle_judgment then takes the analysis's value and reason.
+  bool argument(const char* field, std::string& t, const char* outcome) {
+    if (!whole(field, "", outcome)) return true;
+    t.clear();
+    return false;
+  }
+
  private:
   void record(const Cuts& c, const char* outcome) {
     for (const auto* f : c.failures) {
@@ -111,6 +120,21 @@ class Pruner {
   std::map<std::pair<std::string, std::string>, Cuts> cuts_;
 };
 
+// Every text of the guide, for finding the code it still quotes.
+std::string guide_text_for_suggestions(const Guide& g) {
+  std::string all = g.headline + "\n" + g.digest + "\n" + g.summary + "\n" + g.verdict_text + "\n" +
+                    g.why + "\n" + g.audience + "\n" + g.importance.reason + "\n" +
+                    g.insight.reason + "\n" + g.analysis.argument + "\n";
+  for (const auto* v :
+       {&g.design_decisions, &g.questions, &g.number_cautions, &g.body_vs_code, &g.gaps})
+    for (const auto& x : *v) all += x + "\n";
+  for (const auto& a : g.advice) all += a.text + "\n";
+  for (const auto& f : g.focus) all += f.question + "\n" + f.why + "\n";
+  for (const auto& k : g.skim) all += k.reason + "\n";
+  for (const auto& r : g.references) all += r.note + "\n";
+  return all;
+}
+
 }  // namespace
 
 size_t remove_failed_citations(Guide& g, const std::vector<CitationFailure>& failures,
@@ -123,12 +147,12 @@ size_t remove_failed_citations(Guide& g, const std::vector<CitationFailure>& fai
   p.scalar("verdict_text", g.verdict_text, fallback.verdict_text);
   p.scalar("why", g.why, fallback.why);
   p.scalar("audience", g.audience, fallback.audience);
-  p.scalar("importance.reason", g.importance.reason, fallback.importance.reason);
-  p.scalar("insight.reason", g.insight.reason, fallback.insight.reason);
-  {
-    std::string none;
-    p.scalar("analysis.argument", g.analysis.argument, none);
-  }
+  p.argument("importance.reason", g.importance.reason,
+             "reason removed, the analysis's score and reason stand");
+  p.argument("insight.reason", g.insight.reason,
+             "reason removed, the analysis's score and reason stand");
+  p.argument("analysis.argument", g.analysis.argument,
+             "argument removed, the analysis's verdict stands");
 
   std::vector<GuideFocus> focus;
   for (size_t i = 0; i < g.focus.size(); ++i) {
@@ -136,7 +160,20 @@ size_t remove_failed_citations(Guide& g, const std::vector<CitationFailure>& fai
     const std::string field = fmt::format("focus[{}]", i);
     if (p.whole(field, "path", "item removed")) continue;
     if (p.whole(field, "range", "range cleared, point kept")) f.start_line = f.end_line = 0;
-    if (p.whole(field, "symbol", "symbol cleared, point kept")) f.symbol.clear();
+    // A symbol written with a note ("`try_x (error handling)`", "`f` gating") keeps
+    // its leading name when the change has it; otherwise it is cleared.
+    std::string lead = f.symbol.substr(0, f.symbol.find_first_of(" ("));
+    while (!lead.empty() && (lead.back() == ',' || lead.back() == ':')) lead.pop_back();
+    // Only a name that reads as an identifier (`snake_case`, `a.b`, `Camel`), not a
+    // word such as "module".
+    const bool named = std::any_of(
+        lead.begin() + (lead.empty() ? 0 : 1), lead.end(),
+        [](unsigned char ch) { return ch == '_' || ch == '.' || ch == ':' || std::isupper(ch); });
+    const bool keep_lead =
+        named && lead.size() >= 3 && lead != f.symbol && index.has_code_span(lead);
+    if (p.whole(field, "symbol",
+                keep_lead ? "symbol cut to its name, point kept" : "symbol cleared, point kept"))
+      f.symbol = keep_lead ? lead : std::string();
     bool q = p.text(field, "question", f.question, "sentence removed", "question removed");
     if (!q) f.question.clear();
     bool w = p.text(field, "why", f.why, "sentence removed", "why removed");
@@ -146,12 +183,30 @@ size_t remove_failed_citations(Guide& g, const std::vector<CitationFailure>& fai
   }
   g.focus = std::move(focus);
 
+  // A skim entry is its path and a short reason: a reason with a false part
+  // takes the analysis's reason for that file, or the entry goes (a path
+  // shown with an empty or half reason, "x.rs ()", says nothing).
   std::vector<GuideSkim> skim;
   for (size_t i = 0; i < g.skim.size(); ++i) {
     const std::string field = fmt::format("skim[{}]", i);
     if (p.whole(field, "path", "item removed")) continue;
-    if (!p.text(field, "reason", g.skim[i].reason, "sentence removed", "reason removed"))
-      g.skim[i].reason.clear();
+    const std::string full = index.resolve_path(g.skim[i].path);
+    const GuideSkim* offline = nullptr;
+    for (const auto& k : fallback.skim)
+      if (k.path == full || k.path == g.skim[i].path) offline = &k;
+    const bool has_offline = offline && !offline->reason.empty();
+    if (p.whole(field, "reason",
+                has_offline ? "reason replaced by the analysis's" : "item removed")) {
+      if (!has_offline) continue;
+      g.skim[i].reason = offline->reason;
+    }
+    if (prose::tidy(g.skim[i].reason).empty()) {
+      g.writer.removed.push_back(
+          fmt::format("{}.reason: {} (empty): {}", field, g.skim[i].path,
+                      has_offline ? "reason replaced by the analysis's" : "item removed"));
+      if (!has_offline) continue;
+      g.skim[i].reason = offline->reason;
+    }
     skim.push_back(std::move(g.skim[i]));
   }
   g.skim = std::move(skim);
@@ -194,6 +249,27 @@ size_t remove_failed_citations(Guide& g, const std::vector<CitationFailure>& fai
     if (all.find("`" + s) != std::string::npos || all.find(s + "`") != std::string::npos ||
         all.find(s) != std::string::npos)
       kept.push_back(s);
+  // Code the answer declared it proposes stays marked as a proposal wherever
+  // the guide still quotes it, even when it is made of the change's names
+  // (`shared_output.record_stream(current_stream)`); an entry dropped is
+  // recorded with why.
+  const std::string text = guide_text_for_suggestions(g);
+  for (size_t i = 0; i < g.suggested_code.size(); ++i) {
+    const std::string& d = g.suggested_code[i];
+    if (d.empty() || std::find(kept.begin(), kept.end(), d) != kept.end()) continue;
+    const std::string quoted = "`" + d + "`";
+    const char* why = nullptr;
+    if (text.find(quoted) == std::string::npos && text.find(d) == std::string::npos)
+      why = "no longer quoted in the guide";
+    else if (index.has_code_span(d))
+      why = "written in the change, not a proposal";
+    if (why) {
+      g.writer.removed.push_back(
+          fmt::format("suggested_code[{}]: `{}` ({}): entry removed", i, d, why));
+      continue;
+    }
+    kept.push_back(d);
+  }
   g.suggested_code = std::move(kept);
   return failures.size();
 }

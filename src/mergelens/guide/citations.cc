@@ -40,6 +40,14 @@ bool value_shaped(std::string_view c) {
   return RE2::FullMatch(re2::StringPiece(c.data(), c.size()), kValue);
 }
 
+// A sentence saying something is not part of the change ("`environ.py` is
+// not among the changed files", "该 PR 未改动 `x.py`").
+bool says_not_in_change(std::string_view s) {
+  static const RE2 kNot(
+      R"((?i)\b(?:is|are|was|were|does|do|did|has|have)\s*(?:not|n't)\s+(?:among|in|part of|touched|changed|modified|included|edited|updated|listed|touch|change|modify|include|edit|update)\b|\b(?:untouched|unchanged|unmodified)\b|\bnot (?:among|in) the (?:changed|modified) files\b|\boutside (?:the|this) (?:change|pr|diff)\b|不在|未改动|未修改|未被修改|没有改动|没有修改|没改|未涉及|不涉及|未包含|不包含|并未(?:改动|修改|涉及))");
+  return RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), kNot);
+}
+
 bool version_pin(std::string_view c) {
   static const RE2 kPin(R"(^[\w.\-\[\]]*\s*(?:[<>=!~]=?|\^)\s*\d[\w.*]*(?:\s*,.*)?$)");
   return RE2::FullMatch(re2::StringPiece(c.data(), c.size()), kPin);
@@ -148,6 +156,7 @@ class Checker {
       if (!span_ok(sp.code, s, sp.begin, may, &reason)) bad(fmt::format("`{}`", sp.code), reason);
     }
     std::string rest = prose::without_code(s);
+    negative_ = says_not_in_change(s);
     urls(rest, bad);
     refs(rest, bad);
     paths(rest, may, bad);
@@ -160,13 +169,30 @@ class Checker {
     // how publishers find them again.
     auto suggest = [&](const std::string&) { this->suggest(raw); };
     if (c.empty() || ix_.has_code_span(c)) return true;
+    // A name pattern (`EGRESS_TAG_*`, `<image_N>`) stands for the names it
+    // matches: true when it matches one, a failure when it matches none.
+    if (CitationIndex::is_pattern(c)) {
+      if (ix_.matches_pattern(c)) return true;
+      *why = fmt::format("`{}` matches nothing in the change", c);
+      return false;
+    }
+    // An instance of a name the code formats (`image_0`, `<image_0>` from
+    // `f"image_{i}"` or `<image_\d+>`) and a slash shorthand of names the
+    // change has (`OPT_MHC_POST/PRE` for `OPT_MHC_POST` and `OPT_MHC_PRE`).
+    {
+      static const RE2 kInstance(R"(^(<?[A-Za-z_]\w*_)\d+(>?)$)");
+      std::string head, tail;
+      if (RE2::FullMatch(c, kInstance, &head, &tail) && ix_.matches_pattern(head + "N" + tail))
+        return true;
+      if (shorthand_ok(c)) return true;
+    }
     std::string p;
     int first = 0, last = 0;
     bool ext = false;
     // A path when it has a file extension or starts in a folder the change
     // or the repository has; "EAGLE/EAGLE3/NEXTN" is a list of names.
     if (path_like(c, &p, &first, &last, &ext) && (ext || starts_in_folder(p))) {
-      if (ix_.path_exists(p)) {
+      if (ix_.path_exists(p) || (first == 0 && ix_.names_file(p))) {
         std::string full = ix_.resolve_path(p);
         if (first > 0 && !full.empty() && !ix_.range_in_diff(full, first, last)) {
           *why = "lines outside the change's hunks";
@@ -178,6 +204,11 @@ class Checker {
         suggest(c);  // "add `test/srt/test_new_case.py`"
         return true;
       }
+      // "`environ.py` is not among the changed files": true of a file the
+      // change names (an import of it) or the repository has. A file nothing
+      // names is a ghost even in a negative sentence (it implies the file
+      // exists), and the sentence's other claims are checked as usual.
+      if (first == 0 && says_not_in_change(s) && ix_.path_mentioned(p)) return true;
       *why = "no such file in the change";
       return false;
     }
@@ -240,6 +271,25 @@ class Checker {
     }
     *why = fmt::format("`{}` is not in the change", unknown.empty() ? c : unknown.front());
     return false;
+  }
+
+  // `A_B_POST/PRE`: each alternative replaces the last `_` part of the first.
+  bool shorthand_ok(const std::string& c) const {
+    if (c.find(' ') != std::string::npos || c.find('/') == std::string::npos) return false;
+    std::vector<std::string> parts;
+    for (size_t a = 0, b; a <= c.size(); a = b + 1) {
+      b = c.find('/', a);
+      if (b == std::string::npos) b = c.size();
+      parts.push_back(c.substr(a, b - a));
+    }
+    const auto cut = parts[0].rfind('_');
+    if (parts.size() < 2 || cut == std::string::npos || cut == 0) return false;
+    if (!ix_.has_code_span(parts[0])) return false;
+    for (size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i].empty() || parts[i].find('_') != std::string::npos) return false;
+      if (!ix_.has_code_span(parts[0].substr(0, cut + 1) + parts[i])) return false;
+    }
+    return true;
   }
 
   template <class Bad>
@@ -317,7 +367,8 @@ class Checker {
       bool ext = false;
       if (w.find('/') != std::string_view::npos && path_like(w, &p, &a, &b, &ext) &&
           (ext || starts_in_folder(p)) && !ix_.has_code_span(p) && !ix_.path_exists(p) &&
-          !(may && ix_.folder_exists(dirname(p))))
+          !(a == 0 && ix_.names_file(p)) && !(may && ix_.folder_exists(dirname(p))) &&
+          !(a == 0 && negative_ && ix_.path_mentioned(p)))
         bad(std::string(w), "no such file in the change");
       if (w.find('/') != std::string_view::npos)
         std::fill(t.begin() + static_cast<long>(i), t.begin() + static_cast<long>(j), ' ');
@@ -355,10 +406,27 @@ class Checker {
       else if (n.strict)
         ok = ix_.has_number(n.text, true);
       else
-        ok = ix_.has_number(n.text, false) || (may && !line_cued(t, n.pos));
+        ok = ix_.has_number(n.text, false) || (may && !line_cued(t, n.pos)) ||
+             (!line_cued(t, n.pos) && approximate(t, n.pos, n.end) && ix_.near_count(n.text));
       if (!ok)
         bad(n.written, n.strict ? "a figure the change does not give" : "number not in the change");
     }
+  }
+
+  // "about 40", "~40", "约 40", "40 左右", "40 多": an approximate count.
+  static bool approximate(std::string_view t, size_t pos, size_t end) {
+    std::string_view before = t.substr(0, pos);
+    while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    for (std::string_view cue :
+         {"about", "About", "around", "Around", "roughly", "Roughly", "approximately",
+          "Approximately", "nearly", "almost", "some", "~", "\u2248", "\u7ea6", "\u5927\u7ea6",
+          "\u8fd1", "\u5c06\u8fd1", "\u63a5\u8fd1", "\u5dee\u4e0d\u591a"})
+      if (before.ends_with(cue)) return true;
+    std::string_view after = t.substr(std::min(end, t.size()));
+    while (!after.empty() && after.front() == ' ') after.remove_prefix(1);
+    for (std::string_view cue : {"\u5de6\u53f3", "\u591a", "\u4f59", "\u4e0a\u4e0b"})
+      if (after.starts_with(cue)) return true;
+    return false;
   }
 
   // "line 120", "lines 120", "L120", "第 120 行": a line, not a count.
@@ -380,6 +448,7 @@ class Checker {
   std::set<std::string> declared_;
   bool names_variable_ = false;
   bool sibling_value_ = false;
+  bool negative_ = false;  // the sentence says something is not in the change
 };
 
 // Visits every text of a guide with its field, part and place.

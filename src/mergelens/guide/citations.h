@@ -92,22 +92,43 @@ class CitationIndex {
   bool has_number(std::string_view number, bool strict) const;
   // A numeric literal written in the change (normalised: "2.30" = "2.3").
   bool has_literal(std::string_view number) const;
+  // Whether "about `number`" describes a count derived from the change: a
+  // file's, a folder's or the change's added/removed lines, a hunk's size, a
+  // focus region's changed lines or range length, or the sum of two focus
+  // ranges or of the first k (k <= 8). It may differ from the count by at
+  // most 15 % of the count (at least 1): "about 40 lines" for 7 + 37.
+  bool near_count(std::string_view number) const;
+  // Whether a bare file name or path suffix names a file of the change, even
+  // when several files (or old paths of renames) share it ("egress.rs" for
+  // two renamed `egress.rs`).
+  bool names_file(std::string_view cited) const;
+  // Whether a path the change does not touch is named by it all the same: the
+  // repository has it, or the change's text writes the path, its file name or
+  // its module form ("environ.py" from `sglang.srt.environ`).
+  bool path_mentioned(std::string_view cited) const;
+  // A glob-like code span: `NAME_*`, `_normalize_*`, `<image_N>`, `foo_{i}`.
+  static bool is_pattern(std::string_view span);
+  // Whether such a pattern matches an identifier or text of the change
+  // (`*` stands for one or more word characters, a lone `N` or `K` for a
+  // number or a format placeholder such as `{i}`).
+  bool matches_pattern(std::string_view span) const;
   bool has_pr(std::int64_t number) const;
   bool has_sha(std::string_view hex) const;
   bool has_url(std::string_view url) const;
 
  private:
-  std::string corpus_;               // all text of the change, for substring checks
-  std::string facts_code_;           // symbols and signal details the analysis read
-  std::string unquoted_;             // both, without backticks and single quotes
-  std::set<std::string> paths_;      // full paths and old paths
-  std::set<std::string> folders_;    // every folder of a path
-  std::set<std::string> tokens_;     // identifier tokens of the corpus and facts
-  std::set<std::string> variables_;  // env vars, flags, config keys
-  std::set<std::string> numbers_;    // numeric literals of the corpus, normalised
-  std::set<std::string> derived_;    // counts and line numbers derived from the change
-  std::set<std::int64_t> prs_;       // PR/issue numbers written or referenced
-  std::vector<std::string> shas_;    // commit shas of the change and its references
+  std::string corpus_;                // all text of the change, for substring checks
+  std::string facts_code_;            // symbols and signal details the analysis read
+  std::string unquoted_;              // both, without backticks and single quotes
+  std::set<std::string> paths_;       // full paths and old paths
+  std::set<std::string> folders_;     // every folder of a path
+  std::set<std::string> tokens_;      // identifier tokens of the corpus and facts
+  std::set<std::string> variables_;   // env vars, flags, config keys
+  std::set<std::string> numbers_;     // numeric literals of the corpus, normalised
+  std::set<std::string> derived_;     // counts and line numbers derived from the change
+  std::vector<std::int64_t> counts_;  // counts only (no line numbers), for near_count
+  std::set<std::int64_t> prs_;        // PR/issue numbers written or referenced
+  std::vector<std::string> shas_;     // commit shas of the change and its references
   struct Span {
     std::string path;
     std::int32_t start, end;

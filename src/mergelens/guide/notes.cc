@@ -94,41 +94,75 @@ Result<PartNotes> notes_from_answer(const json& a) {
   return out;
 }
 
-size_t check_notes(PartNotes& p, const CitationIndex& index, std::vector<std::string>& removed) {
-  // Each note is checked as a one-point guide (what + question as the
-  // question, lesson + risk as the why), so the guide's checker and pruner
-  // apply unchanged.
+size_t check_notes(PartNotes& p, const CitationIndex& index, std::vector<std::string>& removed,
+                   std::string_view call) {
+  // Each note is checked as small guides: the place with its "what" (as a
+  // focus point's question) and lesson (as its why), then the question and
+  // the risk each as a guide's question, so the guide's checker and pruner
+  // apply unchanged and every field comes back to its own place.
   size_t failures = 0;
   std::vector<RegionNote> kept;
-  for (auto& n : p.notes) {
-    Guide g;
-    g.focus.push_back({n.path, n.start_line, n.end_line, n.symbol, n.what + "\n" + n.question,
-                       n.lesson + "\n" + n.risk});
-    auto report = check_guide(g, index);
-    if (report.failures.empty()) {
-      kept.push_back(std::move(n));
-      continue;
+  for (size_t i = 0; i < p.notes.size(); ++i) {
+    auto& n = p.notes[i];
+    const std::string where = fmt::format("{} notes[{}] (`{}`)", call, i, n.path);
+    // Checks one part; false when the note's place itself failed.
+    auto check = [&](Guide g, auto&& take,
+                     std::initializer_list<std::pair<std::string_view, std::string_view>> names) {
+      auto report = check_guide(g, index);
+      if (report.failures.empty()) return true;
+      failures += report.failures.size();
+      remove_failed_citations(g, report.failures, Guide{}, index, report.suggested);
+      for (const auto& r : g.writer.removed) {
+        std::string line = r;
+        for (auto [from, to] : names)
+          if (line.starts_with(from)) {
+            line = where + std::string(to) + line.substr(from.size());
+            break;
+          }
+        removed.push_back(std::move(line));
+      }
+      return take(g);
+    };
+    Guide place;
+    place.focus.push_back({n.path, n.start_line, n.end_line, n.symbol, n.what, n.lesson});
+    const bool stays = check(place,
+                             [&](const Guide& g) {
+                               if (g.focus.empty()) return false;
+                               const auto& f = g.focus[0];
+                               n.path = f.path;
+                               n.start_line = f.start_line;
+                               n.end_line = f.end_line;
+                               n.symbol = f.symbol;
+                               n.what = f.question;
+                               n.lesson = f.why;
+                               return true;
+                             },
+                             {{"focus[0].question", ".what"},
+                              {"focus[0].why", ".lesson"},
+                              {"focus[0].path", ".path"},
+                              {"focus[0].range", ".range"},
+                              {"focus[0].symbol", ".symbol"}});
+    if (!stays) continue;
+    for (auto [field, name] : {std::pair{&n.question, ".question"}, std::pair{&n.risk, ".risk"}}) {
+      if (field->empty()) continue;
+      Guide q;
+      q.questions = {*field};
+      check(q,
+            [&](const Guide& g) {
+              *field = g.questions.empty() ? std::string() : g.questions[0];
+              return true;
+            },
+            {{"questions[0]", name}});
     }
-    failures += report.failures.size();
-    remove_failed_citations(g, report.failures, Guide{}, index, report.suggested);
-    for (auto& r : g.writer.removed) removed.push_back("notes " + r);
-    if (g.focus.empty()) continue;
-    const auto& f = g.focus[0];
-    n.path = f.path;
-    n.start_line = f.start_line;
-    n.end_line = f.end_line;
-    n.symbol = f.symbol;
-    n.what = f.question;
-    n.question.clear();
-    n.lesson = f.why;
-    n.risk.clear();
     kept.push_back(std::move(n));
   }
   p.notes = std::move(kept);
   std::vector<GuideSkim> skim;
-  for (auto& s : p.skim) {
+  for (size_t i = 0; i < p.skim.size(); ++i) {
+    auto& s = p.skim[i];
     if (index.resolve_path(s.path).empty()) {
-      removed.push_back(fmt::format("notes skim: {} (no such file in the change)", s.path));
+      removed.push_back(fmt::format(
+          "{} skim[{}].path: {} (no such file in the change): item removed", call, i, s.path));
       ++failures;
       continue;
     }

@@ -37,9 +37,13 @@ Result<PartNotes> notes_from_answer(const nlohmann::json& answer);
 
 // Checks every note against the change and removes what fails, as
 // remove_failed_citations does for a guide (a note on a file the change
-// lacks goes; a wrong range is cleared; a failing sentence is cut). Appends
-// what was removed to `removed`. Returns the number of failures.
-size_t check_notes(PartNotes& notes, const CitationIndex& index, std::vector<std::string>& removed);
+// lacks goes; a wrong range is cleared; a failing sentence is cut). Each
+// field keeps its place (what, lesson, question, risk), so an edited note
+// keeps its labels. Appends what was removed to `removed`, naming the call
+// (`call`, "notes-2"), the note and its exact field ("notes-2 notes[3]
+// (`x.py`).risk: …"). Returns the number of failures.
+size_t check_notes(PartNotes& notes, const CitationIndex& index, std::vector<std::string>& removed,
+                   std::string_view call = "notes");
 
 // The notes of every part as the final prompt shows them, one line a note:
 // "- `path`:10-20 `symbol`: what … Lesson: … Ask: … Risk: …".

@@ -84,11 +84,9 @@ struct Frame {
 Frame frame(const Change& c, const Facts& f, size_t budget, size_t fixed_tokens, size_t facts_share,
             size_t text_share) {
   Frame fr;
-  fr.facts = facts_section(c, f);
   const size_t frame_tokens = fixed_tokens + 160;
   const size_t facts_cap = budget * facts_share / 100;
-  if (frame_tokens + estimate_tokens(fr.facts) > facts_cap)
-    fr.facts = clip_tokens(fr.facts, facts_cap > frame_tokens ? facts_cap - frame_tokens : 64);
+  fr.facts = facts_section(c, f, facts_cap > frame_tokens ? facts_cap - frame_tokens : 64);
   const size_t fixed = frame_tokens + estimate_tokens(fr.facts);
   const size_t text_cap = std::max(
       budget * text_share / 100 > fixed ? budget * text_share / 100 - fixed : 0, budget * 8 / 100);

@@ -23,7 +23,7 @@
 namespace mergelens {
 
 // Part of the answer-cache key: bump when the prompt's wording or layout changes.
-inline constexpr std::string_view kPromptVersion = "guide-prompt-2";
+inline constexpr std::string_view kPromptVersion = "guide-prompt-3";
 
 // The focus regions a prompt is judged by: a single prompt is enough when it
 // shows (90 % of the changed lines of) each of the top ones.

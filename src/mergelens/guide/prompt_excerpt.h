@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,11 @@ Excerpt build_excerpt(const Change& c, const Facts& f, const std::vector<size_t>
 // Estimated tokens of rendering focus region `k` alone with its context.
 size_t region_cost(const Change& c, const Facts& f, size_t k);
 
-// The facts section and the fenced PR text of every prompt.
-std::string facts_section(const Change& c, const Facts& f);
+// The facts section and the fenced PR text of every prompt. The facts'
+// trusted head (repository, reference, sizes, verdict, scores) stands
+// outside the fence; every fact that quotes the PR is fenced, clipped so
+// the section estimates about `tokens` at most.
+std::string facts_section(const Change& c, const Facts& f, size_t tokens = SIZE_MAX);
 std::string untrusted_section(const Change& c, const std::string& fence, size_t tokens);
 std::string clip_tokens(std::string_view text, size_t tokens);
 std::string replace_all(std::string s, std::string_view from, std::string_view to);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
+#include "mergelens/guide/digest.h"
 #include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/prose.h"
 
@@ -97,6 +98,19 @@ std::vector<std::string> injected_paragraphs(const Change& c) {
   for (const auto& r : c.reviews) scan(r.body);
   for (const auto& r : c.review_comments) scan(r.body);
   for (const auto& r : c.comments) scan(r.body);
+  // The same instruction planted in the code (a string literal or a
+  // comment): the literal's text, else the line.
+  static const RE2 kLiteral(R"re(("[^"]{12,}"|'[^']{12,}'))re");
+  for (const auto& f : c.files)
+    for (const auto& h : f.hunks)
+      for (const auto& l : h.lines) {
+        if (l.origin != '+' || !RE2::PartialMatch(l.text, kInjection)) continue;
+        re2::StringPiece in(l.text);
+        std::string lit, found;
+        while (RE2::FindAndConsume(&in, kLiteral, &lit))
+          if (RE2::PartialMatch(lit, kInjection)) found = lit.substr(1, lit.size() - 2);
+        out.push_back(found.empty() ? std::string(prose::tidy(l.text)) : found);
+      }
   return out;
 }
 
@@ -129,6 +143,10 @@ std::string validate_guide(const Guide& g, const Change& c, std::string_view lan
     for (size_t p = own.find(para); p != std::string::npos; p = own.find(para))
       own.erase(p, para.size());
   other += own;
+  // An instruction planted in the code too is no excuse to repeat it.
+  for (const auto& para : injected)
+    for (size_t p = other.find(para); p != std::string::npos; p = other.find(para))
+      other.erase(p, para.size());
   const std::string text = guide_text(g);
   for (const auto& para : injected) {
     for (size_t i = 0; i + 24 <= para.size(); i += 8) {
@@ -167,18 +185,7 @@ size_t trim_lists(Guide& g, size_t max) {
 }
 
 std::string shorten_headline(std::string_view h) {
-  constexpr double kTarget = 30;  // Chinese characters (80 Latin ones)
-  if (prose::width(h) <= 1.5 * kTarget) return std::string(h);
-  // The lead before the first colon outside code, when it reads on its own.
-  std::string plain = prose::without_code(h);
-  size_t cut = std::string::npos;
-  for (std::string_view colon : {"\uFF1A", ": "})
-    if (auto p = plain.find(colon); p != std::string::npos) cut = std::min(cut, p);
-  if (cut == std::string::npos) return std::string(h);
-  std::string lead = prose::tidy(h.substr(0, cut));
-  const double w = prose::width(lead);
-  if (w >= 6 && w <= 1.3 * kTarget) return lead;
-  return std::string(h);
+  return fit_headline(h);
 }
 
 void settle_judgment(Guide& g, const Facts& f, const Guide& offline) {
@@ -187,7 +194,6 @@ void settle_judgment(Guide& g, const Facts& f, const Guide& offline) {
   analysis.verdict = a_verdict;
   analysis.importance = {f.importance.value, offline.importance.reason};
   analysis.insight = {f.insight.value, offline.insight.reason};
-  bool moved = false;
   auto settle = [&](GuideScore& shown, const GuideScore& a) {
     if (shown.value <= 0 || a.value <= 0) {  // not given, or nothing to move from
       shown.value = a.value;
@@ -199,34 +205,118 @@ void settle_judgment(Guide& g, const Facts& f, const Guide& offline) {
       return;
     }
     if (!cites(shown.reason)) {
+      // An unargued move, or one whose argument the check removed (the
+      // removal is logged by the pruner): the analysis's value goes back
+      // with its own reason.
       shown = a;
       return;
     }
     shown.value = std::clamp(shown.value, std::max(1, a.value - 2), std::min(10, a.value + 2));
-    moved = true;
   };
   settle(g.importance, analysis.importance);
   settle(g.insight, analysis.insight);
-  const int a_level = level(a_verdict), m_level = level(g.verdict);
-  bool verdict_moved = false;
-  if (m_level < 0 || m_level == a_level || a_level < 0 || !cites(g.analysis.argument)) {
-    // A verdict that goes back takes its text with it: the verdict sentence
-    // and the digest paragraph argued the model's verdict, so the offline
-    // guide's verdict sentence (which states the analysis's) replaces it and
-    // the paragraph is composed again from it and the guide's lesson.
-    if (m_level >= 0 && a_level >= 0 && m_level != a_level) {
-      g.verdict_text = offline.verdict_text;
-      g.digest.clear();
+  const int a_level = level(a_verdict);
+  const std::string lead = verdict_lead(g.verdict_text);
+  // The verdict the answer argues: its judgment's, or (an answer in the
+  // first schema) the one its verdict sentence leads with.
+  int m_level = level(g.verdict);
+  if (m_level < 0) m_level = level(lead);
+  int shown = a_level;
+  bool moved = false;
+  if (a_level >= 0 && m_level >= 0 && m_level != a_level) {
+    if (cites(g.analysis.argument)) {
+      // An argued move stands, at most one level from the analysis's: a
+      // verdict farther away is clamped to the nearest allowed level.
+      shown = a_level + (m_level > a_level ? 1 : -1);
+      moved = true;
     }
-    g.verdict = a_verdict;
-  } else {
-    g.verdict = verdict_at(a_level + (m_level > a_level ? 1 : -1));
-    verdict_moved = true;
   }
-  // The argument is the verdict's; moved scores carry their own reasons.
-  (void)moved;
-  analysis.argument = verdict_moved ? g.analysis.argument : std::string();
+  if (a_level < 0) shown = m_level;
+  // The verdict sentence and the digest paragraph follow the verdict shown:
+  // a verdict that went back takes the text that argued it with it (the
+  // offline guide's sentence states the analysis's verdict; the paragraph is
+  // composed again by the caller); a sentence leading two levels or more
+  // away from the verdict shown goes too, so the guide is never lost for it.
+  const int l_level = level(lead);
+  const bool reverted =
+      !moved && m_level >= 0 && shown >= 0 && m_level != shown && level(g.verdict) >= 0;
+  const bool far = l_level >= 0 && shown >= 0 && std::abs(l_level - shown) >= 2;
+  if ((reverted || far) && !offline.verdict_text.empty()) {
+    g.verdict_text = offline.verdict_text;
+    g.digest.clear();
+  } else if (shown >= 0) {
+    const int d_level = level(verdict_lead(g.digest));
+    if (d_level >= 0 && (std::abs(d_level - shown) >= 2 || (reverted && d_level != shown)))
+      g.digest.clear();
+  }
+  g.verdict = shown >= 0 ? verdict_at(shown) : a_verdict;
+  analysis.argument = moved ? g.analysis.argument : std::string();
   g.analysis = std::move(analysis);
+}
+
+void agree_judgments(Guide& a, const Guide& offline_a, Guide& b, const Guide& offline_b) {
+  auto back = [](Guide& g, const char* what) {
+    g.writer.removed.push_back(fmt::format(
+        "{}: the other language of the same answer keeps the analysis's: the analysis's stands",
+        what));
+  };
+  if (a.verdict != b.verdict) {
+    for (auto [g, off] : {std::pair{&a, &offline_a}, std::pair{&b, &offline_b}}) {
+      if (g->verdict == g->analysis.verdict) continue;
+      back(*g, "judgment.verdict");
+      g->verdict = g->analysis.verdict;
+      g->verdict_text = off->verdict_text;
+      g->analysis.argument.clear();
+      g->digest = compose_digest(*g);
+    }
+  }
+  auto score = [&](GuideScore Guide::*field, const char* name) {
+    if ((a.*field).value == (b.*field).value) return;
+    for (Guide* g : {&a, &b}) {
+      const GuideScore& analysis =
+          std::string_view(name) == "importance" ? g->analysis.importance : g->analysis.insight;
+      if ((g->*field).value == analysis.value) continue;
+      back(*g, name);
+      g->*field = analysis;
+    }
+  };
+  score(&Guide::importance, "importance");
+  score(&Guide::insight, "insight");
+}
+
+std::string fit_headline(std::string_view h) {
+  if (prose::width(h) <= kHeadlineWidth) return std::string(h);
+  // The longest lead ending at a phrase boundary outside code that fits.
+  const std::string plain = prose::without_code(h);  // same byte offsets, code blanked
+  std::string best;
+  for (std::string_view stop : {"\uFF0C", "\uFF1B", "\uFF1A", "\u3001", ", ", "; ", ": ",
+                                " \u2014 ", "\u2014\u2014", " - ", " \u2013 "}) {
+    for (size_t p = plain.find(stop); p != std::string::npos; p = plain.find(stop, p + 1)) {
+      std::string lead = prose::tidy(h.substr(0, p));
+      // Not inside brackets: "（adapter 只作用于 target" is no phrase.
+      auto count = [&](std::string_view x) {
+        size_t n = 0;
+        for (size_t q = lead.find(x); q != std::string::npos; q = lead.find(x, q + 1)) ++n;
+        return n;
+      };
+      if (count("(") + count("\uFF08") != count(")") + count("\uFF09")) continue;
+      const double w = prose::width(lead);
+      if (w >= 8 && w <= kHeadlineWidth && lead.size() > best.size()) best = std::move(lead);
+    }
+  }
+  return best.empty() ? std::string(h) : best;
+}
+
+std::string fit_digest(std::string_view d) {
+  if (prose::width(d) <= kDigestWidth) return std::string(d);
+  // Whole sentences from the start while they fit; at least the first.
+  std::string out;
+  for (const auto& r : prose::sentences(d)) {
+    std::string_view s = d.substr(r.begin, r.end - r.begin);
+    if (!out.empty() && prose::width(out) + prose::width(s) > kDigestWidth) break;
+    out.append(s);
+  }
+  return prose::tidy(out);
 }
 
 }  // namespace mergelens

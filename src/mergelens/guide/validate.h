@@ -43,10 +43,24 @@ std::string validate_guide(const Guide& guide, const Change& change, std::string
 // refusing the answer. Returns how many items were cut.
 size_t trim_lists(Guide& guide, size_t max);
 
-// A headline far over the seeds' length (about 30 Chinese characters or 80
-// Latin ones) is cut to its lead when it has one ("LoRA 不再与投机解码互斥：…"
-// → "LoRA 不再与投机解码互斥"); otherwise it is kept as written.
+// The examples' lengths (../shared/reference): headlines of 18-36 "Chinese
+// characters" of width (prose::width: a CJK character 1, a Latin one 0.375,
+// so 36 is about 30 Chinese characters or 80-96 Latin ones), digest
+// paragraphs of 90-350.
+inline constexpr double kHeadlineWidth = 36;
+inline constexpr double kDigestWidth = 360;
+
+// A headline over kHeadlineWidth shortened to its longest lead that ends at a
+// phrase boundary outside code (a comma, semicolon, colon or dash) and fits
+// ("LoRA 不再与投机解码互斥：…" → "LoRA 不再与投机解码互斥"); returned as
+// written when no such lead has 8 or more of width (never cut mid-word: the
+// writer names the length back to the model in its retry instead).
+std::string fit_headline(std::string_view headline);
+// fit_headline (the name the writer used before lengths were measured).
 std::string shorten_headline(std::string_view headline);
+// A digest paragraph over kDigestWidth cut to its first whole sentences
+// that fit (at least the first).
+std::string fit_digest(std::string_view digest);
 
 // Settles which judgment the guide shows. On entry guide.verdict, importance
 // and insight hold the model's answer (empty or 0 when it gave none) and
@@ -58,6 +72,21 @@ std::string shorten_headline(std::string_view headline);
 // unargued one reverts; a verdict that reverts takes its verdict_text with it
 // (the offline guide's replaces it) and clears the digest paragraph, which
 // the caller composes again. Fills guide.analysis with the analysis's judgment.
+//
+// A verdict more than one level away is clamped to the nearest allowed level
+// when argued (never a reason to lose the guide); an answer without a
+// judgment (the first schema) argues the verdict its sentence leads with. The
+// verdict sentence and digest follow the verdict shown: a move that goes
+// back takes them with it, and a sentence (or paragraph) leading two levels
+// or more away from the shown verdict is replaced (the paragraph cleared).
+// A score whose reason is empty (the check removed it) or cites nothing goes
+// back to the analysis's value and reason.
 void settle_judgment(Guide& guide, const Facts& facts, const Guide& offline);
+
+// The two guides of one bilingual answer show one judgment: a verdict or
+// score that moved in one language but went back in the other goes back in
+// both (verdict text from the offline guide, digest composed again, score
+// with the analysis's reason). Each guide must have been settled.
+void agree_judgments(Guide& a, const Guide& offline_a, Guide& b, const Guide& offline_b);
 
 }  // namespace mergelens

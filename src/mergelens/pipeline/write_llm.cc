@@ -186,7 +186,7 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
             if (auto p = notes_from_answer(j); p) part = std::move(*p);
           }
         }
-        if (part) check_notes(*part, *job.index, job.notes_removed);
+        if (part) check_notes(*part, *job.index, job.notes_removed, fmt::format("notes-{}", k + 1));
         if (!part) {
           Prompt prompt = build_notes_prompt(change, facts, *plan, k, options_.budget_tokens);
           llm::ChatRequest req;
@@ -213,7 +213,7 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
             std::lock_guard lock(store_mu_);
             (void)store_.cache_put(key, dump_json(*json, -1));
           }
-          check_notes(*p, *job.index, job.notes_removed);
+          check_notes(*p, *job.index, job.notes_removed, fmt::format("notes-{}", k + 1));
           part = std::move(*p);
         }
         parts.push_back(std::move(*part));
@@ -264,6 +264,13 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
   } else {
     out.plan = "cached";
   }
+
+  // Both languages show one judgment: a move that went back in one goes
+  // back in the other (its verdict text and digest with it).
+  if (done.count("zh") && done.count("en") && done["zh"].writer.kind == "llm" &&
+      done["en"].writer.kind == "llm" && done["zh"].writer.fallback_reason.empty() &&
+      done["en"].writer.fallback_reason.empty())
+    agree_judgments(done["zh"], job.offline_guide("zh"), done["en"], job.offline_guide("en"));
 
   std::vector<Guide> result;
   for (const auto& lang : langs) {

@@ -5,6 +5,7 @@
 #include "mergelens/guide/digest.h"
 #include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/offline.h"
+#include "mergelens/guide/prose.h"
 #include "mergelens/guide/validate.h"
 #include "mergelens/llm/repair.h"
 #include "mergelens/pipeline/write_llm_job.h"
@@ -27,6 +28,7 @@ struct Processed {
   std::string problem;                    // why it is unusable; empty when fine
   std::vector<CitationFailure> failures;  // what the check removed
   bool costly = false;                    // the removal lost a headline, a focus point, ...
+  std::vector<std::string> retry_notes;   // what else to name in a retry (a long headline)
 };
 
 Guide finish(Job& job, Guide g, const std::string& lang) {
@@ -56,7 +58,18 @@ Guide finish(Job& job, Guide g, const std::string& lang) {
 Processed process(Job& job, Guide g, const std::string& lang) {
   Processed p;
   trim_lists(g, kMaxItems);
-  g.headline = shorten_headline(g.headline);
+  // Lengths as in the examples: a headline is shortened at a phrase
+  // boundary, or named back to the model when it has none (never cut
+  // mid-word); a digest paragraph keeps its first sentences that fit.
+  g.headline = fit_headline(g.headline);
+  g.digest = fit_digest(g.digest);
+  if (prose::width(g.headline) > kHeadlineWidth) {
+    p.costly = true;
+    p.retry_notes.push_back(fmt::format(
+        "headline: {:.0f} characters wide, over the examples' length (about 30 Chinese or 80 "
+        "Latin characters): write a shorter headline",
+        prose::width(g.headline)));
+  }
   auto report = check_guide(g, *job.index);
   const Guide& offline = job.offline_guide(lang);
   const size_t before = count_items(g);
@@ -69,7 +82,7 @@ Processed process(Job& job, Guide g, const std::string& lang) {
          r.starts_with("why")))
       scalar_lost = true;
   const size_t lost = before - std::min(before, count_items(g));
-  p.costly = scalar_lost || g.focus.size() < focus_before || lost * 10 > before;
+  p.costly = p.costly || scalar_lost || g.focus.size() < focus_before || lost * 10 > before;
   p.failures = std::move(report.failures);
   p.guide = finish(job, std::move(g), lang);
   p.problem = validate_guide(p.guide, job.change, lang, job.injected);
@@ -148,6 +161,10 @@ Answer ask(Job& job, const Prompt& prompt, const std::vector<std::string>& langs
             p.raw = *part;
             problem = p.problem;
             if (problem.empty()) {
+              if (p.costly) {
+                for (const auto& n : p.retry_notes)
+                  retry.push_back((langs.size() > 1 ? lang + "." : "") + n);
+              }
               if (p.costly)
                 for (const auto& f : p.failures)
                   retry.push_back(fmt::format("{}{}{}: {} ({})", langs.size() > 1 ? lang + "." : "",
