@@ -5,9 +5,11 @@
 #   scripts/pg-test-cluster.sh stop DIR         stop it and delete DIR
 #   scripts/pg-test-cluster.sh restart DIR      stop and start again (same data)
 # initdb and postgres refuse to run as root: as root (CI), they run as the
-# unprivileged user `nobody`, which owns DIR. The cluster uses SQL_ASCII and
-# the C locale (what mergelens needs, see docs/operations.md), trust
-# authentication on loopback only, and a Unix socket inside DIR.
+# unprivileged user `nobody`, which owns DIR. The cluster uses UTF8 (the
+# default of managed services; see docs/operations.md) with the C.UTF-8
+# locale, trust authentication on loopback only, and a Unix socket inside DIR.
+# A SQL_ASCII database (a store made by mergelens before UTF8 support) can be
+# made in it with: createdb -E SQL_ASCII -l C -T template0 NAME
 set -euo pipefail
 cmd="${1:?usage: $0 start DIR PORT | stop DIR | restart DIR}"
 dir="${2:?data directory}"
@@ -20,8 +22,8 @@ case "$cmd" in
     port="${3:?port}"
     mkdir -p "$dir"
     [ "$(id -u)" -eq 0 ] && chown nobody "$dir" && chmod 700 "$dir"
-    as_owner "$bin/initdb" -D "$dir/data" -U mergelens --auth=trust --encoding=SQL_ASCII \
-      --locale=C --no-sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
+    as_owner "$bin/initdb" -D "$dir/data" -U mergelens --auth=trust --encoding=UTF8 \
+      --locale=C.UTF-8 --no-sync >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
     cat >>"$dir/data/postgresql.conf" <<EOF
 listen_addresses = '127.0.0.1'
 port = $port

@@ -207,6 +207,14 @@ TEST(WebTime, DayBoundariesFollowTheTimeZone) {
   EXPECT_FALSE(web::TimeZone::named("../../etc/passwd"));
   EXPECT_FALSE(sh->day_bounds("2026-02-29"));
   EXPECT_TRUE(sh->day_bounds("2028-02-29"));
+  // Days before 1970 are days (issue 22); a year-10000 instant is named by its bound.
+  auto old_day = sh->day_bounds("1906-08-16");
+  ASSERT_TRUE(old_day);
+  EXPECT_EQ(sh->day(old_day->first), "1906-08-16");
+  EXPECT_EQ(sh->day(old_day->first - 1), "1906-08-15");
+  EXPECT_FALSE(sh->day_bounds("0000-12-31"));
+  EXPECT_EQ(sh->day(253402300800), "9999-12-31");
+  EXPECT_EQ(ny->day(-70000000000), "0001-01-01");
 
   Pages p;
   web::Site site{*p.w.store, p.w.repo, *sh, web::Lang::kZh, web::Links::server(web::Lang::kZh),

@@ -1,8 +1,13 @@
 """Hostile input from a watched repository and bad arguments (issue 22): commit
-text cannot drive the terminal, numeric options are range-checked, a named
+text cannot drive the terminal, commit dates of year 10000 and before 1970
+break no page, digest or export, numeric options are range-checked, a named
 configuration file must exist, a malformed configuration file in the watched
 repository is a warning, and repository names are checked where they enter."""
 import os
+import subprocess
+import time
+import urllib.error
+import urllib.request
 
 import common
 
@@ -121,7 +126,74 @@ def test_repository_names_are_checked_where_they_enter():
     other.run("ingest", clone, "--repo", "evil/fine")
 
 
+def make_dates_repo(path):
+    """Three commits: a normal one, one dated in year 10000 (git takes it), and
+    one dated 1906 (written as an object: git's date parser stops at 1970)."""
+    os.makedirs(path)
+    common.git(path, "init", "-q", "-b", "main")
+    env = dict(os.environ, **common.GIT_ENV)
+    for name, date, subject in (("a", "2026-09-01T10:00:00Z", "Normal change (#1)"),
+                                ("b", "@253402300800 +0000", "From the year 10000 (#2)")):
+        with open(os.path.join(path, name), "w") as f:
+            f.write(name + "\n")
+        common.git(path, "add", name)
+        subprocess.run(["git", "-c", "commit.gpgsign=false", "commit", "-q", "-m", subject],
+                       cwd=path, check=True, capture_output=True,
+                       env=dict(env, GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date))
+    with open(os.path.join(path, "c"), "w") as f:
+        f.write("c\n")
+    common.git(path, "add", "c")
+    tree = common.git(path, "write-tree").stdout.decode().strip()
+    head = common.git(path, "rev-parse", "HEAD").stdout.decode().strip()
+    obj = (f"tree {tree}\nparent {head}\nauthor T <t@example.com> -2000000000 +0000\n"
+           f"committer T <t@example.com> -2000000000 +0000\n\nFrom 1906 (#3)\n").encode()
+    sha = common.git(path, "hash-object", "-t", "commit", "-w", "--stdin", "--literally",
+                     input=obj).stdout.decode().strip()
+    common.git(path, "update-ref", "refs/heads/main", sha)
+
+
+def test_hostile_commit_dates_break_no_page_digest_or_export():
+    dates = os.path.join(W, "dates")
+    make_dates_repo(dates)
+    dm = common.Binary(args.binary, os.path.join(W, "dates-store", "mergelens.db"))
+    expect(dm.run("run", dates, "--lang", "both", "--repo", "acme/dates", check=False), 0)
+    listed = dm.run("list").stdout.decode()
+    # Year 10000 is stored as the last instant of four-digit years; 1906 as it is.
+    assert "9999-12-30" in listed and "1906-08-16" in listed, listed
+    assert "10000-01-01" not in listed, listed
+    expect(dm.run("digest", "--date", "1906-08-16", check=False), 0)
+    expect(dm.run("digest", "--date", "9999-12-30", check=False), 0)
+    for extra in ([], ["--since", "2026-09-01"], ["--since", "1900-01-01"]):
+        site = os.path.join(W, "dates-site" + "".join(extra))
+        expect(dm.run("export", "--out", site, *extra, check=False), 0)
+        assert os.path.exists(os.path.join(site, "index.html")), extra
+    port = common.free_port()
+    p = subprocess.Popen([args.binary, "serve", "--db", dm.db, "--port", str(port)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/", timeout=5).close()
+                break
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                time.sleep(0.2)
+        for path in ("/", "/?lang=en", "/day/1906-08-16", "/day/9999-12-30", "/pr/2", "/pr/3",
+                     "/feed.xml"):
+            try:
+                with urllib.request.urlopen(base + path, timeout=10) as r:
+                    status = r.status
+            except urllib.error.HTTPError as e:
+                status = e.code
+            assert status == 200, (path, status)
+    finally:
+        common.stop(p)
+
+
 common.main([test_a_bad_repository_config_is_a_warning_not_a_stop,
+             test_hostile_commit_dates_break_no_page_digest_or_export,
              test_list_and_show_escape_control_characters,
              test_numeric_options_are_range_checked, test_schedule_beyond_a_year_is_refused,
              test_a_named_config_file_must_exist,

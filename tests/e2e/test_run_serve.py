@@ -38,20 +38,25 @@ def wait_for(pred, seconds, what):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def served_url(p, lines):
+    """The URL `run --serve` prints, reading its output into `lines`."""
+    def url_line():
+        line = p.stdout.readline()
+        lines.append(line)
+        if p.poll() is not None and not line:
+            raise AssertionError(f"exited {p.returncode}: {p.stderr.read()}")
+        m = re.search(r"serving the digest at (http://127\.0\.0\.1:\d+/)", line)
+        return m and m.group(1)
+    return wait_for(url_line, 120, "the URL line")
+
+
 def test_watch_serve_export_and_stop():
     p = subprocess.Popen([args.binary, "run", repo, "--db", db, "--lang", "both", "--watch", "1",
                           "--serve", "--port", "0", "--export", site],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         lines = []
-
-        def url_line():
-            line = p.stdout.readline()
-            lines.append(line)
-            m = re.search(r"serving the digest at (http://127\.0\.0\.1:\d+/)", line)
-            return m and m.group(1)
-
-        base = wait_for(url_line, 120, "the URL line")
+        base = served_url(p, lines)
         out = "".join(lines)
         assert "50 new changes ingested" in out, out
         assert re.search(r"exported \d+ pages", out), out
@@ -104,4 +109,36 @@ def test_bad_time_zone_fails_before_storing():
     assert not os.path.exists(bad_db), "a bad option stored something"
 
 
-common.main([test_watch_serve_export_and_stop, test_bad_time_zone_fails_before_storing])
+def test_a_failing_first_pass_is_retried_and_the_pages_served():
+    """Issue 22, defect 10: the first pass fails (here the clone is not there
+    yet); the server starts on what the store holds, and a later pass, once
+    the clone is there, succeeds."""
+    late = os.path.join(args.work_dir, "late-clone")
+    p = subprocess.Popen([args.binary, "run", late, "--db", db, "--lang", "zh", "--watch", "1",
+                          "--serve", "--port", "0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        base = served_url(p, lines)
+        status, home = get(base)
+        assert status == 200 and "2026-09-10" in home, home[:300]
+        common.git(args.work_dir, "clone", "-q", repo, late)
+
+        def ingested():
+            line = p.stdout.readline()
+            lines.append(line)
+            return re.search(r"\d+ new changes? ingested", line)
+        wait_for(ingested, 120, "a pass over the clone")
+        p.send_signal(signal.SIGTERM)
+        rc = p.wait(timeout=60)
+        err = p.stderr.read()
+        assert rc == 0, f"exit {rc}: {err}"
+        assert "this pass failed, trying again in 1 s" in err, err
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+common.main([test_watch_serve_export_and_stop, test_a_failing_first_pass_is_retried_and_the_pages_served,
+             test_bad_time_zone_fails_before_storing])

@@ -182,10 +182,10 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
     auto targets = deliver::read_targets(a->config);
     if (!targets) return std::unexpected(targets.error());
     auto transport = deliver::real_transport();
-    auto store = open_store(g, /*create=*/true);
-    if (!store) return std::unexpected(store.error());
+    const bool watching = a->watch > 0;
+    std::unique_ptr<Store> store;
     std::optional<Stopper> stopper;
-    if (a->serve || a->watch > 0) stopper.emplace();
+    if (a->serve || watching) stopper.emplace();
     std::unique_ptr<web::Server> server;
     std::thread serving;
     auto finish = [&]() -> Result<void> {
@@ -195,16 +195,52 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
       }
       return {};
     };
-    for (bool first = true;; first = false) {
+    // Starts the server once: after the first pass, or in watch mode after a
+    // first pass that failed (then on the repository named by --repo, or the
+    // store's only one), tried again after each pass until it starts.
+    auto start_server = [&](const std::string& repo) -> Result<void> {
+      a->server.repo = repo;
+      a->server.lang = (*langs)[0];
+      const std::string db = g.db;
+      auto created = web::Server::create(
+          [db] { return open_store_at(db, StoreOptions{.create = false}); }, a->server);
+      if (!created) return std::unexpected(created.error());
+      auto port = (*created)->bind();
+      if (!port) return std::unexpected(port.error());
+      server = std::move(*created);
+      const bool v6 = a->server.host.find(':') != std::string::npos;
+      fmt::print("mergelens: serving the digest at http://{}{}{}:{}/ (Ctrl-C stops)\n",
+                 v6 ? "[" : "", a->server.host, v6 ? "]" : "", *port);
+      std::fflush(stdout);
+      serving = std::thread([s = server.get()] { s->run(); });
+      stopper->watch_server(server.get());
+      return {};
+    };
+    for (;;) {
       if (stopper) stopper->in_pass(true);
-      auto report = run_once(**store, a->opt, /*show_progress=*/true);
+      Result<RunReport> report = fail(ErrorKind::kInternal, "no pass");
+      if (!store) {
+        auto opened = open_store(g, /*create=*/true);
+        if (opened)
+          store = std::move(*opened);
+        else
+          report = std::unexpected(opened.error());
+      }
+      if (store) report = run_once(*store, a->opt, /*show_progress=*/true);
       if (stopper) stopper->in_pass(false);
-      if (!report && !first && a->watch > 0) {
-        // A later pass that fails (the remote unreachable, the disk full) is
-        // reported and tried again; what earlier passes stored stays served.
+      if (!report && watching) {
+        // A pass that fails (the remote unreachable, the disk full, the store
+        // unwritable), the first one included, is reported and tried again;
+        // the pages are served meanwhile (what earlier passes stored).
         fmt::print(stderr, "mergelens: this pass failed, trying again in {} s: {}\n", a->watch,
                    report.error().message);
+        if (a->serve && !server)
+          if (auto r = start_server(g.repo); !r)
+            fmt::print(stderr,
+                       "mergelens: cannot serve yet, trying again after the next pass: {}\n",
+                       r.error().message);
         if (!stopper->wait(a->watch)) return finish();
+        a->opt.fetch = true;
         continue;
       }
       if (!report) {
@@ -219,7 +255,7 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
         eo.base_url = a->server.base_url;
         eo.langs = *langs;
         eo.repo = report->ingest.repo.name;  // at the root; other repositories under r/
-        auto stats = web::export_site(**store, eo);
+        auto stats = web::export_site(*store, eo);
         if (!stats) {
           (void)finish();
           return std::unexpected(stats.error());
@@ -229,28 +265,19 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
       }
       if (!targets->empty()) {
         // A delivery that fails is reported and tried again on the next pass.
-        auto repo = resolve_repo(**store, report->ingest.repo.name);
-        auto sent = repo ? deliver::deliver_due(**store, *repo, *targets, *transport)
+        auto repo = resolve_repo(*store, report->ingest.repo.name);
+        auto sent = repo ? deliver::deliver_due(*store, *repo, *targets, *transport)
                          : Result<std::vector<deliver::DayReport>>(std::unexpected(repo.error()));
         if (!sent) fmt::print(stderr, "mergelens: delivery: {}\n", sent.error().message);
         for (const auto& r : sent ? *sent : std::vector<deliver::DayReport>{})
           fmt::print(r.error.empty() ? stdout : stderr, "delivered {}\n", deliver::describe(r));
       }
-      if (first && a->serve) {
-        a->server.repo = report->ingest.repo.name;
-        a->server.lang = (*langs)[0];
-        const std::string db = g.db;
-        auto created = web::Server::create(
-            [db] { return open_store_at(db, StoreOptions{.create = false}); }, a->server);
-        if (!created) return std::unexpected(created.error());
-        server = std::move(*created);
-        auto port = server->bind();
-        if (!port) return std::unexpected(port.error());
-        const bool v6 = a->server.host.find(':') != std::string::npos;
-        fmt::print("mergelens: serving the digest at http://{}{}{}:{}/ (Ctrl-C stops)\n",
-                   v6 ? "[" : "", a->server.host, v6 ? "]" : "", *port);
-        serving = std::thread([s = server.get()] { s->run(); });
-        stopper->watch_server(server.get());
+      if (a->serve && !server) {
+        if (auto r = start_server(report->ingest.repo.name); !r) {
+          if (!watching) return std::unexpected(r.error());
+          fmt::print(stderr, "mergelens: cannot serve yet, trying again after the next pass: {}\n",
+                     r.error().message);
+        }
       }
       std::fflush(stdout);
       if (a->watch <= 0) {

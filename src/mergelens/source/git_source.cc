@@ -4,13 +4,14 @@
 
 #include <algorithm>
 #include <cstring>
-#include <new>
 #include <fstream>
 #include <mutex>
+#include <new>
 #include <unordered_set>
 
 #include "mergelens/source/git_internal.h"
 #include "mergelens/source/subject.h"
+#include "mergelens/util/time_range.h"
 
 namespace mergelens {
 using namespace git_detail;  // NOLINT: the shared libgit2 pieces (git_internal.h)
@@ -53,8 +54,9 @@ Commit commit_of(git_commit* c) {
   Commit out;
   out.sha = oid_str(git_commit_id(c));
   out.author = person_of(git_commit_author(c));
-  out.authored_at = git_commit_author(c) ? git_commit_author(c)->when.time : 0;
-  out.committed_at = git_commit_time(c);
+  // Dates beyond the four-digit years are clamped (util/time.h: clamp_instant).
+  out.authored_at = clamp_instant(git_commit_author(c) ? git_commit_author(c)->when.time : 0);
+  out.committed_at = clamp_instant(git_commit_time(c));
   const char* msg = git_commit_message_raw(c);
   out.message = msg ? msg : "";
   while (!out.message.empty() && (out.message.back() == '\n' || out.message.back() == ' '))

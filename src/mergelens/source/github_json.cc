@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mergelens/model/diff.h"
+#include "mergelens/util/time_range.h"
 
 namespace mergelens::github {
 namespace {
@@ -36,7 +37,7 @@ UnixSeconds time_of(const json& j, const char* key) {
   if (s.empty()) return 0;
   auto t = parse_instant(s);
   if (!t) throw FieldError{fmt::format("field \"{}\": {}", key, t.error().message)};
-  return *t;
+  return clamp_instant(*t);
 }
 
 std::string login_of(const json& j, const char* key) {

@@ -252,7 +252,9 @@ Result<void> PgStore::cache_put(std::string_view key, std::string_view json) {
 
 Result<std::vector<std::pair<std::string, std::string>>> PgStore::cache_entries(
     std::string_view after, size_t limit) {
-  auto st = q("SELECT key, doc FROM llm_cache WHERE key > $1 ORDER BY key LIMIT $2");
+  auto st =
+      q("SELECT key, doc FROM llm_cache WHERE key COLLATE \"C\" > $1 ORDER BY key COLLATE \"C\" "
+        "LIMIT $2");
   st.bind(1, after).bind(2, static_cast<std::int64_t>(limit));
   std::vector<std::pair<std::string, std::string>> out;
   for (;;) {

@@ -60,7 +60,7 @@ Result<std::map<std::int64_t, std::vector<std::string>>> PgStore::tags_of(
   if (ids.empty()) return out;
   auto st =
       q("SELECT change_id, name FROM change_tags WHERE change_id = ANY($1::bigint[]) "
-        "ORDER BY change_id, name");
+        "ORDER BY change_id, name COLLATE \"C\"");
   st.bind(1, id_array(ids));
   auto r = each_row(st, [&](pg::Stmt& s) { out[s.i64(0)].push_back(s.text(1)); });
   if (!r) return std::unexpected(r.error());
@@ -73,7 +73,7 @@ Result<std::map<std::int64_t, std::vector<GuideLine>>> PgStore::guide_lines(
   if (ids.empty()) return out;
   auto st =
       q("SELECT change_id, lang, headline, writer FROM guides WHERE change_id = ANY($1::bigint[]) "
-        "ORDER BY change_id, lang");
+        "ORDER BY change_id, lang COLLATE \"C\"");
   st.bind(1, id_array(ids));
   auto r = each_row(st, [&](pg::Stmt& s) {
     out[s.i64(0)].push_back(GuideLine{s.text(1), s.text(2), s.text(3)});
@@ -95,7 +95,7 @@ Result<std::vector<TagStat>> PgStore::tag_stats(std::int64_t repo_id, size_t wee
       q("SELECT t.name, count(*), count(*) FILTER (WHERE f.verdict = 'close_read') FROM "
         "change_tags t JOIN changes c ON c.id = t.change_id LEFT JOIN judged f ON f.change_id = "
         "c.id WHERE " +
-        repo + " GROUP BY t.name ORDER BY count(*) DESC, t.name");
+        repo + " GROUP BY t.name ORDER BY count(*) DESC, t.name COLLATE \"C\"");
   st.bind(1, repo_id);
   std::map<std::string, size_t> index;
   auto r = each_row(st, [&](pg::Stmt& s) {

@@ -12,13 +12,14 @@
 // Title, headline and guide text carry weights A, B and C; ranking is
 // ts_rank (higher is better, reported negated so lower is better, as bm25).
 #include "mergelens/store/pg_store_impl.h"
+#include "mergelens/util/utf8.h"
 
 namespace mergelens {
 
 namespace {
 
 constexpr int kRankedMatches = 500;  // as in sqlite_search.cc
-constexpr size_t kMaxLexeme = 2000;  // PostgreSQL refuses lexemes over 2047 bytes
+constexpr size_t kMaxLexeme = 2000;  // PostgreSQL refuses lexemes over 2047 bytes (as stored)
 constexpr int kMaxPosition = 16383;  // tsvector positions stop there
 
 bool is_separator(char32_t c) {
@@ -49,8 +50,20 @@ std::vector<std::string> tokens(std::string_view s) {
       cur += (s[k] >= 'A' && s[k] <= 'Z') ? static_cast<char>(s[k] - 'A' + 'a') : s[k];
   }
   if (!cur.empty()) out.push_back(std::move(cur));
-  for (auto& t : out)
-    if (t.size() > kMaxLexeme) t.resize(kMaxLexeme);
+  // Cut where the token as the database holds it (pg::to_db: 4 bytes per
+  // escaped byte) reaches the limit; index and query cut alike.
+  for (auto& t : out) {
+    if (t.size() <= kMaxLexeme / 4) continue;
+    size_t held = 0, keep = 0;
+    while (keep < t.size()) {
+      const size_t len = decode_utf8(t, keep).len;
+      const size_t add = pg::to_db(std::string_view(t).substr(keep, len)).size();
+      if (held + add > kMaxLexeme) break;
+      held += add;
+      keep += len;
+    }
+    t.resize(keep);
+  }
   return out;
 }
 

@@ -1,9 +1,12 @@
 // PostgreSQL implementation of Store: opening, migrations, repositories and
 // changes (the twin of sqlite_store.cc).
 //
-// The database must use the SQL_ASCII encoding: commit text is kept byte for
-// byte (git allows any bytes, and the SQLite store keeps them), which a UTF8
-// database would refuse; ordering is then bytewise too, as in SQLite.
+// The database uses the UTF8 encoding: commit text is kept byte for byte
+// (git allows any bytes, and the SQLite store keeps them) through the escape
+// of pg_util.h. A SQL_ASCII database, which stores before that scheme needed,
+// still opens and keeps raw bytes; any other encoding is refused. Text is
+// ordered with COLLATE "C" (by code point, as in SQLite) whatever the
+// database's collation.
 #include <fmt/format.h>
 
 #include "mergelens/model/diff.h"
@@ -91,12 +94,22 @@ Result<std::unique_ptr<Store>> open_pg_store(const std::string& url, const Store
     Stmt enc(*conn, "SHOW server_encoding");
     auto row = enc.step();
     if (!row) return std::unexpected(row.error());
-    if (*row && enc.text(0) != "SQL_ASCII")
+    const std::string encoding = *row ? enc.text(0) : "";
+    if (encoding == "UTF8") {
+      conn->set_text_scheme(pg::TextScheme::kEscaped);
+    } else if (encoding != "SQL_ASCII") {
       return fail(ErrorKind::kUnsupported,
-                  "{} uses the {} encoding; mergelens keeps commit text byte for byte and needs a "
-                  "SQL_ASCII database (CREATE DATABASE mergelens ENCODING 'SQL_ASCII' "
-                  "LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0)",
-                  conn->where(), enc.text(0));
+                  "{} uses the {} encoding, which cannot hold every character of commit text; "
+                  "mergelens needs a UTF8 database (CREATE DATABASE mergelens ENCODING 'UTF8' "
+                  "TEMPLATE template0), and `mergelens migrate-store --to URL` copies a store "
+                  "into one",
+                  conn->where(), encoding);
+    }
+    // No conversion on the way: the client speaks the database's encoding.
+    if (auto r = conn->exec(encoding == "UTF8" ? "SET client_encoding = 'UTF8'"
+                                               : "SET client_encoding = 'SQL_ASCII'");
+        !r)
+      return std::unexpected(r.error());
   }
   auto store = std::make_unique<PgStore>(std::move(*conn));
   if (auto r = store->migrate(); !r) return std::unexpected(r.error());
@@ -119,7 +132,7 @@ Result<RepoRecord> PgStore::upsert_repo(const RepoRecord& repo) {
 }
 
 Result<std::vector<RepoRecord>> PgStore::list_repos() {
-  auto st = q(fmt::format("SELECT {} FROM repos ORDER BY name", kRepoColumns));
+  auto st = q(fmt::format("SELECT {} FROM repos ORDER BY name COLLATE \"C\"", kRepoColumns));
   std::vector<RepoRecord> out;
   for (;;) {
     auto row = st.step();
@@ -167,10 +180,10 @@ Result<std::vector<std::string>> PgStore::shallow_boundaries(std::int64_t repo_i
 
 Result<std::vector<std::pair<std::string, size_t>>> PgStore::incomplete_changes(
     std::int64_t repo_id) {
-  auto st = q(
-      "SELECT c.sha, count(*) FROM change_files f JOIN changes c ON c.id = f.change_id "
-      "WHERE c.repo_id = $1 AND f.unavailable IS NOT NULL GROUP BY c.id "
-      "ORDER BY min(c.merged_at), c.id");
+  auto st =
+      q("SELECT c.sha, count(*) FROM change_files f JOIN changes c ON c.id = f.change_id "
+        "WHERE c.repo_id = $1 AND f.unavailable IS NOT NULL GROUP BY c.id "
+        "ORDER BY min(c.merged_at), c.id");
   st.bind(1, repo_id);
   std::vector<std::pair<std::string, size_t>> out;
   for (;;) {
@@ -426,7 +439,8 @@ Result<std::optional<Change>> PgStore::load_change(std::int64_t repo_id, std::st
     c.commits.push_back(std::move(cm));
   }
 
-  auto labels = q("SELECT name FROM change_labels WHERE change_id = $1 ORDER BY name");
+  auto labels =
+      q("SELECT name FROM change_labels WHERE change_id = $1 ORDER BY name COLLATE \"C\"");
   labels.bind(1, id);
   for (;;) {
     auto r = labels.step();
@@ -454,8 +468,8 @@ Result<std::optional<Change>> PgStore::get_change_by_id(std::int64_t id) {
 
 Result<std::vector<std::string>> PgStore::find_shas(std::int64_t repo_id, std::string_view prefix) {
   auto st =
-      q("SELECT sha FROM changes WHERE repo_id = $1 AND sha >= $2 AND sha < $2 || 'g' "
-        "ORDER BY sha LIMIT 10");
+      q("SELECT sha FROM changes WHERE repo_id = $1 AND sha COLLATE \"C\" >= $2 AND sha COLLATE "
+        "\"C\" < $2 || 'g' ORDER BY sha COLLATE \"C\" LIMIT 10");
   st.bind(1, repo_id).bind(2, prefix);
   std::vector<std::string> out;
   for (;;) {

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "mergelens/util/utf8.h"
+
 namespace mergelens::pg {
 namespace {
 
@@ -24,7 +26,50 @@ ErrorKind kind_of(std::string_view state) {
   return ErrorKind::kInternal;
 }
 
+bool reserved(char32_t cp) {
+  return cp == 0 || (cp >= kByteEscapeBase && cp <= kByteEscapeBase + 0xFF);
+}
+
+void escape_byte(std::string& out, unsigned char b) {
+  // U+10FE00 + b in UTF-8: F4 8F (B8 + b / 64) (80 + b % 64).
+  out += '\xF4';
+  out += '\x8F';
+  out += static_cast<char>(0xB8 + (b >> 6));
+  out += static_cast<char>(0x80 + (b & 0x3F));
+}
+
 }  // namespace
+
+std::string to_db(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const Utf8Char c = decode_utf8(s, i);
+    if (c.cp == Utf8Char::kInvalid || reserved(c.cp)) {
+      for (size_t k = 0; k < c.len; ++k) escape_byte(out, static_cast<unsigned char>(s[i + k]));
+    } else {
+      out.append(s.substr(i, c.len));
+    }
+    i += c.len;
+  }
+  return out;
+}
+
+std::string from_db(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    if (b(0) == 0xF4 && i + 3 < s.size() && b(1) == 0x8F && b(2) >= 0xB8 && b(2) <= 0xBB &&
+        (b(3) & 0xC0) == 0x80) {
+      out += static_cast<char>(((b(2) - 0xB8) << 6) | (b(3) & 0x3F));
+      i += 3;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
 
 Result<Conn> Conn::connect(const std::string& url) {
   Conn c;
@@ -82,7 +127,8 @@ Stmt& Stmt::bind(int i, std::int64_t v) {
   return *this;
 }
 Stmt& Stmt::bind(int i, std::string_view v) {
-  slot(i) = Param{std::string(v), kText, false, false};
+  slot(i) = Param{conn_->scheme_ == TextScheme::kEscaped ? to_db(v) : std::string(v), kText, false,
+                  false};
   return *this;
 }
 Stmt& Stmt::bind_blob(int i, std::string_view v) {
@@ -165,8 +211,9 @@ double Stmt::f64(int col) const {
 }
 
 std::string Stmt::text(int col) const {
-  return std::string(PQgetvalue(res_.get(), row_, col),
-                     static_cast<size_t>(PQgetlength(res_.get(), row_, col)));
+  const std::string_view v(PQgetvalue(res_.get(), row_, col),
+                           static_cast<size_t>(PQgetlength(res_.get(), row_, col)));
+  return conn_->scheme_ == TextScheme::kEscaped ? from_db(v) : std::string(v);
 }
 
 std::string Stmt::blob(int col) const {

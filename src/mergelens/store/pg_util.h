@@ -5,6 +5,18 @@
 // binary), each with its type, so `$2 IS NULL OR x >= $2` needs no casts;
 // results come back as text and are parsed on access. Every error message
 // names the server ("PostgreSQL at host:port/db"), never the password.
+//
+// Text in a UTF8 database (TextScheme::kEscaped): git lets commit text hold
+// any bytes, and a UTF8 database refuses what is not UTF-8 (and NUL in any
+// encoding). Every text parameter is sent through to_db() and every text
+// result read through from_db(): valid UTF-8 passes unchanged (so the server
+// searches, compares and sorts it as text, and other tools read it as it
+// is), and each byte that is not part of valid UTF-8, and NUL, becomes one
+// character of a reserved private-use block, U+10FE00 + the byte. A
+// character of that block in the input is escaped byte by byte too, so the
+// mapping is one-to-one and from_db(to_db(s)) == s for every byte string.
+// A SQL_ASCII database (TextScheme::kBytes, stores made before this scheme)
+// keeps the bytes as they are.
 #pragma once
 
 #include <libpq-fe.h>
@@ -25,13 +37,28 @@ inline constexpr std::string_view kSerializationFailure = "40001";
 inline constexpr std::string_view kDeadlock = "40P01";
 inline constexpr std::string_view kUniqueViolation = "23505";
 
+// The first code point of the block that stands for raw bytes.
+inline constexpr char32_t kByteEscapeBase = 0x10FE00;
+
+// `s` as valid UTF-8 without NUL (see above); never fails.
+std::string to_db(std::string_view s);
+// The bytes to_db() was given, from its output (and any valid UTF-8: text
+// without a character of the reserved block comes back unchanged).
+std::string from_db(std::string_view s);
+
+// How the database holds text: kEscaped in UTF8, kBytes in SQL_ASCII.
+enum class TextScheme { kBytes, kEscaped };
+
 class Conn {
  public:
   Conn() = default;
-  Conn(Conn&& o) noexcept : c_(o.c_), where_(std::move(o.where_)) { o.c_ = nullptr; }
+  Conn(Conn&& o) noexcept : c_(o.c_), where_(std::move(o.where_)), scheme_(o.scheme_) {
+    o.c_ = nullptr;
+  }
   Conn& operator=(Conn&& o) noexcept {
     std::swap(c_, o.c_);
     std::swap(where_, o.where_);
+    std::swap(scheme_, o.scheme_);
     return *this;
   }
   ~Conn() {
@@ -44,6 +71,9 @@ class Conn {
   PGconn* get() const { return c_; }
   // "PostgreSQL at host:port/db" for messages.
   const std::string& where() const { return where_; }
+  // Set once after connecting, from the database's encoding (kBytes until then).
+  void set_text_scheme(TextScheme t) { scheme_ = t; }
+  TextScheme text_scheme() const { return scheme_; }
   // Reconnects when the connection was lost (the server restarted); true
   // when the connection is usable afterwards.
   bool ensure();
@@ -60,6 +90,7 @@ class Conn {
  private:
   PGconn* c_ = nullptr;
   std::string where_;
+  TextScheme scheme_ = TextScheme::kBytes;
   std::string state_;
   friend class Stmt;
 };
@@ -74,6 +105,7 @@ class Stmt {
   Stmt(Conn& conn, std::string sql) : conn_(&conn), sql_(std::move(sql)) {}
 
   // Binds by 1-based index ($1, $2, ...). An empty optional binds NULL.
+  // Text goes through to_db() in a UTF8 database; bind_blob() binds bytes.
   Stmt& bind(int i, std::int64_t v);
   Stmt& bind(int i, std::string_view v);
   Stmt& bind_blob(int i, std::string_view v);
@@ -98,6 +130,7 @@ class Stmt {
     if (is_null(col)) return std::nullopt;
     return i64(col);
   }
+  // A text column, through from_db() in a UTF8 database.
   std::string text(int col) const;
   std::string blob(int col) const;  // a bytea column, decoded
 

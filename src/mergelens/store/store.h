@@ -437,7 +437,8 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
 // Opens the PostgreSQL store at `url` (postgresql://... or postgres://...),
 // migrating it as needed. Failures name the server: kIo (unreachable),
 // kCorrupt (the database holds another program's tables), kUnsupported
-// (written by a newer mergelens, or not a SQL_ASCII database).
+// (written by a newer mergelens, or an encoding other than UTF8 and
+// SQL_ASCII: docs/operations.md, "How commit text is kept byte for byte").
 Result<std::unique_ptr<Store>> open_pg_store(const std::string& url,
                                              const StoreOptions& options = {});
 

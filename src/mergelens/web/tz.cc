@@ -4,6 +4,8 @@
 #include <ctime>
 #include <filesystem>
 
+#include "mergelens/util/time_range.h"
+
 namespace mergelens::web {
 
 namespace {
@@ -38,7 +40,7 @@ bool parse_date(std::string_view s, int& y, unsigned& m, unsigned& d) {
   y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
   m = static_cast<unsigned>((s[5] - '0') * 10 + (s[6] - '0'));
   d = static_cast<unsigned>((s[8] - '0') * 10 + (s[9] - '0'));
-  if (y < 1970 || y > 9999 || m < 1 || m > 12 || d < 1) return false;
+  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
   static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
   return d <= kDays[m - 1] + (m == 2 && leap ? 1 : 0);
@@ -81,10 +83,12 @@ int TimeZone::offset(UnixSeconds t) const {
 }
 
 std::string TimeZone::day(UnixSeconds t) const {
+  t = clamp_instant(t);  // a date stored before ingest clamped it still has a page
   return format_day(t + offset(t));
 }
 
 std::string TimeZone::minute(UnixSeconds t) const {
+  t = clamp_instant(t);
   const std::string s = format_utc(t + offset(t));  // "YYYY-MM-DDTHH:MM:SSZ"
   return s.substr(0, 10) + " " + s.substr(11, 5);
 }

@@ -23,7 +23,8 @@ class TimeZone {
   const std::string& name() const { return state_->name; }
   // Seconds to add to UTC to get local time at instant t.
   int offset(UnixSeconds t) const;
-  // "YYYY-MM-DD" of the local day holding t.
+  // "YYYY-MM-DD" of the local day holding t (t moved into the stored range
+  // first: util/time_range.h).
   std::string day(UnixSeconds t) const;
   // "YYYY-MM-DD HH:MM" in local time.
   std::string minute(UnixSeconds t) const;
@@ -41,7 +42,8 @@ class TimeZone {
   std::shared_ptr<State> state_;
 };
 
-// Validates "YYYY-MM-DD" and splits it; false when malformed or not a date.
+// Validates "YYYY-MM-DD" (years 0001 to 9999, before 1970 included) and
+// splits it; false when malformed or not a date.
 bool parse_date(std::string_view date, int& y, unsigned& m, unsigned& d);
 
 }  // namespace mergelens::web
