@@ -19,6 +19,8 @@
 
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
+#include "mergelens/web/conditional.h"
+#include "mergelens/web/http_server.h"
 
 namespace mergelens::web {
 
@@ -37,6 +39,18 @@ struct ServerOptions {
   size_t cache_mb = 256;       // rendered pages kept in memory
   int max_stale_seconds = 30;  // while a job commits, pages this young are served stale
                                // and rebuilt in the background (see page_cache.h)
+  // CORS of the read-only API (/api/...); on for any origin by default.
+  CorsOptions cors;
+  // The server's public base URL ("https://digest.example"), which the
+  // /api/v1/ answers' absolute links start with; empty: "http://" + the
+  // request's Host header.
+  std::string public_url;
+  // Another endpoint at `extra_path` (`mergelens serve` puts the MCP server
+  // at "/mcp"; web/ knows nothing of it): every method there is answered by
+  // `extra` on a worker thread, with a store connection held in one read
+  // transaction. Security headers are added to what it returns.
+  std::string extra_path;
+  std::function<HttpResponse(const HttpRequest&, Store&)> extra;
 };
 
 // Content-Security-Policy of every response.
