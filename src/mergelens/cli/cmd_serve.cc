@@ -24,8 +24,22 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
   sub.add_option("--workers", o->workers, "Threads building pages")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
-  return [o, &g]() -> Result<void> {
+  sub.add_option("--cors", o->cors.allow_origin,
+                 "CORS of the read-only API (/api/): \"*\" any origin, a comma-separated list "
+                 "of origins, or \"\" none")
+      ->capture_default_str();
+  sub.add_option("--public-url", o->public_url,
+                 "Public base URL of the server, for the absolute links of /api/v1/ and /mcp "
+                 "(default: http:// and the request's Host)");
+  auto no_mcp = std::make_shared<bool>(false);
+  sub.add_flag("--no-mcp", *no_mcp, "Do not serve the MCP endpoint at /mcp");
+  return [o, no_mcp, &g]() -> Result<void> {
     o->repo = g.repo;
+    while (o->public_url.ends_with('/')) o->public_url.pop_back();
+    if (!*no_mcp) {
+      o->extra_path = "/mcp";
+      o->extra = mcp_endpoint(*o, g.repo);
+    }
     const std::string db = g.db;
     // SIGINT/SIGTERM are waited for by one thread, which stops the server.
     sigset_t set;
@@ -33,8 +47,8 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
-    auto server = web::Server::create(
-        [db] { return open_store_at(db, StoreOptions{.create = false}); }, *o);
+    auto server =
+        web::Server::create([db] { return open_store_at(db, StoreOptions{.create = false}); }, *o);
     if (!server) return std::unexpected(server.error());
     auto port = (*server)->bind();
     if (!port) return std::unexpected(port.error());
