@@ -18,6 +18,8 @@ PACKAGES=(
   wrk nginx
   # store/: the PostgreSQL backend (libpq) and the throwaway test cluster.
   libpq-dev postgresql-15 postgresql-client-15
+  # tests/npm/: test tooling from npm (the MCP SDK client, OpenAPI validator, ajv).
+  nodejs
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -28,3 +30,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# Test tooling from npm, at the versions package-lock.json pins (tests/npm/). Debian's
+# nodejs comes without npm (a node from NodeSource brings its own).
+if ! command -v npm >/dev/null 2>&1; then
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends npm
+fi
+(cd "$(dirname "$0")/../tests/npm" && npm ci --no-audit --no-fund --loglevel=error)
