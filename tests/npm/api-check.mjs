@@ -83,6 +83,8 @@ await check("data, not a view model: ISO times, codes, absolute URLs", async () 
   assert.equal(pr.guide.lang, "zh");
   const en = await answers("/api/v1/pr/{ref}", `/api/v1/pr/${change.number}?lang=en`);
   assert.equal(en.guide.lang, "en");
+  assert.match(en.page_url, /\?lang=en$/, "a page in the other language says so");
+  assert.match(pr.url, /^https:\/\/github\.com\/[^/]+\/[^/]+\/pull\/\d+$/, "the PR on its host");
 });
 await check("errors answer as documented", async () => {
   await answers("/api/v1/pr/{ref}", "/api/v1/pr/999999", 404);

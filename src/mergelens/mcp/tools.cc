@@ -76,7 +76,8 @@ template <typename F>
 Result<json> on_site(const ToolContext& c, const json& args, F&& f) {
   const std::string lang_text = args.value("lang", std::string());
   const web::Lang lang = lang_text.empty() ? c.default_lang : web::lang_from(lang_text);
-  auto site = web::api_site(c.store, c.tz, lang, c.root, args.value("repo", std::string()));
+  auto site =
+      web::api_site(c.store, c.tz, lang, c.default_lang, c.root, args.value("repo", std::string()));
   if (!site) return std::unexpected(site.error());
   const web::ApiContext api{*site, c.base_url};
   return f(api);

@@ -47,6 +47,19 @@ json tag_names(const std::vector<std::string>& tags) {
   return out;
 }
 
+// The change on its host: the stored URL, else built from the repository's
+// web address (".../pull/N", or ".../commit/SHA" without a PR number); null
+// when neither is known.
+json host_url(const ApiContext& c, const ChangeSummary& s) {
+  if (std::string url = safe_url(s.url); !url.empty()) return url;
+  const RepoRecord* r = c.site.scopes.find(s.repo_id);
+  const std::string base = safe_url(r ? r->web_base : c.site.repo.web_base);
+  if (base.empty()) return nullptr;
+  if (s.number) return fmt::format("{}/pull/{}", base, *s.number);
+  if (s.sha.empty()) return nullptr;
+  return fmt::format("{}/commit/{}", base, s.sha);
+}
+
 // One change as data.
 json change_json(const ApiContext& c, const ChangeSummary& s, const std::vector<std::string>& tags,
                  const std::string& headline) {
@@ -66,7 +79,7 @@ json change_json(const ApiContext& c, const ChangeSummary& s, const std::vector<
           {"author", clean_text(author_of(s.author))},
           {"merged_at", iso_time(s.merged_at, s.open)},
           {"open", s.open},
-          {"url", null_if_empty(safe_url(s.url))},
+          {"url", host_url(c, s)},
           {"page_url", absolute(c, c.site.links_of(s.repo_id).pr(ref))},
           {"api_url", api_link(c, "/pr/" + url_encode(ref), repo)},
           {"additions", s.additions},
@@ -177,8 +190,8 @@ Result<std::int64_t> root_repo(Store& store, std::string_view name) {
   return repo->id;
 }
 
-Result<Site> api_site(Store& store, const TimeZone& tz, Lang lang, std::int64_t root,
-                      std::string_view name) {
+Result<Site> api_site(Store& store, const TimeZone& tz, Lang lang, Lang default_lang,
+                      std::int64_t root, std::string_view name) {
   auto repos = store.list_repos();
   if (!repos) return std::unexpected(repos.error());
   Scopes scopes{std::move(*repos), root};
@@ -198,7 +211,7 @@ Result<Site> api_site(Store& store, const TimeZone& tz, Lang lang, std::int64_t 
   }
   const RepoRecord* found = scopes.find(id);
   RepoRecord repo = found ? *found : all_repos_record(lang);
-  const Links links = Links::server(lang, lang).at(scopes.scope_of(id));
+  const Links links = Links::server(lang, default_lang).at(scopes.scope_of(id));
   return Site{store, std::move(repo), tz, lang, links, std::move(scopes)};
 }
 
@@ -405,7 +418,7 @@ ApiAnswer answer_v1(Store& store, const TimeZone& tz, Lang default_lang, std::in
     if (!lang_text.empty() && lang_text != "zh" && lang_text != "en")
       return answer(fail(ErrorKind::kInvalidInput, "lang must be zh or en"));
     const Lang lang = lang_text.empty() ? default_lang : lang_from(lang_text);
-    auto site = api_site(store, tz, lang, root, param("repo"));
+    auto site = api_site(store, tz, lang, default_lang, root, param("repo"));
     if (!site) return answer(std::unexpected(site.error()));
     const ApiContext c{*site, base_url};
     if (path == "/repos") return answer(v1_repos(c));

@@ -33,12 +33,13 @@ struct ApiContext {
   std::string base_url;
 };
 
-// The site of repository `name` in `store`, in language `lang`: "" the root
+// The site of repository `name` in `store`, in language `lang` (page links
+// carry ?lang= when it is not `default_lang`, the server's): "" the root
 // (`root`: a repository id or kAllRepos), "all" every repository. kNotFound
 // naming the repositories the store holds for an unknown name. The Site
 // refers to `store` and `tz`, which must outlive it.
-Result<Site> api_site(Store& store, const TimeZone& tz, Lang lang, std::int64_t root,
-                      std::string_view name);
+Result<Site> api_site(Store& store, const TimeZone& tz, Lang lang, Lang default_lang,
+                      std::int64_t root, std::string_view name);
 
 // Whose pages are at the root of a server on `store`: the repository named
 // `name`, else the only one, else kAllRepos. Errors as resolve_repo.
