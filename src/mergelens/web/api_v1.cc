@@ -401,9 +401,8 @@ json v1_error(const Error& e) {
 }
 
 ApiAnswer answer_v1(Store& store, const TimeZone& tz, Lang default_lang, std::int64_t root,
-                    std::string_view path,
-                    const std::vector<std::pair<std::string, std::string>>& params,
-                    const std::string& base_url) {
+                    std::string_view path, const ApiParams& params, const std::string& base_url,
+                    const ApiRoute& more) {
   auto param = [&](std::string_view name) {
     for (const auto& [k, v] : params)
       if (k == name) return v;
@@ -438,6 +437,8 @@ ApiAnswer answer_v1(Store& store, const TimeZone& tz, Lang default_lang, std::in
       if (!limit) return answer(std::unexpected(limit.error()));
       return answer(v1_search(c, param("q"), *limit));
     }
+    if (more)
+      if (auto r = more(c, path, params)) return answer(std::move(*r));
     return answer(fail(ErrorKind::kNotFound, "no API path /api/v1{}", clean_text(path)));
   } catch (const std::exception& e) {
     return answer(fail(ErrorKind::kInternal, "internal error: {}", e.what()));

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -73,9 +74,14 @@ struct ApiAnswer {
   int status = 200;
   nlohmann::json body;
 };
+using ApiParams = std::vector<std::pair<std::string, std::string>>;
+// Paths of /api/v1/ answered by a module above web/ (the week and the
+// release notes of report/), which cli registers in ServerOptions::api_routes:
+// nullopt when `path` is not one of its own, else its answer.
+using ApiRoute = std::function<std::optional<Result<nlohmann::json>>(
+    const ApiContext& context, std::string_view path, const ApiParams& params)>;
 ApiAnswer answer_v1(Store& store, const TimeZone& tz, Lang default_lang, std::int64_t root,
-                    std::string_view path,
-                    const std::vector<std::pair<std::string, std::string>>& params,
-                    const std::string& base_url);
+                    std::string_view path, const ApiParams& params, const std::string& base_url,
+                    const ApiRoute& more = nullptr);
 
 }  // namespace mergelens::web

@@ -197,7 +197,7 @@ struct Server::Impl {
   Reply route(Store& store, const HttpRequest& req, Lang lang) {
     if (req.path.starts_with("/api/v1/")) {
       ApiAnswer a = answer_v1(store, tz, default_lang, root, std::string_view(req.path).substr(7),
-                              req.params, base_url(req));
+                              req.params, base_url(req), options.api_routes);
       return Reply{a.status,
                    "application/json; charset=utf-8",
                    a.body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),

@@ -19,6 +19,7 @@
 
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
+#include "mergelens/web/api_v1.h"
 #include "mergelens/web/conditional.h"
 #include "mergelens/web/http_server.h"
 
@@ -50,6 +51,8 @@ struct ServerOptions {
   // `extra` on a worker thread, with a store connection held in one read
   // transaction. Security headers are added to what it returns.
   std::string extra_path;
+  // More /api/v1/ paths, from modules above web/ (web/api_v1.h, ApiRoute).
+  ApiRoute api_routes;
   std::function<HttpResponse(const HttpRequest&, Store&)> extra;
 };
 
