@@ -20,6 +20,8 @@ PACKAGES=(
   wrk nginx
   # store/: the PostgreSQL backend (libpq) and the throwaway test cluster.
   libpq-dev postgresql-15 postgresql-client-15
+  # tests/npm/: test tooling from npm (the MCP SDK client, OpenAPI validator, ajv).
+  nodejs
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -30,8 +32,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-# Test tooling from npm (tests/npm/package-lock.json, pinned): axe-core, puppeteer-core (no
-# browser download: it drives Debian's chromium), vnu-jar (its jar; Java from Debian),
-# lighthouse (bench/README.md). No install scripts: none of them needs one here.
+
+# Test tooling from npm, at the versions tests/npm/package-lock.json pins: axe-core,
+# puppeteer-core (no browser download: it drives Debian's chromium), vnu-jar (its jar; Java
+# from Debian), lighthouse (bench/README.md), the MCP TypeScript SDK (its client drives
+# `mergelens mcp`), an OpenAPI 3.1 validator and ajv. No install scripts: none of them needs
+# one here. Debian's nodejs comes without npm (a node from NodeSource brings its own).
+if ! command -v npm >/dev/null 2>&1; then
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends npm
+fi
 (cd "$(dirname "$0")/../tests/npm" &&
   PUPPETEER_SKIP_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)

@@ -56,6 +56,8 @@ constexpr Command kCommands[] = {
     {"sync", "Fetch PR descriptions, labels, reviews and open PRs from the GitHub REST API",
      setup_sync},
     {"serve", "Serve the reading guides as web pages, feeds and JSON (read-only)", setup_serve},
+    {"mcp", "Answer Model Context Protocol clients on stdio (read-only tools over the store)",
+     setup_mcp},
     {"export", "Write the pages as a static site with relative links", setup_export},
     {"digest", "Print one day's or one week's digest as Markdown or JSON", setup_digest},
     {"notes", "Draft release notes for a range of revisions or dates (Markdown or JSON)",

@@ -201,6 +201,8 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
     auto start_server = [&](const std::string& repo) -> Result<void> {
       a->server.repo = repo;
       a->server.lang = (*langs)[0];
+      a->server.extra_path = "/mcp";  // the MCP endpoint, as `serve` has it
+      a->server.extra = mcp_endpoint(a->server, a->server.repo);
       const std::string db = g.db;
       auto created = web::Server::create(
           [db] { return open_store_at(db, StoreOptions{.create = false}); }, a->server);

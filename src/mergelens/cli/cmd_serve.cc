@@ -30,11 +30,21 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
   auto config = std::make_shared<std::string>("mergelens.toml");
   sub.add_option("--config", *config, "mergelens.toml with [subscriptions.NAME] filters")
       ->capture_default_str();
-  return [o, config, &g]() -> Result<void> {
+  sub.add_option("--cors", o->cors.allow_origin,
+                 "CORS of the read-only API (/api/): \"*\" any origin, a comma-separated list "
+                 "of origins, or \"\" none")
+      ->capture_default_str();
+  auto no_mcp = std::make_shared<bool>(false);
+  sub.add_flag("--no-mcp", *no_mcp, "Do not serve the MCP endpoint at /mcp");
+  return [o, config, no_mcp, &g]() -> Result<void> {
     o->repo = g.repo;
     auto subs = report::read_subscriptions(*config);
     if (!subs) return std::unexpected(subs.error());
     o->subscriptions = std::move(*subs);
+    if (!*no_mcp) {
+      o->extra_path = "/mcp";
+      o->extra = mcp_endpoint(*o, g.repo);
+    }
     const std::string db = g.db;
     // SIGINT/SIGTERM are waited for by one thread, which stops the server.
     sigset_t set;

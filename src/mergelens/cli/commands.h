@@ -13,6 +13,7 @@
 #include "mergelens/pipeline/triage.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
+#include "mergelens/web/server.h"
 
 namespace mergelens::cli {
 
@@ -33,6 +34,13 @@ Runner setup_triage(CLI::App& sub, const Globals& g);
 Runner setup_schema(CLI::App& sub, const Globals& g);
 Runner setup_run(CLI::App& sub, const Globals& g);
 Runner setup_serve(CLI::App& sub, const Globals& g);
+Runner setup_mcp(CLI::App& sub, const Globals& g);
+// The MCP endpoint `serve` puts at /mcp (cmd_mcp.cc): streamable HTTP over
+// the store connection the server lends, with `options`' time zone (UTC
+// when invalid: the server refuses it first), language and public URL;
+// `repo` as --repo.
+std::function<web::HttpResponse(const web::HttpRequest&, Store&)> mcp_endpoint(
+    const web::ServerOptions& options, const std::string& repo);
 Runner setup_export(CLI::App& sub, const Globals& g);
 Runner setup_digest(CLI::App& sub, const Globals& g);
 Runner setup_deliver(CLI::App& sub, const Globals& g);

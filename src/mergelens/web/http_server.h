@@ -33,6 +33,7 @@ struct HttpRequest {
   std::string path;    // the target's path, percent-decoded once
   HeaderList params;   // the query's parameters, decoded ('+' is a space), in order
   HeaderList headers;  // names lowercased, in order
+  std::string body;    // the request's content (POST), at most HttpOptions::max_request_body
 
   // The first value of header / parameter `name` (header names lowercase),
   // or an empty string.

@@ -163,6 +163,10 @@ struct AggregateParams {
   std::string tags;  // "quantization" or "quantization,moe"
   std::string from, to, verdict, min;
 };
+// The store query of an aggregation: the tags split on commas (trimmed,
+// without repeats), the days as local days of the site's time zone. kInvalidInput
+// naming the filter for no tag, a malformed day, verdict or minimum score.
+Result<AggregateQuery> aggregate_query(const Site& site, const AggregateParams& params);
 // Aggregated results. kInvalidInput for bad filters.
 Result<Page> tag_page(const Site& site, const AggregateParams& params);
 
@@ -219,6 +223,11 @@ nlohmann::json rich(std::string_view text);
 // "#1234" or the 12-character short sha; `url_ref` is the form used in links.
 std::string display_ref(const ChangeSummary& s);
 std::string url_ref(const ChangeSummary& s);
+// Lines `start`-`end` of `path` at the change's commit on the site's
+// repository host (GitHub's blob URL with #L anchors); empty when the
+// repository has no web address or `start` is not a line.
+std::string blob_url(const Site& site, const Change& c, const std::string& path, int start,
+                     int end);
 // The author as shown: login when known, else the name.
 std::string author_of(const Person& p);
 // One list entry of a change (day, tag and search pages, feeds).

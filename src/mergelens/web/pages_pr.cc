@@ -60,15 +60,6 @@ nlohmann::json excerpt(const Change& c, const std::string& path, int start, int 
   return out;
 }
 
-std::string blob_url(const Site& site, const Change& c, const std::string& path, int start,
-                     int end) {
-  const std::string base = safe_url(site.repo.web_base);
-  if (base.empty() || start <= 0 || c.sha.empty()) return "";
-  std::string url = fmt::format("{}/blob/{}/{}#L{}", base, c.sha, url_encode(path, true), start);
-  if (end > start) url += fmt::format("-L{}", end);
-  return url;
-}
-
 nlohmann::json focus_item(const Site& site, const Change& c, const std::string& path, int start,
                           int end, const std::string& symbol, const std::string& question,
                           const std::string& why, const std::set<std::string>& suggested = {}) {
@@ -97,6 +88,15 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
 }
 
 }  // namespace
+
+std::string blob_url(const Site& site, const Change& c, const std::string& path, int start,
+                     int end) {
+  const std::string base = safe_url(site.repo.web_base);
+  if (base.empty() || start <= 0 || c.sha.empty()) return "";
+  std::string url = fmt::format("{}/blob/{}/{}#L{}", base, c.sha, url_encode(path, true), start);
+  if (end > start) url += fmt::format("-L{}", end);
+  return url;
+}
 
 Result<Page> pr_page(const Site& site, std::string_view ref) {
   if (site.all())

@@ -110,7 +110,7 @@ Result<void> known_tags(const Site& site, const std::vector<std::string>& tags) 
   return {};
 }
 
-Result<Page> tag_page(const Site& site, const AggregateParams& p) {
+Result<AggregateQuery> aggregate_query(const Site& site, const AggregateParams& p) {
   AggregateQuery q;
   q.tags = split_tags(p.tags);
   if (q.tags.empty()) return fail(ErrorKind::kInvalidInput, "no tag given");
@@ -140,6 +140,13 @@ Result<Page> tag_page(const Site& site, const AggregateParams& p) {
     if (v < 0 || v > 10) return fail(ErrorKind::kInvalidInput, "minimum score must be 0 to 10");
     q.min_score = v;
   }
+  return q;
+}
+
+Result<Page> tag_page(const Site& site, const AggregateParams& p) {
+  auto parsed = aggregate_query(site, p);
+  if (!parsed) return std::unexpected(parsed.error());
+  const AggregateQuery& q = *parsed;
   auto agg = site.store.aggregate(site.repo.id, q);
   if (!agg) return std::unexpected(agg.error());
   auto top = change_items(site, agg->top);

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/web/api_v1.h"
 #include "mergelens/web/http_server.h"
 #include "mergelens/web/page_cache.h"
 #include "mergelens/web/pages.h"
@@ -88,21 +89,6 @@ bool suspicious(std::string_view path, std::string_view target) {
   return has_dotdot(low) || low.find("%2e%2e") != std::string::npos ||
          low.find("%252e") != std::string::npos || low.find("%5c") != std::string::npos ||
          low.find("%00") != std::string::npos;
-}
-
-// True when an If-None-Match value names `etag` ("*", one tag or a list;
-// compared weakly, as RFC 9110 asks for If-None-Match).
-bool etag_matches(std::string_view inm, std::string_view etag) {
-  auto weak = [](std::string_view t) { return t.starts_with("W/") ? t.substr(2) : t; };
-  while (!inm.empty()) {
-    const size_t comma = inm.find(',');
-    std::string_view item = inm.substr(0, comma);
-    inm = comma == std::string_view::npos ? "" : inm.substr(comma + 1);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-    if (item == "*" || (!item.empty() && weak(item) == weak(etag))) return true;
-  }
-  return false;
 }
 
 // The embedded file served at `path` (/static/NAME.css, /favicon.ico,
@@ -247,6 +233,16 @@ struct Server::Impl {
   }
 
   Reply route(Store& store, const HttpRequest& req, Lang lang) {
+    if (req.path.starts_with("/api/v1/")) {
+      ApiAnswer a = answer_v1(store, tz, default_lang, root, std::string_view(req.path).substr(7),
+                              req.params, base_url_of(req), options.api_routes);
+      return Reply{a.status,
+                   "application/json; charset=utf-8",
+                   a.body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                   "",
+                   true,
+                   ""};
+    }
     std::string path = req.path;
     const bool api = path.starts_with("/api/");
     if (api) path = path.substr(4);
@@ -395,23 +391,71 @@ struct Server::Impl {
     return "http://" + options.host + ":" + std::to_string(http ? http->port() : options.port);
   }
 
-  // Feeds carry absolute links: without --base-url, one copy per Host.
+  // Feeds and /api/v1/ answers carry absolute links: without --base-url, one
+  // copy per Host.
   std::string key_of(const HttpRequest& req, Lang lang) const {
     std::string key = std::string(lang_code(lang)) + "|" + req.target;
-    if (options.base_url.empty() && req.path.find("/feed") != std::string::npos)
+    if (options.base_url.empty() &&
+        (req.path.find("/feed") != std::string::npos || req.path.starts_with("/api/v1/")))
       key += "|" + base_url_of(req);
     return key;
+  }
+
+  // The OpenAPI document of /api/v1/ (embedded), with CORS and validators.
+  HttpResponse openapi(const HttpRequest& req) const {
+    const EmbeddedFile* f = embedded_file("openapi.json");
+    HttpResponse res;
+    add_common_headers(res);
+    add_cors(res, req, options.cors);
+    res.headers.emplace_back("Cache-Control", "no-cache");
+    const std::string etag = etag_of(200, f->data);
+    res.headers.emplace_back("ETag", etag);
+    if (not_modified(req, etag, "")) {
+      res.status = 304;
+      return res;
+    }
+    res.headers.emplace_back("Content-Type", "application/json; charset=utf-8");
+    res.body = f->data;
+    return res;
+  }
+
+  // The extra endpoint (options.extra at options.extra_path) on a worker
+  // thread, in one read transaction on a borrowed connection.
+  HttpResponse extra(const HttpRequest& req) {
+    HttpResponse res = text_response(503, "the store cannot be opened\n");
+    if (auto store = borrow(); store) {
+      auto read = (*store)->read_snapshot([&] {
+        try {
+          res = options.extra(req, **store);
+        } catch (const std::exception&) {
+          res = text_response(500, "internal error\n");
+        }
+      });
+      if (!read) res = text_response(503, "the store is busy\n");
+      give_back(std::move(*store));
+    }
+    add_common_headers(res);
+    return res;
   }
 
   // Answers what needs no store: refusals, the stylesheet, and pages in the
   // cache (fresh ones; gzip already made when the client takes it). Runs on
   // an event-loop thread; nullopt sends the request to `slow`.
   std::optional<HttpResponse> fast(const HttpRequest& req) {
-    if (req.method != "GET" && req.method != "HEAD") {
-      HttpResponse res = text_response(405, "this server is read-only\n");
-      res.headers.emplace_back("Allow", "GET, HEAD");
+    if (options.extra && !options.extra_path.empty() && req.path == options.extra_path)
+      return std::nullopt;
+    const bool api = req.path.starts_with("/api/");
+    if (api && req.method == "OPTIONS") {
+      HttpResponse res = api_options(req, options.cors);
+      add_common_headers(res);
       return res;
     }
+    if (req.method != "GET" && req.method != "HEAD") {
+      HttpResponse res = text_response(405, "this server is read-only\n");
+      res.headers.emplace_back("Allow", api ? "GET, HEAD, OPTIONS" : "GET, HEAD");
+      return res;
+    }
+    if (req.path == "/api/openapi.json" || req.path == "/api/v1/openapi.json") return openapi(req);
     if (suspicious(req.path, req.target))
       return text_response(400, "bad request: path not allowed\n");
     if (auto asset = static_asset(req.path)) {
@@ -442,6 +486,7 @@ struct Server::Impl {
 
   // Answers the rest, building the page when needed (on a worker thread).
   HttpResponse slow(const HttpRequest& req) {
+    if (options.extra && req.path == options.extra_path) return extra(req);
     const Lang lang = lang_of(req, default_lang);  // fast() has just refreshed
     std::shared_ptr<const Reply> reply =
         cache->get(key_of(req, lang), [this, r = req, lang](std::string modified) {
@@ -450,17 +495,14 @@ struct Server::Impl {
     return respond(req, std::move(reply), accepts_gzip(req.header("accept-encoding")));
   }
 
-  static HttpResponse respond(const HttpRequest& req, std::shared_ptr<const Reply> reply, bool gz) {
+  HttpResponse respond(const HttpRequest& req, std::shared_ptr<const Reply> reply, bool gz) const {
     HttpResponse res;
     add_common_headers(res);
+    if (req.path.starts_with("/api/")) add_cors(res, req, options.cors);
     res.headers.emplace_back("Cache-Control", "no-cache");
     res.headers.emplace_back("ETag", reply->etag);
     res.headers.emplace_back("Last-Modified", reply->modified);
-    const std::string inm = req.header("if-none-match");
-    const bool not_modified =
-        reply->status == 200 && (!inm.empty() ? etag_matches(inm, reply->etag)
-                                              : req.header("if-modified-since") == reply->modified);
-    if (not_modified) {
+    if (reply->status == 200 && not_modified(req, reply->etag, reply->modified)) {
       res.status = 304;
       return res;
     }

@@ -21,6 +21,9 @@
 #include "mergelens/report/filter.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
+#include "mergelens/web/api_v1.h"
+#include "mergelens/web/conditional.h"
+#include "mergelens/web/http_server.h"
 
 namespace mergelens::web {
 
@@ -43,11 +46,21 @@ struct ServerOptions {
   // passes it; any page also takes a filter in its query (?tags=...).
   std::map<std::string, report::Filter> subscriptions;
   // The site's public address ("https://example.org/digest", no trailing
-  // '/'), for the absolute links of feeds; empty: http:// and the Host the
-  // client asked for.
+  // '/'), for the absolute links of feeds, /api/v1/ and /mcp answers; empty:
+  // http:// and the Host the client asked for.
   std::string base_url;
   int max_stale_seconds = 30;  // while a job commits, pages this young are served stale
                                // and rebuilt in the background (see page_cache.h)
+  // CORS of the read-only API (/api/...); on for any origin by default.
+  CorsOptions cors;
+  // Another endpoint at `extra_path` (`mergelens serve` puts the MCP server
+  // at "/mcp"; web/ knows nothing of it): every method there is answered by
+  // `extra` on a worker thread, with a store connection held in one read
+  // transaction. Security headers are added to what it returns.
+  std::string extra_path;
+  // More /api/v1/ paths, from modules above web/ (web/api_v1.h, ApiRoute).
+  ApiRoute api_routes;
+  std::function<HttpResponse(const HttpRequest&, Store&)> extra;
 };
 
 // Content-Security-Policy of every response.

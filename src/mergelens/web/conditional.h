@@ -1,0 +1,44 @@
+// Conditional requests (RFC 9110 section 13) and CORS for the read-only API:
+// small pure helpers the server (server.cc) calls on each response.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "mergelens/web/http_server.h"
+
+namespace mergelens::web {
+
+// True when a GET or HEAD of a representation with entity tag `etag` and
+// Last-Modified `last_modified` (an IMF-fixdate; may be empty) is to be
+// answered with 304: If-None-Match, when present, decides alone ("*" or a
+// list of entity tags, compared weakly: W/"x" matches "x"); otherwise
+// If-Modified-Since, when it is a valid HTTP-date not earlier than
+// `last_modified`. A malformed If-None-Match matches nothing; a malformed
+// If-Modified-Since is ignored (section 13.1.3).
+bool not_modified(const HttpRequest& req, std::string_view etag, std::string_view last_modified);
+
+// Whether one entity tag of the If-None-Match value `list` matches `etag`
+// by weak comparison ("*" matches any). Exposed for tests.
+bool etag_list_matches(std::string_view list, std::string_view etag);
+
+// CORS of the read-only API (/api/...): `allow_origin` "*" (the default:
+// any page may read the API, without credentials), a comma-separated list of
+// origins ("https://a.example, https://b.example") answered only to those,
+// or empty: no CORS headers at all.
+struct CorsOptions {
+  std::string allow_origin = "*";
+};
+
+// Adds Access-Control-Allow-Origin (and Expose-Headers; Vary: Origin for a
+// list) to an API response when `options` allow the request's Origin.
+void add_cors(HttpResponse& res, const HttpRequest& req, const CorsOptions& options);
+
+// The answer to an OPTIONS request on the API: a preflight (Origin and
+// Access-Control-Request-Method present) gets 204 with the allowed methods
+// (GET, HEAD, OPTIONS) and the request headers it asked for, when the
+// origin and method are allowed; otherwise 204 with Allow and no CORS
+// headers (the browser then refuses the request).
+HttpResponse api_options(const HttpRequest& req, const CorsOptions& options);
+
+}  // namespace mergelens::web
