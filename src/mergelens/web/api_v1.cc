@@ -212,7 +212,7 @@ Result<Site> api_site(Store& store, const TimeZone& tz, Lang lang, Lang default_
   const RepoRecord* found = scopes.find(id);
   RepoRecord repo = found ? *found : all_repos_record(lang);
   const Links links = Links::server(lang, default_lang).at(scopes.scope_of(id));
-  return Site{store, std::move(repo), tz, lang, links, std::move(scopes)};
+  return Site{store, std::move(repo), tz, lang, links, std::move(scopes), {}};
 }
 
 Result<json> v1_repos(const ApiContext& c) {
