@@ -35,7 +35,7 @@ fi
 
 # Test tooling from npm, at the versions tests/npm/package-lock.json pins: axe-core,
 # puppeteer-core (no browser download: it drives Debian's chromium), vnu-jar (its jar; Java
-# from Debian), lighthouse (bench/README.md), the MCP TypeScript SDK (its client drives
+# from Debian), the MCP TypeScript SDK (its client drives
 # `mergelens mcp`), an OpenAPI 3.1 validator and ajv. No install scripts: none of them needs
 # one here. Debian's nodejs comes without npm (a node from NodeSource brings its own).
 if ! command -v npm >/dev/null 2>&1; then
