@@ -15,13 +15,11 @@ PACKAGES=(
   # web/: templates, gzip, Atom checks in tests; the browser test; bench/serve.
   libkainjow-mustache-dev zlib1g-dev libexpat1-dev
   chromium chromium-driver fonts-wqy-zenhei
-  # e2e web_checks: the Nu HTML Checker's JVM, feed parsing, npm for tests/npm (axe-core, vnu-jar).
-  default-jre-headless python3-feedparser nodejs npm
+  # e2e web_checks: the Nu HTML Checker's JVM, feed parsing; node for tests/npm (npm below).
+  default-jre-headless python3-feedparser nodejs
   wrk nginx
   # store/: the PostgreSQL backend (libpq) and the throwaway test cluster.
   libpq-dev postgresql-15 postgresql-client-15
-  # tests/npm/: test tooling from npm (the MCP SDK client, OpenAPI validator, ajv).
-  nodejs
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
