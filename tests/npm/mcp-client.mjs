@@ -53,7 +53,7 @@ await check("ping", async () => assert.deepEqual(await client.ping(), {}));
 await check("tools/list", async () => {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ["day", "pr", "repos", "search", "tag", "tags"]);
+  assert.deepEqual(names, ["day", "pr", "release_notes", "repos", "search", "tag", "tags", "week"]);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, "object", t.name);
     assert.equal(t.outputSchema.type, "object", t.name);
@@ -121,7 +121,26 @@ await check("search", async () => {
   assert.ok(d.count >= 1, `no result for ${word}`);
   assert.ok(d.results.some((r) => r.sha === pr.sha), `${word} did not find ${pr.sha}`);
 });
+await check("week (newest, en)", async () => {
+  const w = data(await call("week", { lang: "en" }));
+  assert.match(w.week, /^\d{4}-W\d{2}$/);
+  // The newest day's merges are in the newest week.
+  for (const c of day.changes) assert.ok(w.entries.some((e) => e.sha === c.sha), c.sha);
+  assert.equal(w.merged, w.entries.length);
+  const again = data(await call("week", { week: w.week }));
+  assert.equal(again.week, w.week);
+  assert.equal(again.entries.length, w.entries.length);
+});
+await check("release_notes", async () => {
+  const n = data(await call("release_notes", { since: day.date, highlights: 3, lang: "en" }));
+  assert.ok(n.highlights.length >= 1 && n.highlights.length <= 3);
+  for (const h of n.highlights) assert.ok(day.changes.some((c) => c.sha === h.sha), h.sha);
+});
 await check("bad arguments are tool errors", async () => {
+  toolError(await call("week", { week: "2026-38" }), /must match/);
+  toolError(await call("release_notes", {}), /missing required argument "since"/);
+  toolError(await call("release_notes", { since: "soon" }), /since/);
+  toolError(await call("release_notes", { since: "2026-09-01", repo: "all" }), /one repository/);
   toolError(await call("pr", {}), /missing required argument "ref"/);
   toolError(await call("day", { date: 20260910 }), /must be a string/);
   toolError(await call("day", { date: "yesterday" }), /must match/);

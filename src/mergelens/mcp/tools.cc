@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/report/notes.h"
+#include "mergelens/report/week.h"
 #include "mergelens/web/api_v1.h"
 
 namespace mergelens::mcp {
@@ -241,9 +243,87 @@ std::vector<Tool> build() {
            return web::v1_tag(a, p, args.value("limit", 50));
          });
        }});
-  // The issue-24 tools still to come (report/week.h, report/notes.h) are
-  // entries like these: "week" (week: YYYY-Www) and "release_notes" (from,
-  // to: revisions or dates).
+  t.push_back(
+      {"week", "A week's close reads",
+       "One repository's ISO week (UTC): every PR merged that week, most worth reading first, "
+       "the close reads grouped by tag, how each tag moved against the four weeks before, and "
+       "the PRs that changed flags, environment variables or public API. Without `week`: the "
+       "week of the newest merge.",
+       object_schema(site_arguments(
+           {{"week",
+             {{"type", "string"},
+              {"pattern", "^[0-9]{4}-W[0-9]{2}$"},
+              {"description", "The ISO week, YYYY-Www (default: the newest week)."}}}})),
+       result_schema({{"week", {{"type", "string"}}},
+                      {"since", {{"type", "string"}}},
+                      {"until", {{"type", "string"}}},
+                      {"merged", {{"type", "integer"}}},
+                      {"close_reads", {{"type", "integer"}}},
+                      {"entries", {{"type", "array"}}},
+                      {"close_by_tag", {{"type", "array"}}},
+                      {"moves", {{"type", "array"}}},
+                      {"visible", {{"type", "array"}}}},
+                     {"week", "merged", "entries", "close_by_tag", "moves"}),
+       [](const ToolContext& c, const json& args) {
+         return on_site(c, args, [&](const web::ApiContext& a) -> Result<json> {
+           auto week = report::load_week(c.store, a.site.repo.id, args.value("week", ""),
+                                         web::lang_code(a.site.lang));
+           if (!week) return std::unexpected(week.error());
+           return report::week_json(*week);
+         });
+       }});
+  t.push_back(
+      {"release_notes", "A release-notes draft",
+       "A draft of release notes for the PRs of one repository merged in a date range: "
+       "highlights (the most important), sections by tag, changed flags and environment "
+       "variables, new contributors, each line linking its PR. A starting point to edit, not "
+       "the notes. (`mergelens notes --from REV --to REV` drafts a range of revisions.)",
+       object_schema(
+           site_arguments(
+               {{"since",
+                 {{"type", "string"},
+                  {"maxLength", 40},
+                  {"description", "First day or instant (YYYY-MM-DD or ISO 8601), inclusive."}}},
+                {"until",
+                 {{"type", "string"},
+                  {"maxLength", 40},
+                  {"description", "End day or instant, exclusive (default: now)."}}},
+                {"highlights",
+                 {{"type", "integer"},
+                  {"minimum", 1},
+                  {"maximum", 50},
+                  {"description", "Highlights at most (default 10)."}}}}),
+           {"since"}),
+       result_schema({{"repo", {{"type", "string"}}},
+                      {"from", {{"type", "string"}}},
+                      {"to", {{"type", "string"}}},
+                      {"lang", {{"type", "string"}}},
+                      {"highlights", {{"type", "array"}}}},
+                     {"repo", "highlights"}),
+       [](const ToolContext& c, const json& args) {
+         return on_site(c, args, [&](const web::ApiContext& a) -> Result<json> {
+           if (a.site.all())
+             return fail(ErrorKind::kInvalidInput,
+                         "release_notes drafts one repository's notes: name it in `repo`");
+           report::NotesRange range;
+           range.from_label = args.at("since").get<std::string>();
+           range.to_label = args.value("until", "");
+           auto since = parse_instant(range.from_label);
+           if (!since) return wrap(since.error(), "since");
+           range.since = *since;
+           if (!range.to_label.empty()) {
+             auto until = parse_instant(range.to_label);
+             if (!until) return wrap(until.error(), "until");
+             range.until = *until;
+           }
+           report::NotesOptions o;
+           o.lang = web::lang_code(a.site.lang);
+           o.max_highlights = args.value("highlights", 10);
+           auto notes = report::draft_notes(c.store, a.site.repo, range, o);
+           if (!notes) return std::unexpected(notes.error());
+           return report::notes_json(*notes);
+         });
+       }});
   return t;
 }
 

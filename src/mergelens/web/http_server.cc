@@ -251,9 +251,6 @@ HttpRequest parse(h2o_req_t* req) {
     r.headers.emplace_back(ascii_lower({h.name->base, h.name->len}),
                            std::string(h.value.base, h.value.len));
   }
-  // h2o keeps Host as the request's authority, not among the headers.
-  if (req->authority.len > 0 && r.header("host").empty())
-    r.headers.emplace_back("host", std::string(req->authority.base, req->authority.len));
   if (req->entity.base != nullptr) r.body.assign(req->entity.base, req->entity.len);
   return r;
 }

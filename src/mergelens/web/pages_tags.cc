@@ -116,7 +116,6 @@ Result<AggregateQuery> aggregate_query(const Site& site, const AggregateParams& 
   if (q.tags.empty()) return fail(ErrorKind::kInvalidInput, "no tag given");
   for (const auto& t : q.tags)
     if (t.size() > 100) return fail(ErrorKind::kInvalidInput, "tag name too long");
-  if (auto known = known_tags(site, q.tags); !known) return std::unexpected(known.error());
   if (!p.from.empty()) {
     auto b = site.tz.day_bounds(p.from);
     if (!b) return wrap(b.error(), "from");
@@ -140,6 +139,8 @@ Result<AggregateQuery> aggregate_query(const Site& site, const AggregateParams& 
     if (v < 0 || v > 10) return fail(ErrorKind::kInvalidInput, "minimum score must be 0 to 10");
     q.min_score = v;
   }
+  // A malformed request is answered as such (400) before the tags are looked up (404).
+  if (auto known = known_tags(site, q.tags); !known) return std::unexpected(known.error());
   return q;
 }
 
