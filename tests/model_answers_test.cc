@@ -18,6 +18,7 @@
 #include "mergelens/llm/client.h"
 #include "mergelens/pipeline/write_llm.h"
 #include "prompt_material.h"
+#include "replay_writer.h"
 #include "test_helpers.h"
 
 namespace mergelens {
@@ -56,35 +57,15 @@ std::vector<Case> load_cases() {
   return out;
 }
 
-size_t answer_items(const json& a) {
-  size_t n = 0;
-  for (const char* k : {"focus", "skim", "design_decisions", "questions", "number_cautions",
-                        "body_vs_code", "gaps", "advice", "references"})
-    if (a.contains(k)) n += a[k].size();
-  return n;
-}
-
 // Writes one guide from `answer` (served for every request) and returns it.
 Guide write_with(const Case& c, const json& answer, int* requests = nullptr) {
-  FakeServer server([&](int, const json&, httplib::Response& res) {
-    llm::answer(res, answer.dump(), 1000, 500);
-  });
-  llm::Settings s;
-  s.base_url = server.base_url();
-  s.api_key = "sk-test";
-  s.model = "replay";
-  s.timeout_ms = 5000;
-  s.max_retries = 0;
-  llm::FakeSleeper sleeper;
-  llm::Client client(s, &sleeper);
-  testing::TempDir dir;
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  EXPECT_TRUE(store);
-  LlmWriter writer(client, **store, LlmOptions{});
-  LlmOutcome out;
-  Guide g = writer.write(c.material.change, c.material.facts, "zh", &out);
-  if (requests) *requests = server.requests();
-  return g;
+  return testing::with_replayed_answer(
+      answer,
+      [&](LlmWriter& writer) {
+        LlmOutcome out;
+        return writer.write(c.material.change, c.material.facts, "zh", &out);
+      },
+      requests);
 }
 
 class ModelAnswers : public ::testing::Test {
@@ -104,7 +85,7 @@ TEST_F(ModelAnswers, EveryAnswerIsPublishedAndKeepsItsItems) {
     Guide g = write_with(c, c.answer);
     EXPECT_EQ(g.writer.kind, "llm") << "#" << c.number << ": " << g.writer.fallback_reason;
     EXPECT_TRUE(g.writer.fallback_reason.empty()) << "#" << c.number;
-    const size_t items = answer_items(c.answer);
+    const size_t items = testing::answer_items(c.answer);
     total += items;
     kept += count_items(g);
     EXPECT_GE(count_items(g) * 100, items * 90)

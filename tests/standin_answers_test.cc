@@ -19,6 +19,7 @@
 #include "mergelens/llm/client.h"
 #include "mergelens/pipeline/write_llm.h"
 #include "prompt_material.h"
+#include "replay_writer.h"
 #include "test_helpers.h"
 
 namespace mergelens {
@@ -62,32 +63,11 @@ std::vector<Case> load_cases() {
   return out;
 }
 
-size_t answer_items(const json& a) {
-  size_t n = 0;
-  for (const char* k : {"focus", "skim", "design_decisions", "questions", "number_cautions",
-                        "body_vs_code", "gaps", "advice", "references"})
-    if (a.contains(k)) n += a[k].size();
-  return n;
-}
-
 std::vector<Guide> write_both(const Case& c, const json& answer) {
-  FakeServer server([&](int, const json&, httplib::Response& res) {
-    llm::answer(res, answer.dump(), 1000, 500);
+  return testing::with_replayed_answer(answer, [&](LlmWriter& writer) {
+    LlmOutcome out;
+    return writer.write_both(c.material.change, c.material.facts, &out);
   });
-  llm::Settings s;
-  s.base_url = server.base_url();
-  s.api_key = "sk-test";
-  s.model = "replay";
-  s.timeout_ms = 5000;
-  s.max_retries = 0;
-  llm::FakeSleeper sleeper;
-  llm::Client client(s, &sleeper);
-  testing::TempDir dir;
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  EXPECT_TRUE(store);
-  LlmWriter writer(client, **store, LlmOptions{});
-  LlmOutcome out;
-  return writer.write_both(c.material.change, c.material.facts, &out);
 }
 
 class StandinAnswers : public ::testing::Test {
@@ -110,7 +90,7 @@ TEST_F(StandinAnswers, BothLanguagesArePublishedAndAgreeWithThemselves) {
     for (const auto& g : guides) {
       const std::string where = "#" + c.number + " " + g.lang;
       EXPECT_EQ(g.writer.kind, "llm") << where << ": " << g.writer.fallback_reason;
-      total += answer_items(c.answer[g.lang]);
+      total += testing::answer_items(c.answer[g.lang]);
       kept += count_items(g);
       // Within the examples' length, or the model's own words kept whole
       // when they have no phrase boundary to cut at (named back in a retry).
