@@ -49,6 +49,54 @@ std::string squeeze_params(std::string_view s) {
   return cleaned;
 }
 
+bool macro_calls_only(std::string_view t) {
+  size_t i = 0;
+  bool any = false;
+  while (i < t.size()) {
+    if (t[i] == ' ') {
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    while (e < t.size() && is_ident_char(t[e])) {
+      if (t[e] >= 'a' && t[e] <= 'z') return false;
+      ++e;
+    }
+    if (e == i || e - i < 2) return false;
+    if (e >= t.size() || t[e] != '(') {  // a bare macro ("_CCCL_DIAG_PUSH")
+      i = e;
+      any = true;
+      continue;
+    }
+    int depth = 0;
+    for (i = e; i < t.size(); ++i) {
+      if (t[i] == '(') ++depth;
+      if (t[i] == ')' && --depth == 0) break;
+    }
+    if (i >= t.size()) return false;
+    ++i;
+    any = true;
+  }
+  return any;
+}
+
+void sort_by_start(std::vector<OutlineDef>& defs) {
+  // Stable sort by start, then remap parent indexes.
+  std::vector<int> order(defs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return defs[a].start < defs[b].start; });
+  std::vector<int> new_index(order.size());
+  for (size_t i = 0; i < order.size(); ++i) new_index[order[i]] = static_cast<int>(i);
+  std::vector<OutlineDef> sorted;
+  sorted.reserve(order.size());
+  for (int old : order) {
+    sorted.push_back(std::move(defs[old]));
+    if (sorted.back().parent >= 0) sorted.back().parent = new_index[sorted.back().parent];
+  }
+  defs = std::move(sorted);
+}
+
 }  // namespace outline_internal
 
 int indentation(std::string_view line) {

@@ -97,6 +97,13 @@ inline std::string_view strip_cr(std::string_view s) {
 std::string_view trim(std::string_view s);
 // Removes all whitespace and a trailing comma before ')' / ']' / the end.
 std::string squeeze_params(std::string_view s);
+// True when `header` is only macro invocations in capitals
+// ("_CCCL_DIAG_PUSH GTEST_REPEATER_METHOD_(A, B)"): at the end of a line that
+// closes a call, such a header is a statement of its own.
+bool macro_calls_only(std::string_view header);
+// Sorts definitions by start line (stably), keeping each parent index
+// pointing at the same definition.
+void sort_by_start(std::vector<OutlineDef>& defs);
 }  // namespace outline_internal
 
 }  // namespace mergelens

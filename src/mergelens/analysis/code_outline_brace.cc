@@ -63,7 +63,7 @@ class BraceScanner {
       if (f.def >= 0) out_.defs[f.def].end = complete ? last : kOpenEnd;
     // Prototypes and macros are recorded when they end, possibly after a
     // definition that started later; keep the list ordered by start.
-    if (!sorted_) sort_defs();
+    if (!sorted_) sort_by_start(out_.defs);
     return std::move(out_);
   }
 
@@ -497,44 +497,9 @@ class BraceScanner {
     reset_header();
   }
 
-  // True when the header is only macro invocations in capitals
-  // ("_CCCL_DIAG_PUSH GTEST_REPEATER_METHOD_(A, B)"): at the end of a line
-  // that closes a call, such a header is a statement of its own.
-  bool header_is_macro_calls() const {
-    const std::string& t = header_.text;
-    size_t i = 0;
-    bool any = false;
-    while (i < t.size()) {
-      if (t[i] == ' ') {
-        ++i;
-        continue;
-      }
-      size_t e = i;
-      while (e < t.size() && is_ident_char(t[e])) {
-        if (t[e] >= 'a' && t[e] <= 'z') return false;
-        ++e;
-      }
-      if (e == i || e - i < 2) return false;
-      if (e >= t.size() || t[e] != '(') {  // a bare macro ("_CCCL_DIAG_PUSH")
-        i = e;
-        any = true;
-        continue;
-      }
-      int depth = 0;
-      for (i = e; i < t.size(); ++i) {
-        if (t[i] == '(') ++depth;
-        if (t[i] == ')' && --depth == 0) break;
-      }
-      if (i >= t.size()) return false;
-      ++i;
-      any = true;
-    }
-    return any;
-  }
-
   void end_of_line() {
     if (suppressed() || str_ != Str::kNone) return;
-    if (c_family_ && header_.paren == 0 && last_sig_ == ')' && header_is_macro_calls()) {
+    if (c_family_ && header_.paren == 0 && last_sig_ == ')' && macro_calls_only(header_.text)) {
       reset_header();
       return;
     }
@@ -545,23 +510,6 @@ class BraceScanner {
       return;
     }
     append_char(' ');
-  }
-
-  void sort_defs() {
-    // Stable sort by start, then remap parent indexes.
-    std::vector<int> order(out_.defs.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return out_.defs[a].start < out_.defs[b].start; });
-    std::vector<int> new_index(order.size());
-    for (size_t i = 0; i < order.size(); ++i) new_index[order[i]] = static_cast<int>(i);
-    std::vector<OutlineDef> defs;
-    defs.reserve(order.size());
-    for (int old : order) {
-      defs.push_back(std::move(out_.defs[old]));
-      if (defs.back().parent >= 0) defs.back().parent = new_index[defs.back().parent];
-    }
-    out_.defs = std::move(defs);
   }
 
   const Language lang_;
