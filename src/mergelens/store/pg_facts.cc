@@ -35,7 +35,7 @@ Result<nlohmann::json> PgStore::read_doc(std::string_view blob, std::string_view
 Result<std::vector<std::int64_t>> PgStore::changes_needing_analysis(std::int64_t repo_id,
                                                                     int version) {
   auto st =
-      q("SELECT c.id FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
+      pq("SELECT c.id FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
         "WHERE c.repo_id = $1 AND (f.change_id IS NULL OR f.version != $2) "
         "ORDER BY c.merged_at, c.id");
   st.bind(1, repo_id).bind(2, std::int64_t{version});
@@ -55,7 +55,7 @@ Result<size_t> PgStore::put_facts(std::span<const std::pair<std::int64_t, Facts>
       auto doc = zstd_compress(dump_json(facts_to_json(facts), -1));
       if (!doc) return std::unexpected(doc.error());
       auto ins =
-          q("INSERT INTO facts(change_id, version, verdict, importance, insight, "
+          pq("INSERT INTO facts(change_id, version, verdict, importance, insight, "
             "lines_worth_reading, doc) VALUES($1,$2,$3,$4,$5,$6,$7) ON CONFLICT (change_id) DO "
             "UPDATE SET version = excluded.version, verdict = excluded.verdict, importance = "
             "excluded.importance, insight = excluded.insight, lines_worth_reading = "
@@ -68,12 +68,12 @@ Result<size_t> PgStore::put_facts(std::span<const std::pair<std::int64_t, Facts>
           .bind(6, std::int64_t{facts.lines_worth_reading})
           .bind_blob(7, *doc);
       if (auto r = ins.run(); !r) return std::unexpected(r.error());
-      auto del_tags = q("DELETE FROM change_tags WHERE change_id = $1");
+      auto del_tags = pq("DELETE FROM change_tags WHERE change_id = $1");
       del_tags.bind(1, id);
       if (auto r = del_tags.run(); !r) return std::unexpected(r.error());
       for (const auto& t : facts.tags) {
         auto ins_tag =
-            q("INSERT INTO change_tags(change_id, name, source) VALUES($1,$2,$3) "
+            pq("INSERT INTO change_tags(change_id, name, source) VALUES($1,$2,$3) "
               "ON CONFLICT DO NOTHING");
         ins_tag.bind(1, id).bind(2, t.name).bind(3, t.source);
         if (auto r = ins_tag.run(); !r) return std::unexpected(r.error());
@@ -84,7 +84,7 @@ Result<size_t> PgStore::put_facts(std::span<const std::pair<std::int64_t, Facts>
         return fmt::format("{}|{}|{}|{}|{}", kind, relation, repo, number, sha);
       };
       auto old_refs =
-          q("DELETE FROM change_refs WHERE change_id = $1 RETURNING kind, relation, repo, number, "
+          pq("DELETE FROM change_refs WHERE change_id = $1 RETURNING kind, relation, repo, number, "
             "sha");
       old_refs.bind(1, id);
       for (;;) {
@@ -96,7 +96,7 @@ Result<size_t> PgStore::put_facts(std::span<const std::pair<std::int64_t, Facts>
       }
       for (const auto& ref : facts.references) {
         auto ins_ref =
-            q("INSERT INTO change_refs(change_id, kind, relation, repo, number, sha) "
+            pq("INSERT INTO change_refs(change_id, kind, relation, repo, number, sha) "
               "VALUES($1,$2,$3,$4,$5,$6)");
         ins_ref.bind(1, id)
             .bind(2, ref.kind)
@@ -110,13 +110,13 @@ Result<size_t> PgStore::put_facts(std::span<const std::pair<std::int64_t, Facts>
         if (ref.kind != "pr" && ref.kind != "issue" && ref.kind != "commit") continue;
         std::optional<Stmt> stale;
         if (ref.kind != "commit" && ref.number > 0) {
-          stale.emplace(q(fmt::format(kStaleOlder, "t.number = $2")));
+          stale.emplace(pq(fmt::format(kStaleOlder, "t.number = $2")));
           stale->bind(1, id).bind(2, ref.number);
         } else if (ref.kind == "commit" && ref.sha.size() >= 7) {
           std::string prefix = ref.sha;
           for (char& ch : prefix)
             ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-          stale.emplace(q(fmt::format(kStaleOlder, "t.sha >= $2 AND t.sha < $3")));
+          stale.emplace(pq(fmt::format(kStaleOlder, "t.sha >= $2 AND t.sha < $3")));
           stale->bind(1, id).bind(2, prefix).bind(3, prefix + "~");  // '~' sorts after hex
         }
         if (!stale) continue;
@@ -130,7 +130,7 @@ Result<size_t> PgStore::put_facts(std::span<const std::pair<std::int64_t, Facts>
 }
 
 Result<std::optional<Facts>> PgStore::get_facts(std::int64_t change_id) {
-  auto st = q("SELECT doc FROM facts WHERE change_id = $1");
+  auto st = pq("SELECT doc FROM facts WHERE change_id = $1");
   st.bind(1, change_id);
   auto row = st.step();
   if (!row) return std::unexpected(row.error());
@@ -147,7 +147,7 @@ Result<std::optional<Facts>> PgStore::get_facts(std::int64_t change_id) {
 Result<std::vector<Backlink>> PgStore::referenced_by(std::int64_t repo_id, const Change& change) {
   // As in sqlite_facts.cc: a number lookup and a sha-prefix range, both indexed.
   auto st =
-      q("SELECT c.id, c.number, c.sha, c.title, min(r.relation), c.merged_at FROM (SELECT "
+      pq("SELECT c.id, c.number, c.sha, c.title, min(r.relation), c.merged_at FROM (SELECT "
         "change_id FROM change_refs WHERE number = $3 AND number > 0 AND kind IN ('pr', 'issue') "
         "AND repo = '' UNION SELECT change_id FROM change_refs WHERE sha != '' AND "
         "sha >= substr($4, 1, 7) AND sha <= $4 AND kind = 'commit' AND repo = '') m "
@@ -178,7 +178,7 @@ Result<std::vector<std::int64_t>> PgStore::changes_needing_guide(std::int64_t re
                                                                  std::string_view lang,
                                                                  bool want_llm, bool force) {
   auto st =
-      q("SELECT c.id FROM changes c JOIN facts f ON f.change_id = c.id "
+      pq("SELECT c.id FROM changes c JOIN facts f ON f.change_id = c.id "
         "LEFT JOIN guides g ON g.change_id = c.id AND g.lang = $2 "
         "WHERE c.repo_id = $1 AND ($4 != 0 OR g.change_id IS NULL OR g.stale != 0 OR "
         "($3 != 0 AND g.writer != 'llm')) ORDER BY c.merged_at, c.id");
@@ -193,7 +193,7 @@ Result<void> PgStore::put_guides(std::span<const std::pair<std::int64_t, Guide>>
       auto doc = zstd_compress(dump_json(guide_to_json(guide), -1));
       if (!doc) return std::unexpected(doc.error());
       auto ins =
-          q("INSERT INTO guides(change_id, lang, writer, headline, text, stale, written_at, doc) "
+          pq("INSERT INTO guides(change_id, lang, writer, headline, text, stale, written_at, doc) "
             "VALUES($1, $2, $3, $4, $5, 0, $6, $7) ON CONFLICT (change_id, lang) DO UPDATE SET "
             "writer = excluded.writer, headline = excluded.headline, text = excluded.text, "
             "stale = 0, written_at = excluded.written_at, doc = excluded.doc");
@@ -213,7 +213,7 @@ Result<void> PgStore::put_guides(std::span<const std::pair<std::int64_t, Guide>>
 }
 
 Result<std::optional<Guide>> PgStore::get_guide(std::int64_t change_id, std::string_view lang) {
-  auto st = q("SELECT doc FROM guides WHERE change_id = $1 AND lang = $2");
+  auto st = pq("SELECT doc FROM guides WHERE change_id = $1 AND lang = $2");
   st.bind(1, change_id).bind(2, lang);
   auto row = st.step();
   if (!row) return std::unexpected(row.error());
@@ -228,7 +228,7 @@ Result<std::optional<Guide>> PgStore::get_guide(std::int64_t change_id, std::str
 }
 
 Result<std::optional<std::string>> PgStore::cache_get(std::string_view key) {
-  auto st = q("SELECT doc FROM llm_cache WHERE key = $1");
+  auto st = pq("SELECT doc FROM llm_cache WHERE key = $1");
   st.bind(1, key);
   auto row = st.step();
   if (!row) return std::unexpected(row.error());
@@ -243,7 +243,7 @@ Result<void> PgStore::cache_put(std::string_view key, std::string_view json) {
   auto doc = zstd_compress(json);
   if (!doc) return std::unexpected(doc.error());
   auto st =
-      q("INSERT INTO llm_cache(key, written_at, doc) VALUES($1, $2, $3) ON CONFLICT (key) DO "
+      pq("INSERT INTO llm_cache(key, written_at, doc) VALUES($1, $2, $3) ON CONFLICT (key) DO "
         "UPDATE SET written_at = excluded.written_at, doc = excluded.doc");
   st.bind(1, key).bind(2, static_cast<std::int64_t>(std::time(nullptr))).bind_blob(3, *doc);
   if (auto r = st.run(); !r) return std::unexpected(r.error());
@@ -253,7 +253,7 @@ Result<void> PgStore::cache_put(std::string_view key, std::string_view json) {
 Result<std::vector<std::pair<std::string, std::string>>> PgStore::cache_entries(
     std::string_view after, size_t limit) {
   auto st =
-      q("SELECT key, doc FROM llm_cache WHERE key COLLATE \"C\" > $1 ORDER BY key COLLATE \"C\" "
+      pq("SELECT key, doc FROM llm_cache WHERE key COLLATE \"C\" > $1 ORDER BY key COLLATE \"C\" "
         "LIMIT $2");
   st.bind(1, after).bind(2, static_cast<std::int64_t>(limit));
   std::vector<std::pair<std::string, std::string>> out;
@@ -272,7 +272,7 @@ Result<std::vector<std::pair<std::string, std::string>>> PgStore::cache_entries(
 
 Result<void> PgStore::record_write_run(const WriteRunRecord& run) {
   auto st =
-      q("INSERT INTO write_runs(started_at, finished_at, writer, model, guides, cached, fallbacks, "
+      pq("INSERT INTO write_runs(started_at, finished_at, writer, model, guides, cached, fallbacks, "
         "requests, retries, failures, prompt_tokens, completion_tokens, usd, removed_citations) "
         "VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)");
   st.bind(1, run.started_at)
@@ -295,7 +295,7 @@ Result<void> PgStore::record_write_run(const WriteRunRecord& run) {
 
 Result<std::vector<WriteRunRecord>> PgStore::write_runs(size_t limit) {
   auto st =
-      q("SELECT started_at, finished_at, writer, model, guides, cached, fallbacks, requests, "
+      pq("SELECT started_at, finished_at, writer, model, guides, cached, fallbacks, requests, "
         "retries, failures, prompt_tokens, completion_tokens, usd, removed_citations FROM "
         "write_runs ORDER BY id DESC LIMIT $1");
   st.bind(1, static_cast<std::int64_t>(limit));

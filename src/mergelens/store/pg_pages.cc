@@ -43,7 +43,7 @@ Result<void> each_row(pg::Stmt& st, Fn row) {
 Result<std::optional<UnixSeconds>> PgStore::adjacent_merge(std::int64_t repo_id, UnixSeconds t,
                                                            bool before) {
   const std::string repo = repo_filter(repo_id, "repo_id", "$1");
-  auto st = q(before ? "SELECT max(merged_at) FROM changes WHERE " + repo +
+  auto st = pq(before ? "SELECT max(merged_at) FROM changes WHERE " + repo +
                            " AND merged_at < $2 AND open = 0"
                      : "SELECT min(merged_at) FROM changes WHERE " + repo +
                            " AND merged_at >= $2 AND open = 0");
@@ -59,7 +59,7 @@ Result<std::map<std::int64_t, std::vector<std::string>>> PgStore::tags_of(
   std::map<std::int64_t, std::vector<std::string>> out;
   if (ids.empty()) return out;
   auto st =
-      q("SELECT change_id, name FROM change_tags WHERE change_id = ANY($1::bigint[]) "
+      pq("SELECT change_id, name FROM change_tags WHERE change_id = ANY($1::bigint[]) "
         "ORDER BY change_id, name COLLATE \"C\"");
   st.bind(1, id_array(ids));
   auto r = each_row(st, [&](pg::Stmt& s) { out[s.i64(0)].push_back(s.text(1)); });
@@ -72,7 +72,7 @@ Result<std::map<std::int64_t, std::vector<GuideLine>>> PgStore::guide_lines(
   std::map<std::int64_t, std::vector<GuideLine>> out;
   if (ids.empty()) return out;
   auto st =
-      q("SELECT change_id, lang, headline, writer FROM guides WHERE change_id = ANY($1::bigint[]) "
+      pq("SELECT change_id, lang, headline, writer FROM guides WHERE change_id = ANY($1::bigint[]) "
         "ORDER BY change_id, lang COLLATE \"C\"");
   st.bind(1, id_array(ids));
   auto r = each_row(st, [&](pg::Stmt& s) {
@@ -92,7 +92,7 @@ Result<std::vector<TagStat>> PgStore::tag_stats(std::int64_t repo_id, size_t wee
   const UnixSeconds first_week = end_week - static_cast<std::int64_t>(weeks - 1) * kWeek;
   const std::string repo = repo_filter(repo_id, "c.repo_id", "$1");
   auto st =
-      q("SELECT t.name, count(*), count(*) FILTER (WHERE f.verdict = 'close_read') FROM "
+      pq("SELECT t.name, count(*), count(*) FILTER (WHERE f.verdict = 'close_read') FROM "
         "change_tags t JOIN changes c ON c.id = t.change_id LEFT JOIN judged f ON f.change_id = "
         "c.id WHERE " +
         repo + " GROUP BY t.name ORDER BY count(*) DESC, t.name COLLATE \"C\"");
@@ -109,7 +109,7 @@ Result<std::vector<TagStat>> PgStore::tag_stats(std::int64_t repo_id, size_t wee
   });
   if (!r) return std::unexpected(r.error());
   auto wk =
-      q("SELECT t.name, (c.merged_at - $2) / 604800, count(*) FROM change_tags t "
+      pq("SELECT t.name, (c.merged_at - $2) / 604800, count(*) FROM change_tags t "
         "JOIN changes c ON c.id = t.change_id WHERE " +
         repo + " AND c.merged_at >= $2 GROUP BY 1, 2");
   wk.bind(1, repo_id).bind(2, first_week);
@@ -159,7 +159,7 @@ Result<Aggregate> PgStore::aggregate(std::int64_t repo_id, const AggregateQuery&
   Aggregate out;
   {
     auto st =
-        q("SELECT count(*), count(*) FILTER (WHERE f.verdict = 'close_read'), "
+        pq("SELECT count(*), count(*) FILTER (WHERE f.verdict = 'close_read'), "
           "coalesce(avg(f.importance), 0), coalesce(avg(f.insight), 0)" +
           from);
     bind(st);
@@ -173,7 +173,7 @@ Result<Aggregate> PgStore::aggregate(std::int64_t repo_id, const AggregateQuery&
   {
     // Weeks relative to the Monday before the epoch; floor division as in SQLite for t >= 0.
     auto st =
-        q("SELECT (c.merged_at + 259200) / 604800, count(*), coalesce(avg(f.importance), 0), "
+        pq("SELECT (c.merged_at + 259200) / 604800, count(*), coalesce(avg(f.importance), 0), "
           "coalesce(avg(f.insight), 0)" +
           from + " GROUP BY 1 ORDER BY 1");
     bind(st);
@@ -184,7 +184,7 @@ Result<Aggregate> PgStore::aggregate(std::int64_t repo_id, const AggregateQuery&
   }
   auto list = [&](std::string_view order, size_t limit,
                   std::vector<ChangeSummary>& dst) -> Result<void> {
-    auto st = q(fmt::format("SELECT {}{} ORDER BY {} LIMIT {}", kSummaryColumns, from, order,
+    auto st = pq(fmt::format("SELECT {}{} ORDER BY {} LIMIT {}", kSummaryColumns, from, order,
                             static_cast<std::int64_t>(limit)));
     bind(st);
     return each_row(st, [&](pg::Stmt& s) { dst.push_back(read_summary(s)); });
@@ -216,7 +216,7 @@ Result<void> PgStore::read_snapshot(const std::function<void()>& body) {
 }
 
 Result<std::int64_t> PgStore::data_version() {
-  auto st = q("SELECT n FROM mergelens_version");
+  auto st = pq("SELECT n FROM mergelens_version");
   auto row = st.step();
   if (!row) return std::unexpected(row.error());
   if (!*row) return fail(ErrorKind::kCorrupt, "{}: mergelens_version has no row", where());
@@ -227,15 +227,15 @@ Result<std::int64_t> PgStore::data_version() {
 
 Result<void> PgStore::load_pull_state(std::int64_t id, Change& c) {
   auto st =
-      q("SELECT open, draft, head_sha, base_ref, merged_by, updated_at FROM changes WHERE id = $1");
+      pq("SELECT open, draft, head_sha, base_ref, merged_by, updated_at FROM changes WHERE id = $1");
   auto reviews =
-      q("SELECT github_id, author, state, body, submitted_at FROM change_reviews "
+      pq("SELECT github_id, author, state, body, submitted_at FROM change_reviews "
         "WHERE change_id = $1 ORDER BY idx");
   auto comments =
-      q("SELECT github_id, in_reply_to, author, path, line, original_line, diff_hunk, body, "
+      pq("SELECT github_id, in_reply_to, author, path, line, original_line, diff_hunk, body, "
         "created_at FROM change_review_comments WHERE change_id = $1 ORDER BY idx");
   auto issue =
-      q("SELECT github_id, author, body, created_at FROM change_comments WHERE change_id = $1 "
+      pq("SELECT github_id, author, body, created_at FROM change_comments WHERE change_id = $1 "
         "ORDER BY idx");
   for (auto* s : {&st, &reviews, &comments, &issue}) s->bind(1, id);
   auto r = each_row(st, [&](pg::Stmt& s) {
@@ -275,7 +275,7 @@ Result<void> PgStore::insert_conversation(std::int64_t id, const Change& c) {
   for (size_t i = 0; i < c.reviews.size(); ++i) {
     const Review& r = c.reviews[i];
     auto st =
-        q("INSERT INTO change_reviews(change_id, idx, github_id, author, state, body, "
+        pq("INSERT INTO change_reviews(change_id, idx, github_id, author, state, body, "
           "submitted_at) VALUES($1,$2,$3,$4,$5,$6,$7)");
     st.bind(1, id).bind(2, static_cast<std::int64_t>(i)).bind(3, r.id).bind(4, r.author);
     st.bind(5, r.state).bind(6, r.body).bind(7, r.submitted_at);
@@ -284,7 +284,7 @@ Result<void> PgStore::insert_conversation(std::int64_t id, const Change& c) {
   for (size_t i = 0; i < c.review_comments.size(); ++i) {
     const ReviewComment& r = c.review_comments[i];
     auto st =
-        q("INSERT INTO change_review_comments(change_id, idx, github_id, in_reply_to, author, "
+        pq("INSERT INTO change_review_comments(change_id, idx, github_id, in_reply_to, author, "
           "path, line, original_line, diff_hunk, body, created_at) "
           "VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)");
     st.bind(1, id).bind(2, static_cast<std::int64_t>(i)).bind(3, r.id).bind(4, r.in_reply_to);
@@ -296,7 +296,7 @@ Result<void> PgStore::insert_conversation(std::int64_t id, const Change& c) {
   for (size_t i = 0; i < c.comments.size(); ++i) {
     const IssueComment& r = c.comments[i];
     auto st =
-        q("INSERT INTO change_comments(change_id, idx, github_id, author, body, created_at) "
+        pq("INSERT INTO change_comments(change_id, idx, github_id, author, body, created_at) "
           "VALUES($1,$2,$3,$4,$5,$6)");
     st.bind(1, id).bind(2, static_cast<std::int64_t>(i)).bind(3, r.id).bind(4, r.author);
     st.bind(5, r.body).bind(6, r.created_at);
@@ -307,7 +307,7 @@ Result<void> PgStore::insert_conversation(std::int64_t id, const Change& c) {
 
 Result<std::vector<PullRow>> PgStore::pull_rows(std::int64_t repo_id, std::int64_t number) {
   auto st =
-      q("SELECT id, sha, open, head_sha, updated_at, file_count FROM changes "
+      pq("SELECT id, sha, open, head_sha, updated_at, file_count FROM changes "
         "WHERE repo_id = $1 AND number = $2 ORDER BY id DESC");
   st.bind(1, repo_id).bind(2, number);
   std::vector<PullRow> out;
@@ -329,7 +329,7 @@ Result<std::int64_t> PgStore::put_pull(std::int64_t repo_id, const Change& c,
     }
     std::int64_t id = c.id;
     if (id == 0) {
-      auto same = q("SELECT id FROM changes WHERE repo_id = $1 AND sha = $2");
+      auto same = pq("SELECT id FROM changes WHERE repo_id = $1 AND sha = $2");
       same.bind(1, repo_id).bind(2, c.sha);
       if (auto r = each_row(same, [&](pg::Stmt& s) { id = s.i64(0); }); !r)
         return std::unexpected(r.error());
@@ -340,7 +340,7 @@ Result<std::int64_t> PgStore::put_pull(std::int64_t repo_id, const Change& c,
         "head_sha, base_ref, merged_by, updated_at";
     constexpr std::string_view kVals =
         "$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22";
-    auto st = q(id ? fmt::format("UPDATE changes SET ({}) = ROW({}) WHERE id = $1 AND repo_id = "
+    auto st = pq(id ? fmt::format("UPDATE changes SET ({}) = ROW({}) WHERE id = $1 AND repo_id = "
                                  "$23 RETURNING id",
                                  kCols, kVals)
                    : fmt::format("INSERT INTO changes(repo_id, {}) VALUES($23, {}) RETURNING id",
@@ -360,7 +360,7 @@ Result<std::int64_t> PgStore::put_pull(std::int64_t repo_id, const Change& c,
     id = st.i64(0);
     for (const char* table : {"change_files", "change_commits", "change_labels", "change_reviews",
                               "change_review_comments", "change_comments", "facts"}) {
-      auto del = q(fmt::format("DELETE FROM {} WHERE change_id = $1", table));
+      auto del = pq(fmt::format("DELETE FROM {} WHERE change_id = $1", table));
       del.bind(1, id);
       if (auto r = del.run(); !r) return std::unexpected(r.error());
     }
@@ -377,7 +377,7 @@ Result<std::int64_t> PgStore::put_pull(std::int64_t repo_id, const Change& c,
 Result<void> PgStore::delete_change(std::int64_t id) {
   // Child rows and the search document go with ON DELETE CASCADE.
   return in_transaction<void>([&]() -> Result<void> {
-    auto st = q("DELETE FROM changes WHERE id = $1");
+    auto st = pq("DELETE FROM changes WHERE id = $1");
     st.bind(1, id);
     if (auto r = st.run(); !r) return std::unexpected(r.error());
     return {};
@@ -386,8 +386,8 @@ Result<void> PgStore::delete_change(std::int64_t id) {
 
 Result<GithubSyncState> PgStore::get_sync_state(std::int64_t repo_id) {
   GithubSyncState out;
-  auto st = q("SELECT closed_since, open_since FROM github_sync WHERE repo_id = $1");
-  auto tags = q("SELECT key, etag FROM github_etags WHERE repo_id = $1");
+  auto st = pq("SELECT closed_since, open_since FROM github_sync WHERE repo_id = $1");
+  auto tags = pq("SELECT key, etag FROM github_etags WHERE repo_id = $1");
   st.bind(1, repo_id);
   tags.bind(1, repo_id);
   auto r = each_row(st, [&](pg::Stmt& s) {
@@ -401,17 +401,17 @@ Result<GithubSyncState> PgStore::get_sync_state(std::int64_t repo_id) {
 
 Result<void> PgStore::write_sync_state(std::int64_t repo_id, const GithubSyncState& state) {
   auto up =
-      q("INSERT INTO github_sync(repo_id, closed_since, open_since) VALUES($1,$2,$3) "
+      pq("INSERT INTO github_sync(repo_id, closed_since, open_since) VALUES($1,$2,$3) "
         "ON CONFLICT(repo_id) DO UPDATE SET closed_since = excluded.closed_since, "
         "open_since = excluded.open_since");
-  auto del = q("DELETE FROM github_etags WHERE repo_id = $1");
+  auto del = pq("DELETE FROM github_etags WHERE repo_id = $1");
   up.bind(1, repo_id).bind(2, state.closed_since).bind(3, state.open_since);
   del.bind(1, repo_id);
   auto r = up.run();
   if (r) r = del.run();
   for (const auto& [key, etag] : state.etags) {
     if (!r) break;
-    auto ins = q("INSERT INTO github_etags(repo_id, key, etag) VALUES($1,$2,$3)");
+    auto ins = pq("INSERT INTO github_etags(repo_id, key, etag) VALUES($1,$2,$3)");
     ins.bind(1, repo_id).bind(2, key).bind(3, etag);
     r = ins.run();
   }
@@ -430,7 +430,7 @@ Result<void> PgStore::put_triage(std::span<const TriageRecord> records) {
     auto before = triage_of(ids);
     if (!before) return std::unexpected(before.error());
     for (const auto& r : records) {
-      auto ins = q(fmt::format(
+      auto ins = pq(fmt::format(
           "INSERT INTO triage({}) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
           "ON CONFLICT (change_id) DO UPDATE SET day = excluded.day, key = excluded.key, "
           "rank = excluded.rank, importance = excluded.importance, insight = excluded.insight, "
@@ -444,7 +444,7 @@ Result<void> PgStore::put_triage(std::span<const TriageRecord> records) {
       if (auto x = ins.run(); !x) return std::unexpected(x.error());
       auto old = before->find(r.change_id);
       if (old != before->end() && !triage_judgment_differs(old->second, r)) continue;
-      auto stale = q("UPDATE guides SET stale = 1 WHERE change_id = $1");
+      auto stale = pq("UPDATE guides SET stale = 1 WHERE change_id = $1");
       stale.bind(1, r.change_id);
       if (auto x = stale.run(); !x) return std::unexpected(x.error());
     }
@@ -456,7 +456,7 @@ Result<std::map<std::int64_t, TriageRecord>> PgStore::triage_of(std::span<const 
   std::map<std::int64_t, TriageRecord> out;
   if (ids.empty()) return out;
   auto st =
-      q(fmt::format("SELECT {} FROM triage WHERE change_id = ANY($1::bigint[])", kTriageColumns));
+      pq(fmt::format("SELECT {} FROM triage WHERE change_id = ANY($1::bigint[])", kTriageColumns));
   st.bind(1, id_array(ids));
   auto r = each_row(st, [&](pg::Stmt& s) { out[s.i64(0)] = read_triage(s); });
   if (!r) return std::unexpected(r.error());

@@ -114,7 +114,7 @@ std::string tsquery_of(std::string_view text, bool prefix) {
 Result<void> PgStore::index_changes(std::span<const std::int64_t> ids) {
   for (const std::int64_t id : ids) {
     auto sel =
-        q("SELECT c.title, coalesce(string_agg(g.headline, ' '), ''), "
+        pq("SELECT c.title, coalesce(string_agg(g.headline, ' '), ''), "
           "coalesce(string_agg(g.text, ' '), '') FROM changes c LEFT JOIN guides g ON "
           "g.change_id = c.id WHERE c.id = $1 GROUP BY c.id");
     sel.bind(1, id);
@@ -124,7 +124,7 @@ Result<void> PgStore::index_changes(std::span<const std::int64_t> ids) {
     const std::string doc =
         tsvector_text({{sel.text(0), 'A'}, {sel.text(1), 'B'}, {sel.text(2), 'C'}});
     auto ins =
-        q("INSERT INTO search_docs(change_id, doc) VALUES($1, $2::tsvector) ON CONFLICT "
+        pq("INSERT INTO search_docs(change_id, doc) VALUES($1, $2::tsvector) ON CONFLICT "
           "(change_id) DO UPDATE SET doc = excluded.doc");
     ins.bind(1, id).bind(2, doc);
     if (auto r = ins.run(); !r) return std::unexpected(r.error());
@@ -134,7 +134,7 @@ Result<void> PgStore::index_changes(std::span<const std::int64_t> ids) {
 
 Result<size_t> PgStore::refresh_search_index() {
   auto st =
-      q("SELECT id FROM changes c WHERE NOT EXISTS (SELECT 1 FROM search_docs s WHERE "
+      pq("SELECT id FROM changes c WHERE NOT EXISTS (SELECT 1 FROM search_docs s WHERE "
         "s.change_id = c.id)");
   auto ids = column_ids(st);
   if (!ids) return std::unexpected(ids.error());
@@ -171,7 +171,7 @@ Result<std::vector<SearchHit>> PgStore::search(std::int64_t repo_id,
   if (include.empty())
     return fail(ErrorKind::kInvalidInput, "a search needs at least one term that is not excluded");
   const std::string query = include + exclude;
-  auto count = q(
+  auto count = pq(
       "SELECT count(*) FROM (SELECT 1 FROM search_docs s JOIN changes c ON c.id = s.change_id "
       "WHERE s.doc @@ $1::tsquery AND " +
       repo_filter(repo_id, "c.repo_id", "$2") + " LIMIT " + std::to_string(kRankedMatches) + ") m");
@@ -182,7 +182,7 @@ Result<std::vector<SearchHit>> PgStore::search(std::int64_t repo_id,
                 counted.error().message);
   const bool by_rank = count.i64(0) < kRankedMatches;
   auto st =
-      q("WITH hits AS MATERIALIZED (SELECT s.change_id AS id, " +
+      pq("WITH hits AS MATERIALIZED (SELECT s.change_id AS id, " +
         std::string(by_rank ? "-ts_rank(s.doc, $1::tsquery)::float8" : "0.0::float8") +
         " AS rank FROM search_docs s JOIN changes c ON c.id = s.change_id WHERE s.doc @@ "
         "$1::tsquery AND " +

@@ -41,21 +41,21 @@ Result<std::unique_ptr<Store>> open_store_at(const std::string& location,
 Result<void> PgStore::migrate() {
   return in_transaction<void>(
       [&]() -> Result<void> {
-        auto lock = q("SELECT pg_advisory_xact_lock($1)");
+        auto lock = pq("SELECT pg_advisory_xact_lock($1)");
         lock.bind(1, kMigrationLock);
         if (auto r = lock.step(); !r) return std::unexpected(r.error());
         if (auto r = conn_.exec("CREATE TABLE IF NOT EXISTS mergelens_meta (key TEXT PRIMARY KEY, "
                                 "value TEXT NOT NULL)");
             !r)
           return r;
-        auto version = q("SELECT value FROM mergelens_meta WHERE key = 'schema_version'");
+        auto version = pq("SELECT value FROM mergelens_meta WHERE key = 'schema_version'");
         auto row = version.step();
         if (!row) return std::unexpected(row.error());
         const std::int64_t have = *row ? std::stoll(version.text(0)) : 0;
         if (have == 0) {
           // A database with tables but no version of ours belongs to someone else.
           auto other =
-              q("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+              pq("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
                 "current_schema() "
                 "AND table_name != 'mergelens_meta'");
           if (auto r = other.step(); !r) return std::unexpected(r.error());
@@ -76,7 +76,7 @@ Result<void> PgStore::migrate() {
         }
         if (have < known) {
           auto up =
-              q("INSERT INTO mergelens_meta(key, value) VALUES('schema_version', $1) ON CONFLICT "
+              pq("INSERT INTO mergelens_meta(key, value) VALUES('schema_version', $1) ON CONFLICT "
                 "(key) "
                 "DO UPDATE SET value = excluded.value");
           up.bind(1, std::to_string(known));
@@ -118,7 +118,7 @@ Result<std::unique_ptr<Store>> open_pg_store(const std::string& url, const Store
 
 Result<RepoRecord> PgStore::upsert_repo(const RepoRecord& repo) {
   return in_transaction<RepoRecord>([&]() -> Result<RepoRecord> {
-    auto st = q(fmt::format(
+    auto st = pq(fmt::format(
         "INSERT INTO repos(name, path, web_base, branch) VALUES($1, $2, $3, $4) "
         "ON CONFLICT(name) DO UPDATE SET path = excluded.path, web_base = excluded.web_base, "
         "branch = excluded.branch RETURNING {}",
@@ -132,7 +132,7 @@ Result<RepoRecord> PgStore::upsert_repo(const RepoRecord& repo) {
 }
 
 Result<std::vector<RepoRecord>> PgStore::list_repos() {
-  auto st = q(fmt::format("SELECT {} FROM repos ORDER BY name COLLATE \"C\"", kRepoColumns));
+  auto st = pq(fmt::format("SELECT {} FROM repos ORDER BY name COLLATE \"C\"", kRepoColumns));
   std::vector<RepoRecord> out;
   for (;;) {
     auto row = st.step();
@@ -144,7 +144,7 @@ Result<std::vector<RepoRecord>> PgStore::list_repos() {
 }
 
 Result<std::optional<RepoRecord>> PgStore::find_repo(std::string_view name) {
-  auto st = q(fmt::format("SELECT {} FROM repos WHERE name = $1", kRepoColumns));
+  auto st = pq(fmt::format("SELECT {} FROM repos WHERE name = $1", kRepoColumns));
   st.bind(1, name);
   auto row = st.step();
   if (!row) return std::unexpected(row.error());
@@ -153,7 +153,7 @@ Result<std::optional<RepoRecord>> PgStore::find_repo(std::string_view name) {
 }
 
 Result<std::unordered_set<std::string>> PgStore::known_shas(std::int64_t repo_id) {
-  auto st = q("SELECT sha FROM changes WHERE repo_id = $1");
+  auto st = pq("SELECT sha FROM changes WHERE repo_id = $1");
   st.bind(1, repo_id);
   std::unordered_set<std::string> out;
   for (;;) {
@@ -166,7 +166,7 @@ Result<std::unordered_set<std::string>> PgStore::known_shas(std::int64_t repo_id
 }
 
 Result<std::vector<std::string>> PgStore::shallow_boundaries(std::int64_t repo_id) {
-  auto st = q("SELECT sha FROM changes WHERE repo_id = $1 AND shallow != 0 ORDER BY merged_at, id");
+  auto st = pq("SELECT sha FROM changes WHERE repo_id = $1 AND shallow != 0 ORDER BY merged_at, id");
   st.bind(1, repo_id);
   std::vector<std::string> out;
   for (;;) {
@@ -181,7 +181,7 @@ Result<std::vector<std::string>> PgStore::shallow_boundaries(std::int64_t repo_i
 Result<std::vector<std::pair<std::string, size_t>>> PgStore::incomplete_changes(
     std::int64_t repo_id) {
   auto st =
-      q("SELECT c.sha, count(*) FROM change_files f JOIN changes c ON c.id = f.change_id "
+      pq("SELECT c.sha, count(*) FROM change_files f JOIN changes c ON c.id = f.change_id "
         "WHERE c.repo_id = $1 AND f.unavailable IS NOT NULL GROUP BY c.id "
         "ORDER BY min(c.merged_at), c.id");
   st.bind(1, repo_id);
@@ -197,7 +197,7 @@ Result<std::vector<std::pair<std::string, size_t>>> PgStore::incomplete_changes(
 
 Result<std::int64_t> PgStore::fill_boundary(std::int64_t repo_id, const Change& c) {
   auto st =
-      q("UPDATE changes SET parent_sha = $3, file_count = $4, additions = $5, deletions = $6, "
+      pq("UPDATE changes SET parent_sha = $3, file_count = $4, additions = $5, deletions = $6, "
         "files_truncated = $7, shallow = 0 WHERE repo_id = $1 AND sha = $2 AND (shallow != 0 OR "
         "EXISTS (SELECT 1 FROM change_files f WHERE f.change_id = changes.id AND "
         "f.unavailable IS NOT NULL)) RETURNING id");
@@ -215,7 +215,7 @@ Result<std::int64_t> PgStore::fill_boundary(std::int64_t repo_id, const Change& 
   // As SqliteStore::fill_boundary: labels and the conversation stay; facts
   // go, so the next analysis reads the diff (and the guides turn stale).
   for (const char* table : {"change_files", "change_commits", "facts"}) {
-    auto del = q(fmt::format("DELETE FROM {} WHERE change_id = $1", table));
+    auto del = pq(fmt::format("DELETE FROM {} WHERE change_id = $1", table));
     del.bind(1, id);
     if (auto r = del.run(); !r) return std::unexpected(r.error());
   }
@@ -227,7 +227,7 @@ Result<std::int64_t> PgStore::fill_boundary(std::int64_t repo_id, const Change& 
 
 Result<std::int64_t> PgStore::insert_change(std::int64_t repo_id, const Change& c) {
   auto st =
-      q("INSERT INTO changes(repo_id, kind, number, sha, parent_sha, title, body, author_name, "
+      pq("INSERT INTO changes(repo_id, kind, number, sha, parent_sha, title, body, author_name, "
         "author_email, author_login, merged_at, url, file_count, additions, deletions, "
         "files_truncated, shallow) "
         "VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) "
@@ -261,7 +261,7 @@ Result<void> PgStore::insert_children(std::int64_t id, const Change& c) {
   for (size_t i = 0; i < c.files.size(); ++i) {
     const FileChange& f = c.files[i];
     auto st =
-        q("INSERT INTO change_files(change_id, idx, path, old_path, status, \"binary\", truncated, "
+        pq("INSERT INTO change_files(change_id, idx, path, old_path, status, \"binary\", truncated, "
           "additions, deletions, patch, unavailable) VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)");
     st.bind(1, id)
         .bind(2, static_cast<std::int64_t>(i))
@@ -286,7 +286,7 @@ Result<void> PgStore::insert_children(std::int64_t id, const Change& c) {
   for (size_t i = 0; i < c.commits.size(); ++i) {
     const Commit& cm = c.commits[i];
     auto st =
-        q("INSERT INTO change_commits(change_id, idx, sha, author_name, author_email, authored_at, "
+        pq("INSERT INTO change_commits(change_id, idx, sha, author_name, author_email, authored_at, "
           "committed_at, message) VALUES($1,$2,$3,$4,$5,$6,$7,$8)");
     st.bind(1, id)
         .bind(2, static_cast<std::int64_t>(i))
@@ -299,7 +299,7 @@ Result<void> PgStore::insert_children(std::int64_t id, const Change& c) {
     if (auto r = st.run(); !r) return std::unexpected(r.error());
   }
   for (const auto& label : c.labels) {
-    auto st = q("INSERT INTO change_labels(change_id, name) VALUES($1,$2) ON CONFLICT DO NOTHING");
+    auto st = pq("INSERT INTO change_labels(change_id, name) VALUES($1,$2) ON CONFLICT DO NOTHING");
     st.bind(1, id).bind(2, label);
     if (auto r = st.run(); !r) return std::unexpected(r.error());
   }
@@ -324,7 +324,7 @@ Result<size_t> PgStore::put_changes(std::int64_t repo_id, std::span<const Change
     }
     if (auto r = index_changes(fresh); !r) return std::unexpected(r.error());
     if (new_base) {
-      auto up = q("UPDATE repos SET base_sha = $2 WHERE id = $1");
+      auto up = pq("UPDATE repos SET base_sha = $2 WHERE id = $1");
       up.bind(1, repo_id).bind(2, *new_base);
       if (auto r = up.run(); !r) return std::unexpected(r.error());
     }
@@ -334,7 +334,7 @@ Result<size_t> PgStore::put_changes(std::int64_t repo_id, std::span<const Change
 
 Result<std::vector<ChangeSummary>> PgStore::list_changes(std::int64_t repo_id,
                                                          const ListQuery& lq) {
-  auto st = q("SELECT " + std::string(kSummaryColumns) +
+  auto st = pq("SELECT " + std::string(kSummaryColumns) +
               " FROM changes c LEFT JOIN judged f ON f.change_id = c.id WHERE " +
               repo_filter(repo_id, "c.repo_id", "$1") +
               " AND ($2::bigint IS NULL OR c.merged_at >= $2) AND "
@@ -356,7 +356,7 @@ Result<std::vector<ChangeSummary>> PgStore::list_changes(std::int64_t repo_id,
 }
 
 Result<size_t> PgStore::count_changes(std::int64_t repo_id) {
-  auto st = q("SELECT count(*) FROM changes WHERE repo_id = $1");
+  auto st = pq("SELECT count(*) FROM changes WHERE repo_id = $1");
   st.bind(1, repo_id);
   auto row = st.step();
   if (!row) return std::unexpected(row.error());
@@ -365,7 +365,7 @@ Result<size_t> PgStore::count_changes(std::int64_t repo_id) {
 
 Result<std::optional<Change>> PgStore::load_change(std::int64_t repo_id, std::string_view where_sql,
                                                    const std::function<void(Stmt&)>& bind) {
-  auto st = q(fmt::format(
+  auto st = pq(fmt::format(
       "SELECT c.id, c.kind, c.number, c.sha, c.parent_sha, c.title, c.body, c.author_name, "
       "c.author_email, c.author_login, c.merged_at, c.url, c.files_truncated, r.name, "
       "c.shallow FROM changes c JOIN repos r ON r.id = c.repo_id WHERE ($1 = 0 OR c.repo_id = $1) "
@@ -394,7 +394,7 @@ Result<std::optional<Change>> PgStore::load_change(std::int64_t repo_id, std::st
   c.shallow = st.i64(14) != 0;
 
   auto files =
-      q("SELECT path, old_path, status, \"binary\", truncated, additions, deletions, patch, "
+      pq("SELECT path, old_path, status, \"binary\", truncated, additions, deletions, patch, "
         "unavailable FROM change_files WHERE change_id = $1 ORDER BY idx");
   files.bind(1, id);
   for (;;) {
@@ -422,7 +422,7 @@ Result<std::optional<Change>> PgStore::load_change(std::int64_t repo_id, std::st
   }
 
   auto commits =
-      q("SELECT sha, author_name, author_email, authored_at, committed_at, message "
+      pq("SELECT sha, author_name, author_email, authored_at, committed_at, message "
         "FROM change_commits WHERE change_id = $1 ORDER BY idx");
   commits.bind(1, id);
   for (;;) {
@@ -440,7 +440,7 @@ Result<std::optional<Change>> PgStore::load_change(std::int64_t repo_id, std::st
   }
 
   auto labels =
-      q("SELECT name FROM change_labels WHERE change_id = $1 ORDER BY name COLLATE \"C\"");
+      pq("SELECT name FROM change_labels WHERE change_id = $1 ORDER BY name COLLATE \"C\"");
   labels.bind(1, id);
   for (;;) {
     auto r = labels.step();
@@ -468,7 +468,7 @@ Result<std::optional<Change>> PgStore::get_change_by_id(std::int64_t id) {
 
 Result<std::vector<std::string>> PgStore::find_shas(std::int64_t repo_id, std::string_view prefix) {
   auto st =
-      q("SELECT sha FROM changes WHERE repo_id = $1 AND sha COLLATE \"C\" >= $2 AND sha COLLATE "
+      pq("SELECT sha FROM changes WHERE repo_id = $1 AND sha COLLATE \"C\" >= $2 AND sha COLLATE "
         "\"C\" < $2 || 'g' ORDER BY sha COLLATE \"C\" LIMIT 10");
   st.bind(1, repo_id).bind(2, prefix);
   std::vector<std::string> out;

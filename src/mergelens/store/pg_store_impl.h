@@ -2,7 +2,7 @@
 // methods are split like SqliteStore's: pg_store.cc (opening, migrations,
 // repositories, changes), pg_facts.cc (facts, guides, answer cache, write
 // ledger), pg_pages.cc (page queries, snapshots, the data version, GitHub
-// state), pg_search.cc (tsvector search), pg_deliveries.cc (delivery records), pg_jobs.cc (the job
+// state), pg_search.cc (tsvector search), pg_jobs.cc (the job
 // queue, model limits, repository settings). Adding a Store method means declaring it here and
 // writing it in the file of its family, with the SQL in `$N` form.
 //
@@ -20,6 +20,7 @@
 
 #include "mergelens/store/pg_util.h"
 #include "mergelens/store/rows.h"
+#include "mergelens/store/sql_store.h"
 #include "mergelens/store/store.h"
 
 namespace mergelens {
@@ -28,7 +29,7 @@ namespace pgsql {
 std::span<const std::string_view> migrations();
 }
 
-class PgStore final : public Store {
+class PgStore final : public SqlStore {
   using Stmt = pg::Stmt;
 
  public:
@@ -94,17 +95,6 @@ class PgStore final : public Store {
   Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
                                         std::string_view lang, size_t limit) override;
 
-  // DeliveryStore (pg_deliveries.cc)
-  Result<std::vector<DeliveryPart>> plan_delivery(std::int64_t repo_id,
-                                                  std::span<const DeliveryPart> parts) override;
-  Result<void> record_delivery_attempt(std::int64_t repo_id, std::string_view target,
-                                       std::string_view day, int part, UnixSeconds at,
-                                       std::string_view error) override;
-  Result<std::vector<DeliveryPart>> deliveries(std::int64_t repo_id, std::string_view target,
-                                               std::string_view day) override;
-  Result<size_t> forget_delivery(std::int64_t repo_id, std::string_view target,
-                                 std::string_view day) override;
-
   // JobStore (pg_jobs.cc)
   Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;
   Result<std::optional<Job>> claim_job(std::string_view worker, std::span<const std::string> kinds,
@@ -139,8 +129,15 @@ class PgStore final : public Store {
   // Applies the migrations this build knows (pg_store.cc).
   Result<void> migrate();
 
+ protected:
+  db::Query q(std::string_view sql) override { return pg::query(conn_, std::string(sql)); }
+  db::Dialect dialect() const override { return db::Dialect::kPostgres; }
+  Result<void> transaction(const std::function<Result<void>()>& body, bool bump_version) override {
+    return in_transaction<void>(body, bump_version);
+  }
+
  private:
-  Stmt q(std::string sql) { return Stmt(conn_, std::move(sql)); }
+  Stmt pq(std::string sql) { return Stmt(conn_, std::move(sql)); }
   // Runs `body` inside BEGIN … COMMIT, rolling back on failure and running it
   // again on a deadlock or serialization failure. Unless `bump_version` is
   // false, the transaction also moves data_version (pg_pages.cc) as its last
@@ -159,8 +156,6 @@ class PgStore final : public Store {
   Result<void> insert_conversation(std::int64_t id, const Change& c);
   Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
   Result<void> index_changes(std::span<const std::int64_t> ids);
-  Result<std::vector<DeliveryPart>> read_parts(std::int64_t repo_id, std::string_view target,
-                                               std::string_view day);
   Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
                                             const std::function<void(Stmt&)>& bind);
   const std::string& where() const { return conn_.where(); }

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mergelens/store/statement.h"
 #include "mergelens/util/error.h"
 
 namespace mergelens::pg {
@@ -150,5 +151,9 @@ class Stmt {
   ResultPtr res_;
   int row_ = -1;
 };
+
+// A db::Query for `sql` on `conn` (which must outlive it). Nothing is sent
+// before the first step() or run(); errors name the server.
+db::Query query(Conn& conn, std::string sql);
 
 }  // namespace mergelens::pg

@@ -2,8 +2,7 @@
 // methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts),
 // sqlite_guides.cc (guides, the answer cache and the write ledger),
 // sqlite_github.cc (PR state, conversation, sync state), sqlite_pages.cc
-// (queries behind the web pages), sqlite_search.cc (FTS5) and
-// sqlite_deliveries.cc (delivery records).
+// (queries behind the web pages), sqlite_search.cc (FTS5).
 #pragma once
 
 #include <functional>
@@ -12,12 +11,13 @@
 #include <string>
 
 #include "mergelens/store/rows.h"
+#include "mergelens/store/sql_store.h"
 #include "mergelens/store/sqlite_util.h"
 #include "mergelens/store/store.h"
 
 namespace mergelens {
 
-class SqliteStore final : public Store {
+class SqliteStore final : public SqlStore {
   using Db = sql::Db;
   using Stmt = sql::Stmt;
 
@@ -83,16 +83,6 @@ class SqliteStore final : public Store {
   Result<size_t> refresh_search_index() override;
   Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
                                         std::string_view lang, size_t limit) override;
-  // Deliveries (sqlite_deliveries.cc).
-  Result<std::vector<DeliveryPart>> plan_delivery(std::int64_t repo_id,
-                                                  std::span<const DeliveryPart> parts) override;
-  Result<void> record_delivery_attempt(std::int64_t repo_id, std::string_view target,
-                                       std::string_view day, int part, UnixSeconds at,
-                                       std::string_view error) override;
-  Result<std::vector<DeliveryPart>> deliveries(std::int64_t repo_id, std::string_view target,
-                                               std::string_view day) override;
-  Result<size_t> forget_delivery(std::int64_t repo_id, std::string_view target,
-                                 std::string_view day) override;
 
   // JobStore (the job queue, model limits, repository settings)
   Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;
@@ -125,6 +115,15 @@ class SqliteStore final : public Store {
   }
   Result<Stmt> prepare_stmt(std::string_view q) const { return prepare(q); }
   std::int64_t last_changes() const { return sqlite3_changes(db_.get()); }
+
+ protected:
+  db::Query q(std::string_view sql) override { return sql::query(db_, &stmts_, sql, path_); }
+  db::Dialect dialect() const override { return db::Dialect::kSqlite; }
+  // BEGIN IMMEDIATE: one writer at a time; `bump_version` has no use here
+  // (PRAGMA data_version moves with every commit).
+  Result<void> transaction(const std::function<Result<void>()>& body, bool) override {
+    return in_transaction<void>(body);
+  }
 
  private:
   // Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back on failure.
@@ -168,9 +167,6 @@ class SqliteStore final : public Store {
   Result<void> index_changes(std::span<const std::int64_t> ids);
   // Indexes the changes that have no search document; returns how many.
   Result<size_t> index_missing();
-  // The delivery parts of (target, day); day empty: the newest day.
-  Result<std::vector<DeliveryPart>> read_parts(std::int64_t repo_id, std::string_view target,
-                                               std::string_view day);
   // repo_id 0 matches any repository.
   Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
                                             const std::function<void(Stmt&)>& bind);

@@ -141,4 +141,66 @@ std::string Stmt::blob(int col) const {
   return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(st_, col))) : std::string();
 }
 
+std::string sqlite_placeholders(std::string_view sql) {
+  std::string out(sql);
+  for (size_t i = 0; i + 1 < out.size(); ++i)
+    if (out[i] == '$' && out[i + 1] >= '0' && out[i + 1] <= '9') out[i] = '?';
+  return out;
+}
+
+namespace {
+
+class SqliteStatement final : public db::Statement {
+ public:
+  SqliteStatement(Stmt st, sqlite3* db, const std::string& where)
+      : st_(std::move(st)), db_(db), where_(where) {}
+  void bind_i64(int i, std::int64_t v) override { st_.bind(i, v); }
+  void bind_text(int i, std::string_view v) override { st_.bind(i, v); }
+  void bind_blob(int i, std::string_view v) override { st_.bind_blob(i, v); }
+  void bind_null(int i) override { st_.bind_null(i); }
+  void bind_double(int i, double v) override { st_.bind_double(i, v); }
+  Result<bool> step() override {
+    auto r = st_.step();
+    if (!r) return named(r.error());
+    return r;
+  }
+  Result<std::int64_t> run() override {
+    for (;;) {
+      auto r = st_.step();
+      if (!r) {
+        sqlite3_reset(st_.handle());
+        return named(r.error());
+      }
+      if (!*r) break;
+    }
+    sqlite3_reset(st_.handle());
+    return sqlite3_changes(db_);
+  }
+  void reset() override { sqlite3_reset(st_.handle()); }
+  std::int64_t i64(int col) const override { return st_.i64(col); }
+  double f64(int col) const override { return st_.f64(col); }
+  bool is_null(int col) const override { return st_.is_null(col); }
+  std::string text(int col) const override { return st_.text(col); }
+  std::string blob(int col) const override { return st_.blob(col); }
+
+ private:
+  std::unexpected<Error> named(const Error& e) const {
+    return fail(e.kind, "database {}: {}", where_, e.message);
+  }
+  Stmt st_;
+  sqlite3* db_;
+  const std::string& where_;
+};
+
+}  // namespace
+
+db::Query query(const Db& db, StmtCache* cache, std::string_view sql, const std::string& where) {
+  auto st = Stmt::prepare(db, sqlite_placeholders(sql), cache);
+  if (!st) {
+    auto e = fail(st.error().kind, "database {}: {}", where, st.error().message);
+    return db::Query(std::move(e.error()));
+  }
+  return db::Query(std::make_unique<SqliteStatement>(std::move(*st), db.get(), where));
+}
+
 }  // namespace mergelens::sql

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "mergelens/store/statement.h"
 #include "mergelens/util/error.h"
 
 namespace mergelens::sql {
@@ -88,6 +89,7 @@ class Stmt {
   // Steps to completion, for statements without rows.
   Result<void> run();
   void reset();
+  sqlite3_stmt* handle() const { return st_; }
 
   std::int64_t i64(int col) const { return sqlite3_column_int64(st_, col); }
   double f64(int col) const { return sqlite3_column_double(st_, col); }
@@ -105,5 +107,14 @@ class Stmt {
   StmtCache* cache_ = nullptr;
   std::string sql_;  // the key in cache_
 };
+
+// "$12" -> "?12": shared queries are written with PostgreSQL's placeholders.
+std::string sqlite_placeholders(std::string_view sql);
+
+// A db::Query for `sql` (written with $N placeholders) on `db`, prepared
+// through `cache` (may be null). Errors, of preparing or stepping, read
+// "database <where>: <SQLite's message>". The Query must not outlive `db`,
+// `cache` or `where`.
+db::Query query(const Db& db, StmtCache* cache, std::string_view sql, const std::string& where);
 
 }  // namespace mergelens::sql

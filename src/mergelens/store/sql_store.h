@@ -1,0 +1,87 @@
+// SqlStore: the Store written once for both databases, private to store/.
+//
+// Each query and each row-to-struct reader is written here once, over
+// db::Query (statement.h), with PostgreSQL's $N placeholders. The two
+// backends derive from SqlStore and supply only what really differs: the
+// connection (q), the transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL:
+// READ COMMITTED, re-run on deadlock, moving data_version), and, where the
+// SQL itself differs (full-text search, the job claim, schema types), a
+// per-dialect string chosen with pick() or a branch on dialect() beside the
+// shared code, never a second copy of the method.
+//
+// The methods are split by family over sql_*.cc files; see ARCHITECTURE.md,
+// "How to add a query".
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "mergelens/store/rows.h"
+#include "mergelens/store/statement.h"
+#include "mergelens/store/store.h"
+
+namespace mergelens {
+
+class SqlStore : public Store {
+ public:
+  // Deliveries (sql_deliveries.cc).
+  Result<std::vector<DeliveryPart>> plan_delivery(std::int64_t repo_id,
+                                                  std::span<const DeliveryPart> parts) override;
+  Result<void> record_delivery_attempt(std::int64_t repo_id, std::string_view target,
+                                       std::string_view day, int part, UnixSeconds at,
+                                       std::string_view error) override;
+  Result<std::vector<DeliveryPart>> deliveries(std::int64_t repo_id, std::string_view target,
+                                               std::string_view day) override;
+  Result<size_t> forget_delivery(std::int64_t repo_id, std::string_view target,
+                                 std::string_view day) override;
+
+ protected:
+  // A statement for `sql`, written with $1, $2, ... placeholders.
+  virtual db::Query q(std::string_view sql) = 0;
+  virtual db::Dialect dialect() const = 0;
+  // Runs `body` in one write transaction and commits when it succeeds;
+  // rolls back and returns its error otherwise. PostgreSQL may run `body`
+  // more than once (deadlock, serialization failure), so it must not keep
+  // state across attempts; unless `bump_version` is false it also moves the
+  // data version pages are cached by.
+  virtual Result<void> transaction(const std::function<Result<void>()>& body,
+                                   bool bump_version) = 0;
+
+  // `body`'s value, computed in one transaction (see transaction()).
+  template <class T>
+  Result<T> tx(const std::function<Result<T>()>& body, bool bump_version = true) {
+    if constexpr (std::is_void_v<T>) {
+      return transaction(body, bump_version);
+    } else {
+      std::optional<T> out;
+      auto r = transaction(
+          [&]() -> Result<void> {
+            out.reset();
+            auto v = body();
+            if (!v) return std::unexpected(v.error());
+            out.emplace(std::move(*v));
+            return {};
+          },
+          bump_version);
+      if (!r) return std::unexpected(r.error());
+      return std::move(*out);
+    }
+  }
+  // `sqlite` or `pg`, by this store's dialect: for the few statements
+  // whose SQL differs between the two.
+  std::string_view pick(std::string_view sqlite, std::string_view pg) const {
+    return dialect() == db::Dialect::kSqlite ? sqlite : pg;
+  }
+  bool is_pg() const { return dialect() == db::Dialect::kPostgres; }
+
+ private:
+  // The delivery parts of (target, day); day empty: the newest day.
+  Result<std::vector<DeliveryPart>> read_parts(std::int64_t repo_id, std::string_view target,
+                                               std::string_view day);
+};
+
+}  // namespace mergelens
