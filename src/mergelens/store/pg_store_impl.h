@@ -132,6 +132,7 @@ class PgStore final : public SqlStore {
  protected:
   db::Query q(std::string_view sql) override { return pg::query(conn_, std::string(sql)); }
   db::Dialect dialect() const override { return db::Dialect::kPostgres; }
+  std::string db_name() const override { return conn_.where(); }
   Result<void> transaction(const std::function<Result<void>()>& body, bool bump_version) override {
     return in_transaction<void>(body, bump_version);
   }

@@ -77,6 +77,11 @@ class SqlStore : public Store {
     return dialect() == db::Dialect::kSqlite ? sqlite : pg;
   }
   bool is_pg() const { return dialect() == db::Dialect::kPostgres; }
+  // The database for messages: "database <path>" or "PostgreSQL at host:port/db".
+  virtual std::string db_name() const = 0;
+  // Decompresses and parses a stored zstd JSON document; kCorrupt naming
+  // the database and `what` (e.g. "facts of change 12") when it cannot be read.
+  Result<nlohmann::json> read_json_doc(std::string_view blob, std::string_view what) const;
 
  private:
   // The delivery parts of (target, day); day empty: the newest day.

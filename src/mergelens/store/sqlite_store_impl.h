@@ -119,6 +119,7 @@ class SqliteStore final : public SqlStore {
  protected:
   db::Query q(std::string_view sql) override { return sql::query(db_, &stmts_, sql, path_); }
   db::Dialect dialect() const override { return db::Dialect::kSqlite; }
+  std::string db_name() const override { return "database " + path_; }
   // BEGIN IMMEDIATE: one writer at a time; `bump_version` has no use here
   // (PRAGMA data_version moves with every commit).
   Result<void> transaction(const std::function<Result<void>()>& body, bool) override {
