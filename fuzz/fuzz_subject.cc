@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "mergelens/analysis/text_facts.h"
+#include "mergelens/analysis/text/text_facts.h"
 #include "mergelens/source/subject.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

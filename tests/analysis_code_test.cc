@@ -1,4 +1,4 @@
-// Tests of analysis/language.h and analysis/code_facts.h on small
+// Tests of analysis/code/language.h and analysis/code/code_facts.h on small
 // hand-written diffs.
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "mergelens/analysis/code_facts.h"
-#include "mergelens/analysis/code_signals.h"
-#include "mergelens/analysis/language.h"
+#include "mergelens/analysis/code/code_facts.h"
+#include "mergelens/analysis/code/code_signals.h"
+#include "mergelens/analysis/code/language.h"
 #include "mergelens/model/diff.h"
 
 namespace mergelens {
@@ -284,15 +284,15 @@ TEST(HunkSymbol, CppConditionalCompilationKeepsBracesBalanced) {
 
 TEST(HunkSymbol, BalancedConditionalBranchesAreBothRead) {
   const std::vector<std::string> content = {
-      "#ifndef USE_ROCM",          // 1
+      "#ifndef USE_ROCM",            // 1
       "__global__ void k_cuda() {",  // 2
-      "  a();",                    // 3
-      "}",                         // 4
-      "#else",                     // 5
+      "  a();",                      // 3
+      "}",                           // 4
+      "#else",                       // 5
       "__global__ void k_rocm() {",  // 6
-      "  b();",                    // 7
-      "}",                         // 8
-      "#endif",                    // 9
+      "  b();",                      // 7
+      "}",                           // 8
+      "#endif",                      // 9
   };
   const std::string patch = H(7, 7, {"-  c();", "+  b();", " }"});
   auto facts = analyze_code(make_change({{"k.cu", patch}}), reader({{"k.cu", join(content)}}));
@@ -303,8 +303,8 @@ TEST(HunkSymbol, BalancedConditionalBranchesAreBothRead) {
 TEST(HunkSymbol, EverySymbolAHunkChangesIsModified) {
   const std::string patch = H(10, 10,
                               {"     def alloc(self, n):", "-        return self.pool.pop(n)",
-                               "+        with self._lock:", "+            return self.pool.pop(n)", " ",
-                               "     def free(self, i):", "-        self.pool.push(i)",
+                               "+        with self._lock:", "+            return self.pool.pop(n)",
+                               " ", "     def free(self, i):", "-        self.pool.push(i)",
                                "+        with self._lock:", "+            self.pool.push(i)"},
                               "class Pool:");
   auto facts = analyze_code(make_change({{"pool.py", patch}}), nullptr);
@@ -816,10 +816,11 @@ TEST(Signals, NamesAddedToAllArePublicApiOutsideTests) {
 
 TEST(Signals, DocstringsAndStringsAreNotConditions) {
   const std::string patch =
-      H(1, 1, {" def quantize(w):", "+    \"\"\"Quantize to fp8 and return the scale.", "+",
-               "+    Works for bf16 or fp16 weights, not int8.", "+    \"\"\"",
-               "+    warnings.warn(\"fp8 and int4 are experimental\")", "+    if w.dtype == torch.bfloat16:",
-               "+        w = w.float()"});
+      H(1, 1,
+        {" def quantize(w):", "+    \"\"\"Quantize to fp8 and return the scale.", "+",
+         "+    Works for bf16 or fp16 weights, not int8.", "+    \"\"\"",
+         "+    warnings.warn(\"fp8 and int4 are experimental\")",
+         "+    if w.dtype == torch.bfloat16:", "+        w = w.float()"});
   auto facts = analyze_code(make_change({{"q.py", patch}}), nullptr);
   const auto d = details(facts, "dtype_branch");
   ASSERT_EQ(d.size(), 1u);

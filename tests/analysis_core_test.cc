@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "mergelens/analysis/analyzer.h"
-#include "mergelens/analysis/cleanup.h"
-#include "mergelens/analysis/coverage.h"
+#include "mergelens/analysis/code/cleanup.h"
+#include "mergelens/analysis/code/coverage.h"
 #include "mergelens/analysis/facts_json.h"
-#include "mergelens/analysis/focus.h"
-#include "mergelens/analysis/scores.h"
-#include "mergelens/analysis/text_facts.h"
+#include "mergelens/analysis/judgment/focus.h"
+#include "mergelens/analysis/judgment/scores.h"
+#include "mergelens/analysis/text/text_facts.h"
 #include "mergelens/model/diff.h"
 #include "test_helpers.h"
 

@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "mergelens/analysis/glossary.h"
+#include "mergelens/analysis/judgment/tags.h"
 #include "mergelens/analysis/repo_config.h"
-#include "mergelens/analysis/tags.h"
+#include "mergelens/analysis/text/glossary.h"
 
 namespace mergelens {
 namespace {

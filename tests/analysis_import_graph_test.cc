@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "mergelens/analysis/import_graph.h"
+#include "mergelens/analysis/code/import_graph.h"
 
 namespace mergelens {
 namespace {
@@ -140,7 +140,8 @@ TEST(ImportGraph, ReachCountsExactlyUpToTheCapWhateverTheWalkOrder) {
   EXPECT_EQ(bulk.reach(c, none).importers, 500);
   // The same tree, files added one by one in reverse order.
   ImportGraph incremental;
-  for (auto it = files.rbegin(); it != files.rend(); ++it) incremental.set_file(it->first, it->second);
+  for (auto it = files.rbegin(); it != files.rend(); ++it)
+    incremental.set_file(it->first, it->second);
   EXPECT_EQ(incremental.reach(c, none).importers, 500);
   EXPECT_EQ(incremental.reach(c, none).direct, bulk.reach(c, none).direct);
 }
@@ -149,19 +150,25 @@ TEST(ImportGraph, ReachCountsExactlyUpToTheCapWhateverTheWalkOrder) {
 // and going) end in the graph a fresh build of the final tree gives: the
 // same edges and the same reach for every file.
 TEST(ImportGraph, RandomEditHistoriesAgreeWithAFreshBuild) {
-  const std::vector<std::string> paths = {
-      "python/pkg/__init__.py",   "python/pkg/a.py",         "python/pkg/b.py",
-      "python/pkg/sub/__init__.py", "python/pkg/sub/a.py",   "python/pkg/sub/c.py",
-      "python/other/a.py",        "python/other/__init__.py", "tests/test_a.py",
-      "csrc/ops.h",               "csrc/k.cu",                "csrc/x/ops.h"};
-  const std::vector<std::string> bodies = {
-      "",
-      "from pkg import a\n",
-      "from pkg.sub import a, c\nimport pkg.b\n",
-      "from . import a\nfrom .c import f\n",
-      "from .. import b\nimport other.a\n",
-      "#include \"ops.h\"\n#include <x/ops.h>\n",
-      "from pkg import sub\n"};
+  const std::vector<std::string> paths = {"python/pkg/__init__.py",
+                                          "python/pkg/a.py",
+                                          "python/pkg/b.py",
+                                          "python/pkg/sub/__init__.py",
+                                          "python/pkg/sub/a.py",
+                                          "python/pkg/sub/c.py",
+                                          "python/other/a.py",
+                                          "python/other/__init__.py",
+                                          "tests/test_a.py",
+                                          "csrc/ops.h",
+                                          "csrc/k.cu",
+                                          "csrc/x/ops.h"};
+  const std::vector<std::string> bodies = {"",
+                                           "from pkg import a\n",
+                                           "from pkg.sub import a, c\nimport pkg.b\n",
+                                           "from . import a\nfrom .c import f\n",
+                                           "from .. import b\nimport other.a\n",
+                                           "#include \"ops.h\"\n#include <x/ops.h>\n",
+                                           "from pkg import sub\n"};
   std::uint32_t seed = 12345;
   auto next = [&](std::uint32_t n) {
     seed = seed * 1103515245u + 12345u;
@@ -186,7 +193,8 @@ TEST(ImportGraph, RandomEditHistoriesAgreeWithAFreshBuild) {
     ASSERT_EQ(g.edges(), fresh.edges()) << "round " << round;
     for (const auto& p : paths) {
       EXPECT_EQ(g.importers_of(p), fresh.importers_of(p)) << "round " << round << " " << p;
-      const Reach a = g.reach(touching({p.c_str()}), none), b = fresh.reach(touching({p.c_str()}), none);
+      const Reach a = g.reach(touching({p.c_str()}), none),
+                  b = fresh.reach(touching({p.c_str()}), none);
       EXPECT_EQ(a.importers, b.importers) << "round " << round << " " << p;
       EXPECT_EQ(a.direct, b.direct) << "round " << round << " " << p;
     }

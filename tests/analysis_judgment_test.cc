@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "mergelens/analysis/analyzer.h"
-#include "mergelens/analysis/tags.h"
+#include "mergelens/analysis/judgment/tags.h"
 #include "test_helpers.h"
 
 namespace mergelens {

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "mergelens/analysis/analyzer.h"
+#include "mergelens/analysis/code/rationale.h"
 #include "mergelens/analysis/facts_json.h"
-#include "mergelens/analysis/rationale.h"
 #include "test_helpers.h"
 
 namespace mergelens {

@@ -4,7 +4,7 @@
 
 #include "mergelens/analysis/analyzer.h"
 #include "mergelens/analysis/facts_json.h"
-#include "mergelens/analysis/review_facts.h"
+#include "mergelens/analysis/text/review_facts.h"
 #include "mergelens/model/diff.h"
 
 namespace mergelens {

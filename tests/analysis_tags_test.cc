@@ -10,10 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include "mergelens/analysis/code/roles.h"
 #include "mergelens/analysis/glob.h"
+#include "mergelens/analysis/judgment/tags.h"
 #include "mergelens/analysis/repo_config.h"
-#include "mergelens/analysis/roles.h"
-#include "mergelens/analysis/tags.h"
 
 namespace mergelens {
 namespace {

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <string>
 
-#include "mergelens/analysis/text_facts.h"
+#include "mergelens/analysis/text/text_facts.h"
 #include "mergelens/model/diff.h"
 
 namespace mergelens {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fit the importance weights and the calibrated 1-10 scale of both scores
-(issue 21), and write them to src/mergelens/analysis/score_fitted.h.
+(issue 21), and write them to src/mergelens/analysis/judgment/score_fitted.h.
 
 Importance: each rule of importance.cc is a feature (stored per change in
 facts.scores.importance_features); an L2-regularised logistic regression on
@@ -22,7 +22,7 @@ nor for the scale (the scale is fitted on other repositories).
 
   python3 bench/judgment/fit_scale.py \\
       --labelled DB,OWNER/NAME,CLONE[,BRANCH[,NOTES[,HIGHLIGHT]]] ... \\
-      --scale DB,OWNER/NAME ... [--old DB] [--write src/mergelens/analysis/score_fitted.h]
+      --scale DB,OWNER/NAME ... [--old DB] [--write src/mergelens/analysis/judgment/score_fitted.h]
 
 Python 3 standard library only (no numpy here).
 """

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 
-#include "mergelens/analysis/cleanup.h"
-#include "mergelens/analysis/coverage.h"
-#include "mergelens/analysis/focus.h"
-#include "mergelens/analysis/rationale.h"
-#include "mergelens/analysis/review_facts.h"
-#include "mergelens/analysis/roles.h"
-#include "mergelens/analysis/tags.h"
-#include "mergelens/analysis/text_facts.h"
+#include "mergelens/analysis/code/cleanup.h"
+#include "mergelens/analysis/code/coverage.h"
+#include "mergelens/analysis/code/rationale.h"
+#include "mergelens/analysis/code/roles.h"
+#include "mergelens/analysis/judgment/focus.h"
+#include "mergelens/analysis/judgment/tags.h"
+#include "mergelens/analysis/text/review_facts.h"
+#include "mergelens/analysis/text/text_facts.h"
 
 namespace mergelens {
 namespace {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "mergelens/analysis/code_facts.h"
+#include "mergelens/analysis/code/code_facts.h"
 #include "mergelens/analysis/facts.h"
+#include "mergelens/analysis/judgment/scores.h"
 #include "mergelens/analysis/repo_config.h"
-#include "mergelens/analysis/scores.h"
 #include "mergelens/model/change.h"
 
 namespace mergelens {

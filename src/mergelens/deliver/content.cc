@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "mergelens/analysis/glossary.h"
+#include "mergelens/analysis/text/glossary.h"
 #include "mergelens/web/digest.h"
 
 namespace mergelens::deliver {

@@ -8,7 +8,7 @@
 
 #include "mergelens/guide/offline_parts.h"
 
-#include "mergelens/analysis/text_facts.h"
+#include "mergelens/analysis/text/text_facts.h"
 #include "mergelens/guide/prose.h"
 
 namespace mergelens::guide_detail {

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
-#include "mergelens/analysis/text_facts.h"
+#include "mergelens/analysis/text/text_facts.h"
 #include "mergelens/guide/offline_parts.h"
 #include "mergelens/guide/prose.h"
 

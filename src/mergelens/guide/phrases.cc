@@ -315,7 +315,7 @@ struct Rule {
   const char* zh;       // with \1 … substitutions
 };
 
-// Score reasons of analysis/scores.cc in Chinese.
+// Score reasons of analysis/judgment/scores.cc in Chinese.
 constexpr Rule kScoreRules[] = {
     {R"((\d+) lines of code changed)", "\\1 行代码改动"},
     {R"((\d+) modules touched)", "涉及 \\1 个模块"},
@@ -347,7 +347,7 @@ constexpr Rule kScoreRules[] = {
     {R"(clean-up \((.*)\))", "清理（\\1）"},
     {R"(no design decision to learn from)", "没有值得学习的设计决策"},
     {R"(no code on the main path.*)", "主路径上没有代码（仅文档、测试、配置或 CI）"},
-    // Judgment reasons (analysis/importance.cc, insight.cc).
+    // Judgment reasons (analysis/judgment/importance.cc, insight.cc).
     {R"(a new guard \((\d+) places\))", "新增守卫（\\1 处）"},
     {R"(guard with fallback \((\d+) places\))", "守卫 + 回退（\\1 处）"},
     {R"(concurrency \((\d+) places\))", "并发（\\1 处）"},

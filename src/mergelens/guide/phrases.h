@@ -103,7 +103,7 @@ struct Phrases {
 
 const Phrases& get(std::string_view lang);
 
-// Translates a score reason written by analysis/scores.cc ("12 lines of code
+// Translates a score reason written by analysis/judgment/scores.cc ("12 lines of code
 // changed", "guard with fallback", ...) into `lang`; unknown reasons pass
 // through unchanged.
 std::string score_reason(std::string_view reason, std::string_view lang);

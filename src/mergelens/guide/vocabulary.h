@@ -8,7 +8,8 @@
 // "use `os.environ.setdefault`" is sound advice, while an invented class or
 // function of the project (`QuarkFP8Dispatcher`) is not on any list. The
 // Python part is generated from the interpreter (scripts/gen-vocabulary.py);
-// the rest is kept by hand in vocabulary.cc, each list with its source.
+// the rest is kept by hand in vocabulary.cc (PyTorch's names in
+// vocabulary_torch.inc), each list with its source.
 #pragma once
 
 #include <string_view>

@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "mergelens/analysis/analyzer.h"
-#include "mergelens/analysis/import_graph.h"
+#include "mergelens/analysis/code/import_graph.h"
 #include "mergelens/analysis/repo_config.h"
 #include "mergelens/source/git_source.h"
 

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "mergelens/analysis/facts_json.h"
-#include "mergelens/analysis/scores.h"
+#include "mergelens/analysis/judgment/scores.h"
 #include "mergelens/guide/triage.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/llm/repair.h"

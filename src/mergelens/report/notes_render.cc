@@ -1,7 +1,7 @@
 // The release-notes draft as Markdown and JSON (notes.h).
 #include <fmt/format.h>
 
-#include "mergelens/analysis/glossary.h"
+#include "mergelens/analysis/text/glossary.h"
 #include "mergelens/report/notes.h"
 #include "mergelens/report/week.h"
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "mergelens/analysis/glossary.h"
+#include "mergelens/analysis/text/glossary.h"
 #include "mergelens/web/digest.h"
 #include "mergelens/web/render.h"
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "mergelens/analysis/glossary.h"
+#include "mergelens/analysis/text/glossary.h"
 #include "mergelens/web/digest.h"
 
 namespace mergelens::web {

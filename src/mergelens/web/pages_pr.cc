@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "mergelens/analysis/glossary.h"
+#include "mergelens/analysis/text/glossary.h"
 #include "mergelens/guide/guide.h"
 #include "mergelens/web/pages.h"
 

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "mergelens/analysis/glossary.h"
+#include "mergelens/analysis/text/glossary.h"
 #include "mergelens/web/charts.h"
 #include "mergelens/web/digest.h"
 

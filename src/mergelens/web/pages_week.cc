@@ -2,7 +2,7 @@
 // entries, its labels kept here (week-only words) rather than in i18n.cc.
 #include <fmt/format.h>
 
-#include "mergelens/analysis/glossary.h"
+#include "mergelens/analysis/text/glossary.h"
 #include "mergelens/report/week.h"
 #include "mergelens/web/digest.h"
 

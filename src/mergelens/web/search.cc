@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "mergelens/analysis/glossary.h"
+#include "mergelens/analysis/text/glossary.h"
 #include "mergelens/web/pages.h"
 
 namespace mergelens::web {

@@ -21,7 +21,7 @@ namespace mergelens::web {
 Result<std::vector<SearchTerm>> parse_query(std::string_view q);
 
 // Search across the two languages: every term that names a glossary entry
-// (analysis/glossary.h: "量化", "quantization", "KV cache", ...) gets the
+// (analysis/text/glossary.h: "量化", "quantization", "KV cache", ...) gets the
 // entry's other forms as alternatives, so a Chinese query finds what its
 // English terms find and the reverse. Two or three words typed apart that
 // name one entry ("speculative decoding", "CUDA 图") become that one term.

@@ -1,0 +1,107 @@
+// Changed numeric constants (see code_signals.h): removed and added lines of
+// a hunk that are equal once their numbers are taken out are paired through a
+// hash of that skeleton, and each number that differs is reported.
+#include <algorithm>
+#include <unordered_map>
+
+#include "mergelens/analysis/code/code_outline.h"
+#include "mergelens/analysis/code/code_text.h"
+#include "mergelens/analysis/code/language.h"
+
+namespace mergelens {
+namespace {
+
+using outline_internal::is_ident_char;
+using outline_internal::trim;
+using signal_internal::is_comment_line;
+
+struct Numbers {
+  std::string skeleton;  // the line without whitespace, numbers as '\1'
+  std::vector<std::string_view> nums;
+  std::vector<size_t> positions;  // offsets of the numbers in the line
+};
+
+Numbers split_numbers(std::string_view s) {
+  Numbers n;
+  for (size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const bool starts =
+        c >= '0' && c <= '9' && (i == 0 || (!is_ident_char(s[i - 1]) && s[i - 1] != '.'));
+    if (!starts) {
+      if (c != ' ' && c != '\t') n.skeleton += c;
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    while (e < s.size() && (is_ident_char(s[e]) || s[e] == '.' || s[e] == '\'')) {
+      if ((s[e] == 'e' || s[e] == 'E') && e + 1 < s.size() &&
+          (s[e + 1] == '-' || s[e + 1] == '+') && s[i] != '0')
+        e += 2;
+      else
+        ++e;
+    }
+    while (e > i + 1 && s[e - 1] == '.') --e;
+    n.nums.push_back(s.substr(i, e - i));
+    n.positions.push_back(i);
+    n.skeleton += '\1';
+    i = e;
+  }
+  return n;
+}
+
+// The identifier a number is assigned or passed to: "BLOCK = 128" -> BLOCK.
+std::string_view number_owner(std::string_view line, size_t pos) {
+  size_t j = pos;
+  int skipped = 0;
+  while (j > 0 && skipped < 12 &&
+         std::string_view(" \t=:([,\"'-*<").find(line[j - 1]) != std::string_view::npos) {
+    --j;
+    ++skipped;
+  }
+  const size_t e = j;
+  while (j > 0 && (is_ident_char(line[j - 1]) || line[j - 1] == '.')) --j;
+  std::string_view w = line.substr(j, e - j);
+  if (w == "return" || w == "if" || w == "case" || w == "else" || w == "and" || w == "or" ||
+      w == "in" || w == "range" || w.empty() || (w[0] >= '0' && w[0] <= '9'))
+    return {};
+  return w;
+}
+
+}  // namespace
+
+void detect_numeric_changes(std::span<const std::string_view> removed,
+                            std::span<const std::string_view> added, Language lang,
+                            std::vector<RawSignal>& out) {
+  if (!is_code_language(lang)) return;
+  std::unordered_map<std::string, std::vector<int>> by_skeleton;
+  std::vector<Numbers> old_numbers(removed.size());
+  for (int i = 0; i < static_cast<int>(removed.size()); ++i) {
+    const std::string_view t = trim(removed[i]);
+    if (t.size() > 400 || t.empty() || is_comment_line(lang, t)) continue;
+    old_numbers[i] = split_numbers(t);
+    if (!old_numbers[i].nums.empty()) by_skeleton[old_numbers[i].skeleton].push_back(i);
+  }
+  if (by_skeleton.empty()) return;
+  for (auto& [_, v] : by_skeleton) std::reverse(v.begin(), v.end());
+  for (int i = 0; i < static_cast<int>(added.size()); ++i) {
+    const std::string_view t = trim(added[i]);
+    if (t.size() > 400 || t.empty() || is_comment_line(lang, t)) continue;
+    const Numbers now = split_numbers(t);
+    if (now.nums.empty()) continue;
+    auto it = by_skeleton.find(now.skeleton);
+    if (it == by_skeleton.end() || it->second.empty()) continue;
+    const Numbers& before = old_numbers[it->second.back()];
+    it->second.pop_back();
+    int reported = 0;
+    for (size_t k = 0; k < now.nums.size() && k < before.nums.size() && reported < 3; ++k) {
+      if (now.nums[k] == before.nums[k]) continue;
+      const std::string_view owner = number_owner(t, now.positions[k]);
+      std::string detail = owner.empty() ? "" : std::string(owner) + ": ";
+      detail += std::string(before.nums[k]) + " \xE2\x86\x92 " + std::string(now.nums[k]);
+      out.push_back({"numeric_constant", std::move(detail), i});
+      ++reported;
+    }
+  }
+}
+
+}  // namespace mergelens

@@ -1,0 +1,82 @@
+// Helpers shared by the signal detectors (see code_text.h).
+#include "mergelens/analysis/code/code_text.h"
+
+#include <algorithm>
+
+#include "mergelens/analysis/code/code_outline.h"
+
+namespace mergelens {
+namespace signal_internal {
+
+using outline_internal::trim;
+
+RE2::Options latin1() {
+  RE2::Options o;
+  o.set_encoding(RE2::Options::EncodingLatin1);
+  o.set_log_errors(false);
+  return o;
+}
+
+std::string short_text(std::string_view s, size_t n) {
+  s = trim(s);
+  std::string out;
+  out.reserve(std::min(s.size(), n + 4));
+  for (char c : s) {
+    if (out.size() >= n) break;
+    if (c == ' ' || c == '\t') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  // Never end inside a UTF-8 sequence (the cut or the source may split one).
+  size_t i = out.size(), cont = 0;
+  while (i > 0 && (static_cast<unsigned char>(out[i - 1]) & 0xC0) == 0x80 && cont < 3) --i, ++cont;
+  if (i > 0) {
+    const unsigned char lead = static_cast<unsigned char>(out[i - 1]);
+    const size_t need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+    if (lead >= 0xC0 && cont < need) out.resize(i - 1);
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (s.size() > n) out += "...";
+  return out;
+}
+
+bool contains_any(std::string_view s, std::initializer_list<std::string_view> needles) {
+  for (auto n : needles)
+    if (s.find(n) != std::string_view::npos) return true;
+  return false;
+}
+
+// The code part of a line: a trailing comment removed (quotes respected).
+std::string_view code_part(Language lang, std::string_view s) {
+  char quote = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'' || c == '`') {
+      if (lang == Language::kRust && c == '\'') continue;  // lifetimes
+      quote = c;
+    } else if (lang == Language::kPython && c == '#') {
+      return trim(s.substr(0, i));
+    } else if (lang != Language::kPython && c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+      return trim(s.substr(0, i));
+    }
+  }
+  return trim(s);
+}
+
+bool is_comment_line(Language lang, std::string_view t) {
+  if (lang == Language::kPython) return t.starts_with("#");
+  return t.starts_with("//") || t.starts_with("/*") || t.starts_with("*");
+}
+
+}  // namespace signal_internal
+
+}  // namespace mergelens

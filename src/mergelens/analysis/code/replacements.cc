@@ -1,0 +1,171 @@
+// One-for-one line replacements and the last step of the rationale facts
+// (see rationale.h).
+//
+// Within a run of changed lines (no context between them), every removed
+// line is compared with every added one by their word pieces; the most
+// similar pairs above the threshold are taken first, each line once. A
+// rewritten block of more than kMaxRunSide lines a side is a rewrite, not a
+// set of edits, and is left alone.
+#include <algorithm>
+#include <cctype>
+#include <climits>
+
+#include "mergelens/analysis/code/code_text.h"
+#include "mergelens/analysis/code/rationale.h"
+#include "mergelens/util/strings.h"
+
+namespace mergelens {
+namespace {
+
+constexpr size_t kMaxRunSide = 24;
+constexpr double kMinSimilarity = 0.5;
+constexpr size_t kMaxKept = 48;
+
+// Word pieces of a line, lower-cased and sorted: identifiers split at '_'
+// and at lower-to-upper case changes; numbers kept.
+std::vector<std::string> pieces(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto push = [&] {
+    for (char& ch : cur) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (!cur.empty()) out.push_back(cur);
+    cur.clear();
+  };
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = s[i];
+    if (!std::isalnum(c)) {
+      push();
+      continue;
+    }
+    if (c >= 'A' && c <= 'Z' && !cur.empty() && cur.back() >= 'a' && cur.back() <= 'z') push();
+    cur += static_cast<char>(c);
+  }
+  push();
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+size_t common(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  size_t i = 0, j = 0, n = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] == b[j]) {
+      ++n, ++i, ++j;
+    } else if (a[i] < b[j]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return n;
+}
+
+bool pairable(Language lang, std::string_view text) {
+  const std::string_view t = trim(text);
+  if (t.empty() || signal_internal::is_comment_line(lang, t)) return false;
+  if (lang == Language::kPython && (t.starts_with("\"\"\"") || t.starts_with("'''"))) return false;
+  if (t.starts_with("import ") || (t.starts_with("from ") && t.find(" import ") != t.npos) ||
+      t.starts_with("#include") || t.starts_with("use ") || t.starts_with("using "))
+    return false;
+  // At least one identifier of two letters.
+  int run = 0;
+  for (unsigned char c : t) {
+    run = std::isalpha(c) || c == '_' ? run + 1 : 0;
+    if (run >= 2) return true;
+  }
+  return false;
+}
+
+std::string squeezed(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' && c != '\t' && c != '\r') out += c;
+  return out;
+}
+
+}  // namespace
+
+double line_similarity(std::string_view a, std::string_view b) {
+  const auto pa = pieces(a), pb = pieces(b);
+  if (pa.empty() || pb.empty()) return 0;
+  return 2.0 * static_cast<double>(common(pa, pb)) / static_cast<double>(pa.size() + pb.size());
+}
+
+std::vector<RawReplacement> find_replacements(Language lang, const Hunk& hunk) {
+  std::vector<RawReplacement> out;
+  const auto& lines = hunk.lines;
+  size_t k = 0;
+  while (k < lines.size()) {
+    if (lines[k].origin != '+' && lines[k].origin != '-') {
+      ++k;
+      continue;
+    }
+    std::vector<int> removed, added;
+    size_t e = k;
+    for (; e < lines.size() && (lines[e].origin == '+' || lines[e].origin == '-'); ++e)
+      (lines[e].origin == '-' ? removed : added).push_back(static_cast<int>(e));
+    k = e;
+    if (removed.empty() || added.empty() || removed.size() > kMaxRunSide ||
+        added.size() > kMaxRunSide)
+      continue;
+    struct Candidate {
+      double sim;
+      int r, a;
+    };
+    std::vector<Candidate> cands;
+    for (int r : removed) {
+      if (!pairable(lang, lines[r].text)) continue;
+      const std::string rs = squeezed(lines[r].text);
+      for (int a : added) {
+        if (!pairable(lang, lines[a].text) || squeezed(lines[a].text) == rs) continue;
+        const double sim = line_similarity(lines[r].text, lines[a].text);
+        if (sim >= kMinSimilarity) cands.push_back({sim, r, a});
+      }
+    }
+    std::stable_sort(cands.begin(), cands.end(),
+                     [](const Candidate& x, const Candidate& y) { return x.sim > y.sim; });
+    std::vector<int> used_r, used_a;
+    for (const auto& c : cands) {
+      if (std::find(used_r.begin(), used_r.end(), c.r) != used_r.end() ||
+          std::find(used_a.begin(), used_a.end(), c.a) != used_a.end())
+        continue;
+      used_r.push_back(c.r);
+      used_a.push_back(c.a);
+      out.push_back({c.r, c.a});
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const RawReplacement& x, const RawReplacement& y) { return x.added < y.added; });
+  return out;
+}
+
+void finish_rationale(Facts& facts) {
+  auto code_file = [&](const std::string& path) {
+    auto it = facts.roles.find(path);
+    if (it == facts.roles.end()) return false;
+    return it->second == FileRole::kCore || it->second == FileRole::kKernel ||
+           it->second == FileRole::kModel;
+  };
+  auto region_of = [&](const std::string& path, std::int32_t start, std::int32_t end) {
+    for (size_t i = 0; i < facts.focus.size(); ++i) {
+      const FocusRegion& r = facts.focus[i];
+      if (r.path == path && start <= r.end_line && end >= r.start_line)
+        return static_cast<std::int32_t>(i);
+    }
+    return std::int32_t{-1};
+  };
+  auto by_focus = [](const auto& x, const auto& y) {
+    const auto fx = x.focus < 0 ? INT32_MAX : x.focus, fy = y.focus < 0 ? INT32_MAX : y.focus;
+    return fx < fy;
+  };
+  std::erase_if(facts.rationale, [&](const RationaleNote& n) { return !code_file(n.path); });
+  for (auto& n : facts.rationale) n.focus = region_of(n.path, n.start_line, n.end_line);
+  std::stable_sort(facts.rationale.begin(), facts.rationale.end(), by_focus);
+  if (facts.rationale.size() > kMaxKept) facts.rationale.resize(kMaxKept);
+
+  std::erase_if(facts.replacements, [&](const Replacement& r) { return !code_file(r.path); });
+  for (auto& r : facts.replacements) r.focus = region_of(r.path, r.new_line, r.new_line);
+  std::stable_sort(facts.replacements.begin(), facts.replacements.end(), by_focus);
+  if (facts.replacements.size() > kMaxKept) facts.replacements.resize(kMaxKept);
+}
+
+}  // namespace mergelens

@@ -1,0 +1,522 @@
+// Line-level signal detectors (see code_signals.h); environment variables
+// and flags are in code_env_flags.cc, changed numbers in code_numbers.cc.
+//
+// Each detector is a cheap substring test followed, when it passes, by one or
+// two RE2 patterns compiled once in Latin-1 mode (so invalid UTF-8 is just
+// bytes). Guards, try/except and fallbacks look at the neighbouring lines of
+// the same side: the body of an `if` is the next code line (or the text after
+// the condition), the branch an `else` belongs to is the nearest `if` above
+// it at the same indentation.
+#include <algorithm>
+#include <bitset>
+#include <initializer_list>
+#include <optional>
+
+#include <re2/re2.h>
+
+#include "mergelens/analysis/code/code_outline.h"
+#include "mergelens/analysis/code/code_signals.h"
+#include "mergelens/analysis/code/code_text.h"
+#include "mergelens/analysis/code/language.h"
+
+namespace mergelens {
+
+namespace {
+
+using outline_internal::is_ident_char;
+using outline_internal::trim;
+using namespace signal_internal;
+
+#include "mergelens/analysis/code/signal_patterns.inc"
+
+bool c_family(Language l) {
+  return l == Language::kCpp || l == Language::kCuda;
+}
+
+bool is_code_line(Language lang, std::string_view s) {
+  const std::string_view t = trim(s);
+  return !t.empty() && !is_comment_line(lang, t);
+}
+
+// Next code line after i in the side, or -1.
+int next_code(Language lang, std::span<const SideLine> side, int i, int limit = 4) {
+  for (int j = i + 1; j < static_cast<int>(side.size()) && j <= i + limit; ++j)
+    if (is_code_line(lang, side[j].text)) return j;
+  return -1;
+}
+
+int prev_code(Language lang, std::span<const SideLine> side, int i, int limit = 4) {
+  for (int j = i - 1; j >= 0 && j >= i - limit; --j)
+    if (is_code_line(lang, side[j].text)) return j;
+  return -1;
+}
+
+std::string_view first_word(std::string_view code) {
+  size_t e = 0;
+  while (e < code.size() && is_ident_char(code[e])) ++e;
+  return code.substr(0, e);
+}
+
+// "if ...", "elif ...", "else if ...", "} else if ..." (cheap test before parse_if).
+bool starts_if(std::string_view code) {
+  if (code.starts_with("}")) code = trim(code.substr(1));
+  if (code.starts_with("else")) code = trim(code.substr(4));
+  if (code.starts_with("elif")) code = code.substr(2);
+  return code.starts_with("if") && (code.size() == 2 || !is_ident_char(code[2]));
+}
+
+// "assert x > 0, 'msg'" or "TORCH_CHECK(x.is_cuda(), \"msg\")": the check as
+// written, a call cut at its closing parenthesis (marked "..." when the call
+// continues on the next line).
+std::string assert_detail(std::string_view macro, std::string_view rest) {
+  if (!rest.starts_with("(")) {
+    rest = trim(rest);
+    while (!rest.empty() && (rest.back() == ';' || rest.back() == '{'))
+      rest = trim(rest.substr(0, rest.size() - 1));
+    return std::string(macro) + " " + std::string(rest);
+  }
+  int depth = 0;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    if (rest[i] == '(') ++depth;
+    if (rest[i] == ')' && --depth == 0)
+      return std::string(macro) + std::string(rest.substr(0, i + 1));
+  }
+  std::string_view open = trim(rest);
+  while (!open.empty() && open.back() == ',') open.remove_suffix(1);
+  return std::string(macro) + std::string(open) + "...)";
+}
+
+struct IfInfo {
+  std::string cond;
+  std::string body;     // the body statement (inline or on body_index)
+  int body_index = -1;  // -1 when the body is inline
+};
+
+std::optional<IfInfo> parse_if(Language lang, std::span<const SideLine> side, int i) {
+  const std::string_view code = code_part(lang, side[i].text);
+  IfInfo info;
+  int header_end = i;
+  if (lang == Language::kPython) {
+    Cap rest;
+    if (!RE2::FullMatch(code, py_if(), &rest)) return std::nullopt;
+    if (rest.ends_with(":")) {
+      info.cond = short_text(rest.substr(0, rest.size() - 1), 80);
+    } else if (const size_t colon = rest.rfind(": ");
+               colon != std::string_view::npos &&
+               RE2::PartialMatch(rest.substr(colon + 2), return_like())) {
+      info.cond = short_text(rest.substr(0, colon), 80);
+      info.body = short_text(rest.substr(colon + 2), 60);
+      return info;
+    } else if (const size_t colon2 = rest.rfind(": ");
+               colon2 != std::string_view::npos &&
+               RE2::PartialMatch(rest.substr(colon2 + 2), raise_like())) {
+      info.cond = short_text(rest.substr(0, colon2), 80);
+      info.body = short_text(rest.substr(colon2 + 2), 60);
+      return info;
+    } else {
+      // A condition over several lines: find the line that ends with ':'.
+      info.cond = short_text(rest, 80);
+      header_end = -1;
+      for (int j = i + 1; j < static_cast<int>(side.size()) && j <= i + 4; ++j)
+        if (code_part(lang, side[j].text).ends_with(":")) {
+          header_end = j;
+          break;
+        }
+      if (header_end < 0) return std::nullopt;
+    }
+  } else if (lang == Language::kRust || lang == Language::kGo) {
+    Cap cond, inline_body;
+    if (!RE2::FullMatch(code, rs_go_if(), &cond, &inline_body)) return std::nullopt;
+    info.cond = short_text(cond, 80);
+    if (!inline_body.empty()) {
+      info.body = short_text(inline_body, 60);
+      return info;
+    }
+  } else {
+    if (!RE2::PartialMatch(code, c_if())) return std::nullopt;
+    const size_t open = code.find('(');
+    int depth = 0;
+    size_t close = std::string_view::npos;
+    for (size_t k = open; k < code.size(); ++k) {
+      if (code[k] == '(') ++depth;
+      if (code[k] == ')' && --depth == 0) {
+        close = k;
+        break;
+      }
+    }
+    if (close == std::string_view::npos) {
+      info.cond = short_text(code.substr(open + 1), 80);
+      header_end = -1;
+      for (int j = i + 1; j < static_cast<int>(side.size()) && j <= i + 4; ++j) {
+        const std::string_view c = code_part(lang, side[j].text);
+        if (c.ends_with(")") || c.ends_with("{")) {
+          header_end = j;
+          break;
+        }
+      }
+      if (header_end < 0) return std::nullopt;
+    } else {
+      info.cond = short_text(code.substr(open + 1, close - open - 1), 80);
+      std::string_view rest = trim(code.substr(close + 1));
+      if (rest.starts_with("{")) rest = trim(rest.substr(1));
+      if (rest.ends_with("}")) rest = trim(rest.substr(0, rest.size() - 1));
+      if (!rest.empty()) {
+        info.body = short_text(rest, 60);
+        return info;
+      }
+    }
+  }
+  info.body_index = next_code(lang, side, header_end);
+  if (info.body_index < 0) return std::nullopt;
+  if (lang == Language::kPython &&
+      indentation(side[info.body_index].text) <= indentation(side[i].text))
+    return std::nullopt;
+  info.body = short_text(side[info.body_index].text, 60);
+  return info;
+}
+
+// "guard", "early_return" or empty for the body of an if.
+std::string guard_kind(std::string_view body) {
+  if (RE2::PartialMatch(body, raise_like())) return "guard";
+  if (RE2::PartialMatch(body, return_like())) return "early_return";
+  return {};
+}
+
+class SideScanner {
+ public:
+  SideScanner(Language lang, std::span<const SideLine> side, bool added,
+              std::vector<RawSignal>& out)
+      : lang_(lang), side_(side), added_(added), out_(out), first_(out.size()) {}
+
+  void run() {
+    if (lang_ == Language::kPython) mark_docstrings();
+    for (int i = 0; i < static_cast<int>(side_.size()); ++i) {
+      if (!side_[i].changed) continue;
+      const std::string_view text = side_[i].text;
+      const std::string_view t = trim(text);
+      if (t.empty() || text.size() > 2000) continue;
+      lower_.assign(text);
+      for (char& c : lower_)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      bigrams_.reset();
+      for (size_t k = 0; k + 1 < lower_.size(); ++k) bigrams_.set(bigram(lower_[k], lower_[k + 1]));
+      const bool comment = is_comment_line(lang_, t) && !(c_family(lang_) && t.starts_with("#"));
+      if (added_ && contains_any(text, {"TODO", "FIXME", "XXX", "HACK"})) todo(i, text);
+      if (has("fall") && RE2::PartialMatch(text, fallback_word()))
+        emit("fallback", short_text(t), i);
+      if (comment || (!prose_.empty() && prose_[i])) continue;
+      const std::string_view code = code_part(lang_, text);
+      if (c_family(lang_) && code.starts_with("#")) preprocessor_line(i, code);
+      guards(i, code);
+      try_except(i, code);
+      if (has("else")) else_fallback(i, code);
+      if (has("env")) {
+        names_.clear();
+        env_var_names(code, names_);
+        for (auto& n : names_) emit("env_var", std::move(n), i);
+      }
+      if ((lang_ == Language::kPython && !side_[i].class_body.empty()) ||
+          has_any({"add_argument", "option(", "define_", "absl_flag", "#[", "flag", "\"-", "'-"})) {
+        names_.clear();
+        flag_names(lang_, side_, i, code, names_);
+        for (auto& n : names_) emit("cli_flag", std::move(n), i);
+      }
+      branches(i, code);
+      Cap conc;
+      if (has_any({"lock",     "thread",  "asyncio", "multiprocessing", "concurrent",
+                   "executor", "acquire", "mutex",   "atomic",          "sync",
+                   "barrier",  "stream",  "event",   "chan ",           "go func",
+                   "condvar",  "tokio",   "promise", "future",          "memory_order"}) &&
+          RE2::PartialMatch(code, concurrency(), &conc))
+        emit("concurrency", short_text(conc), i);
+    }
+  }
+
+ private:
+  // Python: marks the lines that are docstring or other triple-quoted text
+  // (prose, where "and"/"not" are words, not operators). The side may start
+  // inside such a string: a first triple quote that closes something (alone
+  // on its line, or after plain words) means it did.
+  void mark_docstrings() {
+    prose_.assign(side_.size(), 0);
+    char open = 0;  // quote character of the open triple-quoted string
+    bool first_seen = false;
+    for (size_t i = 0; i < side_.size(); ++i) {
+      const std::string_view t = trim(side_[i].text);
+      const bool starts_inside = open != 0;
+      std::string_view head = t;  // text before the first triple quote of the line
+      int quotes = 0;
+      for (size_t k = 0; k + 2 < t.size(); ++k) {
+        if ((t[k] != '"' && t[k] != '\'') || t[k + 1] != t[k] || t[k + 2] != t[k]) continue;
+        if (open == 0 || open == t[k]) {
+          if (quotes++ == 0) head = t.substr(0, k);
+          open = open ? 0 : t[k];
+        }
+        k += 2;
+      }
+      if (quotes > 0 && !first_seen) {
+        first_seen = true;
+        const bool code_like = head.find_first_of("=([,") != std::string_view::npos ||
+                               head.starts_with("return") || head.ends_with("r") ||
+                               head.ends_with("f") || head.ends_with("b");
+        const bool closes = t.size() == 3 || (!head.empty() && !code_like);
+        if (!starts_inside && quotes % 2 == 1 && closes && i > 0) {
+          // It closed a string that was open before the side began.
+          for (size_t j = 0; j < i; ++j) prose_[j] = 1;
+          prose_[i] = 1;
+          open = 0;
+          continue;
+        }
+      }
+      const bool opens_docstring =
+          t.starts_with("\"\"\"") || t.starts_with("'''") ||
+          ((t.starts_with("r\"\"\"") || t.starts_with("r'''")) && quotes > 0);
+      prose_[i] = starts_inside || opens_docstring;
+    }
+  }
+
+  // Substring tests on the lower-cased current line (cheap filters before the patterns).
+  static size_t bigram(char a, char b) {
+    return (static_cast<unsigned char>(a) * 31u + static_cast<unsigned char>(b)) & 4095u;
+  }
+  bool has(std::string_view needle) const {
+    if (needle.size() >= 2 && (!bigrams_.test(bigram(needle[0], needle[1])) ||
+                               !bigrams_.test(bigram(needle[needle.size() - 2], needle.back()))))
+      return false;
+    return lower_.find(needle) != std::string::npos;
+  }
+  bool has_any(std::initializer_list<std::string_view> needles) const {
+    for (auto n : needles)
+      if (has(n)) return true;
+    return false;
+  }
+
+  void emit(std::string kind, std::string detail, int index) {
+    for (size_t j = out_.size(); j > first_ && out_[j - 1].index == index; --j)
+      if (out_[j - 1].kind == kind && out_[j - 1].detail == detail) return;
+    out_.push_back({std::move(kind), std::move(detail), index});
+  }
+
+  void todo(int i, std::string_view text) {
+    Cap tag, rest;
+    if (!RE2::PartialMatch(text, todo_tag(), &tag, &rest)) return;
+    // Only in a comment: a comment marker must precede the tag.
+    const size_t at = static_cast<size_t>(tag.data() - text.data());
+    const std::string_view before = text.substr(0, at);
+    bool in_comment = false;
+    if (lang_ == Language::kPython)
+      in_comment = before.find('#') != std::string_view::npos;
+    else
+      in_comment = contains_any(before, {"//", "/*"}) || trim(before).starts_with("*");
+    if (!in_comment) return;
+    emit("todo", short_text(std::string(tag) + ": " + std::string(rest)), i);
+  }
+
+  void preprocessor_line(int i, std::string_view code) {
+    Cap word, cond;
+    if (RE2::FullMatch(code, preprocessor(), &word, &cond))
+      emit("preprocessor", short_text("#" + std::string(word) + " " + std::string(cond)), i);
+  }
+
+  void guards(int i, std::string_view code) {
+    bool under_guard = false;
+    std::optional<IfInfo> own;
+    if (starts_if(code)) own = parse_if(lang_, side_, i);
+    if (own) {
+      const auto& info = own;
+      const std::string kind = guard_kind(info->body);
+      if (!kind.empty()) emit(kind, short_text("if " + info->cond + ": " + info->body), i);
+    } else {
+      // A changed body line whose `if` is context.
+      const int p = prev_code(lang_, side_, i);
+      if (p >= 0 && starts_if(code_part(lang_, side_[p].text))) {
+        if (auto info = parse_if(lang_, side_, p); info && info->body_index == i) {
+          under_guard = true;
+          const std::string kind = guard_kind(info->body);
+          if (!side_[p].changed && !kind.empty())
+            emit(kind, short_text("if " + info->cond + ": " + info->body), i);
+        }
+      }
+    }
+    const std::string_view fw = first_word(code);
+    Cap a, b, c, d, e;
+    if (!under_guard &&
+        (fw == "raise" || fw == "throw" || fw == "panic" || fw == "bail" || fw == "return") &&
+        RE2::PartialMatch(code, raise_stmt(), &a, &b, &c, &d, &e)) {
+      const std::string_view what = !a.empty()   ? a
+                                    : !b.empty() ? b
+                                    : !c.empty() ? c
+                                    : !d.empty() ? d
+                                                 : e;
+      emit("raise", std::string(what), i);
+    }
+    Cap macro, rest;
+    if (has_any({"assert", "check", "ensure!", "invariant"}) &&
+        RE2::PartialMatch(code, assert_stmt(), &macro, &rest))
+      emit("assert", short_text(assert_detail(macro, rest)), i);
+  }
+
+  // Body of a handler starting after line i: the first statement that is not
+  // logging, or empty.
+  std::string handler_body(int i, std::string_view inline_body) {
+    if (!trim(inline_body).empty()) return std::string(trim(inline_body));
+    int j = i;
+    for (int n = 0; n < 3; ++n) {
+      j = next_code(lang_, side_, j);
+      if (j < 0) return {};
+      const std::string_view t = trim(code_part(lang_, side_[j].text));
+      if (lang_ == Language::kPython && indentation(side_[j].text) <= indentation(side_[i].text))
+        return {};
+      if (t == "}") return {};
+      if (!RE2::PartialMatch(t, log_line())) return std::string(t);
+    }
+    return {};
+  }
+
+  void try_except(int i, std::string_view code) {
+    if (!has_any({"except", "finally", "catch", "recover()"})) return;
+    Cap what, inline_body;
+    if (lang_ == Language::kPython && RE2::FullMatch(code, py_except(), &what, &inline_body)) {
+      const std::string label = what.empty() ? "except" : "except " + std::string(what);
+      emit("try", short_text(label), i);
+      const std::string body = handler_body(i, inline_body);
+      if (!body.empty() && !body.starts_with("raise") && body != "pass" && body != "..." &&
+          !body.starts_with("continue") && !body.starts_with("break"))
+        emit("fallback", short_text(label + ": " + body), i);
+      return;
+    }
+    if (RE2::PartialMatch(code, finally_stmt())) {
+      emit("try", "finally", i);
+      return;
+    }
+    if (lang_ != Language::kPython && lang_ != Language::kRust && lang_ != Language::kGo &&
+        RE2::PartialMatch(code, catch_stmt(), &what, &inline_body)) {
+      const std::string label = "catch (" + std::string(trim(what)) + ")";
+      emit("try", short_text(label), i);
+      std::string_view ib = inline_body;
+      if (ib.ends_with("}")) ib = trim(ib.substr(0, ib.size() - 1));
+      const std::string body = handler_body(i, ib);
+      if (!body.empty() && !body.starts_with("throw") && body != "}")
+        emit("fallback", short_text(label + ": " + body), i);
+      return;
+    }
+    if (lang_ == Language::kGo && code.find("recover()") != std::string_view::npos)
+      emit("try", "recover()", i);
+  }
+
+  // An `else` whose `if` tests a capability: the else branch is a fallback.
+  void else_fallback(int i, std::string_view code) {
+    if (!RE2::FullMatch(code, else_stmt())) return;
+    const int ind = indentation(side_[i].text);
+    for (int j = i - 1; j >= 0 && j >= i - 60; --j) {
+      const std::string_view t = trim(side_[j].text);
+      if (t.empty() || is_comment_line(lang_, t)) continue;
+      const int jind = indentation(side_[j].text);
+      if (jind > ind) continue;
+      if (jind < ind) return;
+      const std::string_view c = code_part(lang_, side_[j].text);
+      Cap cond;
+      const bool is_if = lang_ == Language::kPython
+                             ? RE2::FullMatch(c, py_if(), &cond)
+                             : RE2::PartialMatch(c, c_if()) || RE2::FullMatch(c, rs_go_if(), &cond);
+      if (!is_if) {
+        if (t.starts_with("}")) continue;  // "} else if (...) {" chains close here
+        return;
+      }
+      if (RE2::PartialMatch(c, capability()))
+        emit("fallback", short_text("else of " + std::string(trim(c))), i);
+      return;
+    }
+  }
+
+  void branches(int i, std::string_view code) {
+    const bool maybe_dtype =
+        has_any({"float", "fp8", "fp4", "fp16", "fp32", "bf16", "half", "int4", "int8", "e4m3",
+                 "e5m2", "dispatch", "scalartype", "w8a8", "w4a", "mxfp", "dtype"});
+    const bool maybe_device = has_any(
+        {"cuda",   "hip",    "npu",    "xpu", "cpu",        "hpu",      "mps",    "rocm",
+         "musa",   "tpu",    "sm",     "gfx", "capability", "platform", "device", "blackwell",
+         "hopper", "ampere", "nvidia", "amd", "gaudi",      "mlu"});
+    const bool maybe_platform =
+        has_any({"platform", "os.name", "goos", "goarch", "cfg", "_win", "apple", "linux", "_msc",
+                 "aarch64", "x86_64", "arm_neon", "avx", "is_windows", "is_macos"});
+    if (!maybe_dtype && !maybe_device && !maybe_platform) return;
+    // Operators and words inside string literals do not make a condition.
+    std::string blanked(code);
+    char quote = 0;
+    for (size_t k = 0; k < blanked.size(); ++k) {
+      const char c = blanked[k];
+      if (quote) {
+        if (c == '\\' && k + 1 < blanked.size())
+          blanked[k++] = ' ', blanked[k] = ' ';
+        else if (c == quote)
+          quote = 0;
+        else
+          blanked[k] = ' ';
+      } else if (c == '"' || (c == '\'' && lang_ != Language::kRust)) {
+        quote = c;
+      }
+    }
+    const bool cond = RE2::PartialMatch(blanked, conditional());
+    Cap tok;
+    if (!maybe_dtype) {
+    } else if (RE2::PartialMatch(code, dtype(), &tok)) {
+      const bool predicate = tok.starts_with("is_") || tok.starts_with("_is_") ||
+                             tok.find("DISPATCH") != std::string_view::npos ||
+                             RE2::PartialMatch(code, dtype_compare());
+      if (cond || predicate) emit("dtype_branch", short_text(tok, 60), i);
+    } else if (RE2::PartialMatch(code, dtype_compare())) {
+      emit("dtype_branch", "dtype", i);
+    }
+    if (!maybe_device) {
+    } else if (RE2::PartialMatch(code, arch_compare(), &tok)) {
+      emit("device_branch", short_text(tok, 60), i);
+    } else if (RE2::PartialMatch(code, device(), &tok) &&
+               (cond || tok.starts_with("__CUDA_ARCH__"))) {
+      emit("device_branch", short_text(tok, 60), i);
+    }
+    if (maybe_platform && RE2::PartialMatch(code, platform(), &tok) &&
+        (cond || tok.starts_with("cfg")))
+      emit("platform_branch", short_text(tok, 60), i);
+  }
+
+  const Language lang_;
+  const std::span<const SideLine> side_;
+  const bool added_;
+  std::vector<RawSignal>& out_;
+  const size_t first_;
+  std::vector<char> prose_;         // per side line: triple-quoted text (Python)
+  std::vector<std::string> names_;  // scratch for env vars and flags
+  std::string lower_;               // the current line, lower-cased
+  std::bitset<4096> bigrams_;       // hashed pairs of adjacent characters of lower_
+};
+
+}  // namespace
+
+void detect_side_signals(Language lang, std::span<const SideLine> side, bool added,
+                         std::vector<RawSignal>& out) {
+  if (!is_code_language(lang) && lang != Language::kCMake) return;
+  if (lang == Language::kCMake) {
+    for (int i = 0; i < static_cast<int>(side.size()); ++i) {
+      Cap name;
+      if (side[i].changed && RE2::PartialMatch(side[i].text, cmake_option(), &name))
+        out.push_back({"cli_flag", std::string(name), i});
+    }
+    return;
+  }
+  SideScanner(lang, side, added, out).run();
+}
+
+bool signal_patterns_ok() {
+  const RE2* all[] = {&py_if(),        &c_if(),        &rs_go_if(),     &raise_like(),
+                      &return_like(),  &raise_stmt(),  &assert_stmt(),  &py_except(),
+                      &finally_stmt(), &catch_stmt(),  &else_stmt(),    &fallback_word(),
+                      &capability(),   &log_line(),    &preprocessor(), &todo_tag(),
+                      &cmake_option(), &conditional(), &dtype(),        &dtype_compare(),
+                      &arch_compare(), &device(),      &platform(),     &concurrency()};
+  for (const RE2* re : all)
+    if (!re->ok()) return false;
+  return signal_internal::env_flag_patterns_ok();
+}
+
+}  // namespace mergelens

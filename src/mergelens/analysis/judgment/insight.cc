@@ -1,0 +1,243 @@
+// Insight: how much a careful reader learns from the places the focus ranking
+// sends them to, per line they must read (weights and their reasons:
+// score_weights.h).
+//
+// Only the first few focus regions of code files count: that is what a reader
+// reads. In each, the lessons are the decisions visible there (a fallback, a
+// lock, a hardware branch, a precondition, a switch, a replacement of one call
+// by another) and the author's own argument for them (an added comment that
+// says why). Tests show the contract but are never the lesson. The sum is
+// divided by a cost that grows with the lines of those regions, so a big
+// change collects no more insight than its best regions hold, and mechanical
+// bulk (model ports, dropped-in files, tables, moved code) counts at a low
+// rate. That density is the raw insight; the score is its place on the
+// calibrated scale (score_fitted.h). The argued decisions found on the way
+// (an argued comment, a guard with a fallback) are what the verdict's scope
+// names.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "mergelens/analysis/judgment/score_fitted.h"
+#include "mergelens/analysis/judgment/score_parts.h"
+#include "mergelens/analysis/judgment/score_weights.h"
+
+namespace mergelens::score_internal {
+namespace {
+
+namespace w = score_weights;
+
+// Words of a comment that argues for the code rather than describing it.
+bool argues(std::string_view text) {
+  std::string t(text);
+  for (char& c : t)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  static constexpr std::string_view kWords[] = {
+      "because", "since ", "so that",  "otherwise",    "avoid",      "instead",   "must ",
+      "prevent", "would",  "cannot",   "can't",        "won't",      "don't",     "ensure",
+      "require", "race",   "deadlock", "overflow",     "precision",  "synchron",  "sync",
+      "block",   "stall",  "leak",     "hang",         "crash",      "expensive", "cheap",
+      "unsafe",  "why",    "unlike",   "rather than",  "workaround", "only when", "only if",
+      "so we",   "so the", "to keep",  "to make sure", "breaks",     "corrupt",   "wrong",
+      "costs",   "faster", "slower",   "copies",       "copy",       "waits",     "wait for"};
+  for (auto word : kWords)
+    if (t.find(word) != std::string::npos) return true;
+  return false;
+}
+
+// One lesson found at a place of a region: a guard, a replacement, a comment...
+struct Item {
+  std::string reason;
+  double points = 0;
+  std::int32_t first = 0, last = 0;  // new-file lines
+  bool argued = false;               // an argued comment or a guard with a fallback
+};
+
+bool inside(const FocusRegion& r, const std::string& path, std::int32_t line) {
+  return path == r.path && line >= r.start_line - 1 && line <= r.end_line + 1;
+}
+
+bool contains(const std::vector<std::string>& v, std::string_view s) {
+  return std::any_of(v.begin(), v.end(), [&](const std::string& x) { return x == s; });
+}
+
+// A region that is mechanical bulk: a model port, a dropped-in file, data or moved code.
+bool bulk_region(const Change& change, const Facts& facts, const FocusRegion& r) {
+  if (contains(r.reasons, "repetitive data") || contains(r.reasons, "moved code")) return true;
+  for (const auto& f : change.files) {
+    if (f.path != r.path || f.status != FileStatus::kAdded) continue;
+    return role_of(facts, f.path) == FileRole::kModel || f.additions >= w::kLargeAddedFile;
+  }
+  return false;
+}
+
+// What a replacement brings in: the word pieces of the new line that the old
+// one lacks ("clear_full_to_swa_mapping"), so the same edit made in five
+// places counts once.
+std::string brought_in(const Replacement& r) {
+  auto words = [](std::string_view s) {
+    std::set<std::string> out;
+    std::string cur;
+    for (char c : s) {
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') {
+        cur += c;
+      } else if (!cur.empty()) {
+        out.insert(cur);
+        cur.clear();
+      }
+    }
+    if (!cur.empty()) out.insert(cur);
+    return out;
+  };
+  const auto a = words(r.old_text), b = words(r.new_text);
+  std::string key;
+  for (const auto& x : b)
+    if (!a.contains(x)) key += x + " ";
+  return key.empty() ? r.new_text : key;
+}
+
+int words(std::string_view text) {
+  int n = 0;
+  bool in = false;
+  for (char c : text) {
+    const bool letter = c != ' ' && c != '\n' && c != '\t';
+    n += letter && !in;
+    in = letter;
+  }
+  return n;
+}
+
+// The lessons of focus region `index`, in line order.
+std::vector<Item> region_lessons(const Facts& facts, size_t index, std::set<std::string>& edits) {
+  const FocusRegion& r = facts.focus[index];
+  std::vector<Item> items;
+  auto at = [&](std::string reason, double points, std::int32_t first, std::int32_t last,
+                bool argued = false) {
+    items.push_back({std::move(reason), points, first, last, argued});
+  };
+  for (const auto& s : facts.signals) {
+    if (!s.added || !inside(r, s.at.path, s.at.line)) continue;
+    const std::string& k = s.kind;
+    if (k == "fallback")
+      at("guard with fallback", w::kFallback, s.at.line, s.at.line, true);
+    else if (k == "guard" || k == "raise" || k == "early_return" || k == "try")
+      at("a new guard", w::kGuard, s.at.line, s.at.line);
+    else if (k == "concurrency")
+      at("concurrency", w::kConcurrency, s.at.line, s.at.line);
+    else if (k == "dtype_branch" || k == "device_branch" || k == "platform_branch")
+      at("dtype/device branches", w::kBranch, s.at.line, s.at.line);
+    else if (k == "env_var" || k == "cli_flag")
+      at("a switch left to the user", w::kSwitch, s.at.line, s.at.line);
+    else if (k == "numeric_constant")
+      at("tuned constants", w::kConstant, s.at.line, s.at.line);
+  }
+  for (const auto& p : facts.replacements)
+    if (p.focus == static_cast<std::int32_t>(index) && edits.insert(brought_in(p)).second)
+      at("a line replaced by another", w::kReplacement, p.new_line, p.new_line);
+  for (const auto& n : facts.rationale) {
+    if (n.focus != static_cast<std::int32_t>(index)) continue;
+    if (argues(n.text))
+      at("a comment argues the decision",
+         w::kArguedComment +
+             std::min(w::kArguedLength, static_cast<double>(words(n.text)) / w::kWordsPerPoint),
+         n.start_line, n.end_line, words(n.text) >= w::kArguedWords);
+    else
+      at("comments explain the code", n.kind == "docstring" ? w::kDocstring : w::kPlainComment,
+         n.start_line, n.end_line);
+  }
+  for (const auto& d : facts.definitions) {
+    if (!inside(r, d.at.path, d.at.line)) continue;
+    if (d.change == "added" && (d.kind == "class" || d.kind == "struct" || d.kind == "trait"))
+      at("new abstraction", w::kAbstraction, d.at.line, d.at.line);
+    else if (d.change == "signature_changed")
+      at("a signature changed", w::kSignature, d.at.line, d.at.line);
+  }
+  std::stable_sort(items.begin(), items.end(),
+                   [](const Item& a, const Item& b) { return a.first < b.first; });
+  return items;
+}
+
+}  // namespace
+
+Score score_insight(const Change& change, const Facts& facts, const CodeStats& stats,
+                    std::vector<std::string>& argued) {
+  argued.clear();
+  Score s{1, {}};
+  // The regions a reader reads: the first few of code files.
+  std::vector<size_t> read;
+  double best = 0;
+  for (size_t i = 0; i < facts.focus.size() && read.size() < w::kReadRegions; ++i) {
+    const FocusRegion& r = facts.focus[i];
+    if (!is_code(role_of(facts, r.path))) continue;
+    if (read.empty()) best = r.score;
+    if (r.score < best * w::kMinRegionShare) break;
+    read.push_back(i);
+  }
+  if (read.empty() || stats.code_lines == 0) {
+    s.value = 1;
+    s.reasons.push_back("no code on the main path (docs, tests, configs or CI only)");
+    return s;
+  }
+  // Lessons within kDecisionGap lines of each other are one decision (a
+  // comment, the branch it explains and the line it replaced): the decision
+  // is worth its best lesson and a little of the rest. Decisions then count
+  // with diminishing returns, the best first.
+  std::set<std::string> edits;
+  std::map<std::string, int> places;  // reason → places, for the reasons
+  std::vector<double> decisions;
+  int lines = 0;
+  for (size_t i : read) {
+    const FocusRegion& r = facts.focus[i];
+    const double rate = bulk_region(change, facts, r) ? w::kBulkRate : 1.0;
+    lines += std::max(r.changed_lines, r.end_line - r.start_line + 1);
+    const std::vector<Item> items = region_lessons(facts, i, edits);
+    double best = 0, sum = 0;
+    std::int32_t last = 0;
+    auto close = [&] {
+      if (sum > 0) decisions.push_back(rate * (best + w::kRestOfDecision * (sum - best)));
+      best = sum = 0;
+    };
+    for (size_t k = 0; k < items.size(); ++k) {
+      const Item& it = items[k];
+      if (k > 0 && it.first - last > w::kDecisionGap) close();
+      best = std::max(best, it.points);
+      sum += it.points;
+      last = std::max(last, it.last);
+      ++places[it.reason];
+      if (it.argued && rate == 1.0) {
+        std::string place = fmt::format("{}:{}", r.path, it.first);
+        if (std::find(argued.begin(), argued.end(), place) == argued.end())
+          argued.push_back(std::move(place));
+      }
+    }
+    close();
+  }
+  if (stats.code_lines <= w::kSmallChangeLines && stats.perf_claim) {
+    decisions.push_back(w::kSmallChangeBigEffect);
+    ++places[fmt::format("small change ({} lines), large effect", stats.code_lines)];
+  }
+  std::sort(decisions.begin(), decisions.end(), std::greater<>());
+  double total = 0, factor = 1;
+  for (double d : decisions) {
+    total += d * factor;
+    factor *= w::kRepeatFactor;
+  }
+  total = std::min(total, w::kMaxLessons);
+  const double cost = std::max(1.0, std::log2(1.0 + lines / w::kLinesPerUnit));
+  s.raw = total / cost;
+  s.value = scale_level(s.raw, score_fitted::kInsightCuts);
+  for (const auto& [reason, n] : places)
+    s.reasons.push_back(n > 1 ? fmt::format("{} ({} places)", reason, n) : reason);
+  s.reasons.push_back(fmt::format("{} lines to read in {} regions", lines, read.size()));
+  if (stats.code_lines > 0 && stats.bulk_lines >= w::kBulkShare * stats.code_lines &&
+      s.value > w::kBulkCap) {
+    s.value = w::kBulkCap;
+    s.reasons.push_back("mostly mechanical bulk (model ports, dropped-in or generated code)");
+  }
+  s.value = std::clamp(s.value, 1, 10);
+  return s;
+}
+
+}  // namespace mergelens::score_internal

@@ -1,0 +1,154 @@
+// score_change: the importance and insight scores (importance.cc,
+// insight.cc; hand-set weights in score_weights.h, fitted weights and the
+// calibrated scale in score_fitted.h) and the verdict they give.
+#include "mergelens/analysis/judgment/scores.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "mergelens/analysis/judgment/score_parts.h"
+
+namespace mergelens {
+namespace score_internal {
+
+bool is_code(FileRole r) {
+  return r == FileRole::kCore || r == FileRole::kKernel || r == FileRole::kModel;
+}
+
+FileRole role_of(const Facts& facts, const std::string& path) {
+  auto it = facts.roles.find(path);
+  return it == facts.roles.end() ? FileRole::kCore : it->second;
+}
+
+bool has_signal(const Facts& f, std::initializer_list<std::string_view> kinds) {
+  return std::any_of(f.signals.begin(), f.signals.end(), [&](const Signal& s) {
+    return s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end();
+  });
+}
+
+namespace {
+
+// "python/sglang/srt/layers/x.py" → "python/sglang/srt/layers": the module a
+// file belongs to (its folder, at most four levels deep).
+std::string module_of(std::string_view path) {
+  size_t cut = 0, depth = 0;
+  for (size_t i = 0; i < path.size() && depth < 4; ++i)
+    if (path[i] == '/') {
+      cut = i;
+      ++depth;
+    }
+  return std::string(path.substr(0, cut));
+}
+
+}  // namespace
+
+CodeStats code_stats(const Change& change, const Facts& facts) {
+  CodeStats st;
+  std::set<std::string> skimmed;
+  for (const auto& s : facts.skim) skimmed.insert(s.path);
+  for (const auto& f : change.files) {
+    const FileRole r = role_of(facts, f.path);
+    if (!is_code(r) || skimmed.count(f.path)) continue;
+    const int lines = f.additions + f.deletions;
+    st.code_lines += lines;
+    ++st.code_files;
+    st.kernel |= r == FileRole::kKernel && lines > 0;
+    st.modules.insert(module_of(f.path));
+    if (f.status == FileStatus::kAdded && (r == FileRole::kModel || f.additions >= 1500))
+      st.bulk_lines += lines;
+  }
+  st.perf_claim = std::any_of(facts.numbers.begin(), facts.numbers.end(), [](const auto& n) {
+    return n.kind == "speedup" || n.kind == "throughput" || n.kind == "latency" ||
+           n.kind == "memory";
+  });
+  return st;
+}
+
+int scale_level(double raw, std::span<const double, 9> cuts) {
+  return 1 + static_cast<int>(
+                 std::count_if(cuts.begin(), cuts.end(), [&](double c) { return raw >= c; }));
+}
+
+namespace {
+
+// The files of `places` ("path:line"), each once, at most three.
+std::vector<std::string> files_of(const std::vector<std::string>& places) {
+  std::vector<std::string> out;
+  for (const auto& p : places) {
+    std::string path = p.substr(0, p.rfind(':'));
+    if (out.size() < 3 && std::find(out.begin(), out.end(), path) == out.end())
+      out.push_back(std::move(path));
+  }
+  return out;
+}
+
+// The focus files that carry a read: the best regions' files, at most three.
+}  // namespace
+}  // namespace score_internal
+
+std::vector<std::string> reading_scope(const Facts& facts) {
+  std::vector<std::string> out;
+  const double best = facts.focus.empty() ? 0 : facts.focus.front().score;
+  for (const auto& r : facts.focus) {
+    if (out.size() >= 3 || r.score < best * 0.5) break;
+    if (std::find(out.begin(), out.end(), r.path) == out.end()) out.push_back(r.path);
+  }
+  return out;
+}
+
+void score_change(const Change& change, Facts& facts, const VerdictThresholds& t) {
+  using namespace score_internal;
+  const CodeStats st = code_stats(change, facts);
+  ScoreInputs& in = facts.score_inputs;
+  in.code_lines = st.code_lines;
+  Score imp = score_importance(change, facts, st, in.importance_features);
+  Score ins = score_insight(change, facts, st, in.argued);
+
+  // Caps: changes with no code on the main path cannot rank high.
+  if (!facts.cleanup.empty()) {
+    imp.value = 1, imp.reasons = {fmt::format("clean-up ({})", facts.cleanup)};
+    ins.value = 1, ins.reasons = {"no design decision to learn from"};
+    in.argued.clear();
+  } else if (st.code_lines == 0) {
+    imp.value = std::min(imp.value, t.no_code_importance);
+    imp.reasons.push_back("no code on the main path (docs, tests, configs or CI only)");
+    ins.value = std::min(ins.value, 2);
+  }
+  imp.value = std::clamp(imp.value, 1, 10);
+  ins.value = std::clamp(ins.value, 1, 10);
+  facts.importance = std::move(imp);
+  facts.insight = std::move(ins);
+
+  // How much reading pays. A small change on a path that matters with an
+  // argued decision is a close read of those places however small; a dense
+  // decision that generalises is a close read, or a selective read when
+  // spread over many files; a clear decision worth copying, or a change the
+  // release notes would list with little to learn, is a selective read
+  // naming its files; the rest is skimmed, and what neither matters nor
+  // teaches is skipped.
+  const int imp_v = facts.importance.value, ins_v = facts.insight.value;
+  facts.verdict_scope.clear();
+  const bool dense = !in.argued.empty() && st.code_lines > 0 &&
+                     st.code_lines <= t.dense_max_lines && imp_v >= t.dense_importance &&
+                     ins_v >= t.dense_insight;
+  if (!facts.cleanup.empty()) {
+    facts.verdict = Verdict::kSkip;
+  } else if (dense) {
+    facts.verdict = Verdict::kCloseRead;
+    facts.verdict_scope = files_of(in.argued);
+  } else if (ins_v >= t.close_insight && st.code_lines > 0) {
+    facts.verdict =
+        st.code_files <= t.close_max_files ? Verdict::kCloseRead : Verdict::kSelectiveRead;
+  } else if ((ins_v >= t.selective_insight && st.code_lines > 0) ||
+             imp_v >= t.selective_importance) {
+    facts.verdict = Verdict::kSelectiveRead;
+  } else {
+    facts.verdict = imp_v + ins_v <= t.skip_sum ? Verdict::kSkip : Verdict::kSkim;
+  }
+  if (facts.verdict_scope.empty() &&
+      (facts.verdict == Verdict::kCloseRead || facts.verdict == Verdict::kSelectiveRead))
+    facts.verdict_scope = reading_scope(facts);
+}
+
+}  // namespace mergelens
