@@ -40,7 +40,8 @@ Runner setup_list(CLI::App& sub, const Globals& g) {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& s : *rows) {
         out.push_back(
-            {{"ref", s.number ? fmt::format("#{}", *s.number) : s.sha.substr(0, 12)},
+            {{"ref",
+              s.number && !s.number_reused ? fmt::format("#{}", *s.number) : s.sha.substr(0, 12)},
              {"number", s.number ? nlohmann::json(*s.number) : nlohmann::json(nullptr)},
              {"kind", to_string(s.kind)},
              {"open", s.open},
@@ -71,7 +72,10 @@ Runner setup_list(CLI::App& sub, const Globals& g) {
         fmt::print("{}{}  {} change{}\n", day.empty() ? "" : "\n", d, count, count == 1 ? "" : "s");
         day = d;
       }
-      const std::string ref = s.number ? fmt::format("#{}", *s.number) : s.sha.substr(0, 9);
+      // The reference `show` takes: a number a newer change also carries
+      // names that one, so this one is listed by its sha.
+      const std::string ref =
+          s.number && !s.number_reused ? fmt::format("#{}", *s.number) : s.sha.substr(0, 9);
       const std::string who = s.author.login.empty() ? s.author.name : s.author.login;
       const std::string badge =
           s.verdict.empty() ? "" : fmt::format("[{} {}/{}] ", s.verdict, s.importance, s.insight);

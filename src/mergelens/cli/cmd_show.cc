@@ -132,6 +132,18 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
     if (!repo) return std::unexpected(repo.error());
     auto change = find_change(**store, *repo, a->ref);
     if (!change) return std::unexpected(change.error());
+    if (change->number) {
+      // A second "(#N)" commit: say which one this is and how to reach the others.
+      auto same = (*store)->changes_with_number(repo->id, *change->number);
+      if (!same) return std::unexpected(same.error());
+      for (const auto& o : *same)
+        if (o.id != change->id)
+          fmt::print(stderr,
+                     "note: {} \"{}\" (merged {}) also carries #{}; show it with `mergelens show "
+                     "{}`\n",
+                     o.sha.substr(0, 12), terminal_safe(o.title), format_utc(o.merged_at),
+                     *change->number, o.sha.substr(0, 12));
+    }
     auto facts = (*store)->get_facts(change->id);
     if (!facts) return std::unexpected(facts.error());
     auto backlinks = (*store)->referenced_by(repo->id, *change);

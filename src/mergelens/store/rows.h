@@ -10,13 +10,15 @@
 
 namespace mergelens {
 
-// Columns 0-17 of a ChangeSummary (changes c LEFT JOIN facts f); a query
+// Columns 0-18 of a ChangeSummary (changes c LEFT JOIN facts f); a query
 // selecting more reads them from kSummaryCount on.
 inline constexpr std::string_view kSummaryColumns =
     "c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, c.author_login, "
     "c.merged_at, c.url, c.file_count, c.additions, c.deletions, coalesce(f.verdict, ''), "
-    "coalesce(f.importance, 0), coalesce(f.insight, 0), c.open, c.repo_id";
-inline constexpr int kSummaryCount = 18;
+    "coalesce(f.importance, 0), coalesce(f.insight, 0), c.open, c.repo_id, "
+    "EXISTS (SELECT 1 FROM changes d WHERE d.repo_id = c.repo_id AND d.number = c.number AND "
+    "(d.merged_at > c.merged_at OR (d.merged_at = c.merged_at AND d.id > c.id)))";
+inline constexpr int kSummaryCount = 19;
 
 // The repository condition of a page query: `column = param` for one
 // repository; for kAllRepos a condition true for every row that still names
@@ -47,6 +49,7 @@ ChangeSummary read_summary(const St& st) {
   s.insight = static_cast<int>(st.i64(15));
   s.open = st.i64(16) != 0;
   s.repo_id = st.i64(17);
+  s.number_reused = st.i64(18) != 0;
   return s;
 }
 

@@ -28,6 +28,10 @@ namespace mergelens {
 
 class SqlStore : public Store {
  public:
+  // Changes sharing a number (sql_store.cc).
+  Result<std::vector<ChangeSummary>> changes_with_number(std::int64_t repo_id,
+                                                         std::int64_t number) override;
+
   // Deliveries (sql_deliveries.cc).
   Result<std::vector<DeliveryPart>> plan_delivery(std::int64_t repo_id,
                                                   std::span<const DeliveryPart> parts) override;

@@ -58,6 +58,10 @@ struct ChangeSummary {
   std::string verdict;
   int importance = 0, insight = 0;
   bool open = false;  // an open pull request (merged_at is 0)
+  // A newer change of the repository carries the same number (a second
+  // "(#106)" commit): `/pr/106` and `show 106` name that one, so this one is
+  // addressed by its sha (web::url_ref).
+  bool number_reused = false;
 };
 
 // Where the GitHub sync of a repository stopped (see pipeline/sync.h).
@@ -277,6 +281,10 @@ class Store : public DeliveryStore, public JobStore {
   // The newest change carrying a PR number, with files, hunks and commits.
   virtual Result<std::optional<Change>> get_change_by_number(std::int64_t repo_id,
                                                              std::int64_t number) = 0;
+  // Every change of the repository carrying `number`, newest merge first
+  // (the first is the one get_change_by_number returns); empty when none.
+  virtual Result<std::vector<ChangeSummary>> changes_with_number(std::int64_t repo_id,
+                                                                 std::int64_t number) = 0;
   // Full shas of stored changes starting with `prefix` (at most 10).
   virtual Result<std::vector<std::string>> find_shas(std::int64_t repo_id,
                                                      std::string_view prefix) = 0;

@@ -30,6 +30,8 @@ constexpr Entry kStrings[] = {
     {"insight", "洞察价值", "Insight"},
     {"tags", "标签", "Tags"},
     {"original_pr", "原始 PR", "Original PR"},
+    {"same_number", "另有变更标着同一编号：", "Other changes carry the same number:"},
+    {"newest", "最新", "newest"},
     {"triage", "模型分诊：", "Model triage:"},
     {"no_triage", "本日排序与判断来自静态分析（没有模型分诊）。",
      "The order and verdicts of this day come from the analysis (no model triage)."},

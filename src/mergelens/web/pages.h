@@ -220,7 +220,9 @@ std::string clean_text(std::string_view s);
 std::string escape_html(std::string_view s);
 // Text with `backticked` spans split out: [{"t": "...", "code": bool}, ...].
 nlohmann::json rich(std::string_view text);
-// "#1234" or the 12-character short sha; `url_ref` is the form used in links.
+// "#1234" or the 12-character short sha; `url_ref` is the form used in links:
+// the number, or the short sha when a newer change carries the same number
+// (ChangeSummary::number_reused).
 std::string display_ref(const ChangeSummary& s);
 std::string url_ref(const ChangeSummary& s);
 // Lines `start`-`end` of `path` at the change's commit on the site's

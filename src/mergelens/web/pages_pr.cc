@@ -121,6 +121,20 @@ Result<Page> pr_page(const Site& site, std::string_view ref) {
   ChangeSummary s;
   s.number = c.number;
   s.sha = c.sha;
+  // Other changes carrying the same number (a second "(#106)" commit): each
+  // page links the others, the newest by its number, older ones by sha.
+  nlohmann::json same = nlohmann::json::array();
+  if (c.number) {
+    auto others = site.store.changes_with_number(site.repo.id, *c.number);
+    if (!others) return std::unexpected(others.error());
+    for (const auto& o : *others)
+      if (o.id != c.id)
+        same.push_back({{"href", site.links.pr(url_ref(o))},
+                        {"sha", o.sha.substr(0, 12)},
+                        {"title", clean_text(o.title)},
+                        {"merged", site.tz.minute(o.merged_at)},
+                        {"newest", !o.number_reused}});
+  }
   Page page;
   page.template_name = "pr";
   nlohmann::json& m = page.model;
@@ -139,6 +153,8 @@ Result<Page> pr_page(const Site& site, std::string_view ref) {
   m["body"] = clean_text(c.body);
   m["has_guide"] = guide.has_value();
   m["open"] = c.open;
+  m["same_number"] = same;
+  m["has_same_number"] = !same.empty();
   nlohmann::json focus = nlohmann::json::array(), skim = nlohmann::json::array();
   std::vector<std::string> tags;
   if (guide) {

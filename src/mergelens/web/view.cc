@@ -281,7 +281,7 @@ std::string display_ref(const ChangeSummary& s) {
   return s.number ? fmt::format("#{}", *s.number) : s.sha.substr(0, 12);
 }
 std::string url_ref(const ChangeSummary& s) {
-  return s.number ? std::to_string(*s.number) : s.sha.substr(0, 12);
+  return s.number && !s.number_reused ? std::to_string(*s.number) : s.sha.substr(0, 12);
 }
 std::string author_of(const Person& p) {
   return clean_text(p.login.empty() ? p.name : p.login);
