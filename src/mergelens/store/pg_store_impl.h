@@ -1,8 +1,8 @@
 // PgStore: the PostgreSQL implementation of Store, private to store/. Its
-// methods are split like SqliteStore's: pg_store.cc (opening, migrations,
-// repositories, changes), pg_facts.cc (facts, guides, answer cache, write
-// ledger), pg_pages.cc (page queries, snapshots, the data version, GitHub
-// state), pg_search.cc (tsvector search), pg_jobs.cc (the job
+// methods are split like SqliteStore's: pg_store.cc (opening, migrations),
+// pg_facts.cc (facts, guides, answer cache, write ledger), pg_pages.cc
+// (page queries, snapshots, the data version), pg_search.cc (tsvector
+// search), pg_jobs.cc (the job
 // queue, model limits, repository settings). Adding a Store method means declaring it here and
 // writing it in the file of its family, with the SQL in `$N` form.
 //
@@ -35,25 +35,6 @@ class PgStore final : public SqlStore {
  public:
   explicit PgStore(pg::Conn conn) : conn_(std::move(conn)) {}
 
-  Result<RepoRecord> upsert_repo(const RepoRecord& repo) override;
-  Result<std::vector<RepoRecord>> list_repos() override;
-  Result<std::optional<RepoRecord>> find_repo(std::string_view name) override;
-  Result<std::unordered_set<std::string>> known_shas(std::int64_t repo_id) override;
-  Result<std::vector<std::string>> shallow_boundaries(std::int64_t repo_id) override;
-  Result<std::vector<std::pair<std::string, size_t>>> incomplete_changes(
-      std::int64_t repo_id) override;
-  Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
-                             const std::optional<std::string>& new_base) override;
-  Result<std::vector<ChangeSummary>> list_changes(std::int64_t repo_id,
-                                                  const ListQuery& query) override;
-  Result<size_t> count_changes(std::int64_t repo_id) override;
-  Result<std::optional<Change>> get_change_by_number(std::int64_t repo_id,
-                                                     std::int64_t number) override;
-  Result<std::vector<std::string>> find_shas(std::int64_t repo_id,
-                                             std::string_view prefix) override;
-  Result<std::optional<Change>> get_change_by_sha(std::int64_t repo_id,
-                                                  std::string_view sha) override;
-  Result<std::optional<Change>> get_change_by_id(std::int64_t id) override;
   Result<std::vector<std::int64_t>> changes_needing_analysis(std::int64_t repo_id,
                                                              int version) override;
   Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
@@ -70,16 +51,6 @@ class PgStore final : public SqlStore {
                                                                          size_t limit) override;
   Result<void> record_write_run(const WriteRunRecord& run) override;
   Result<std::vector<WriteRunRecord>> write_runs(size_t limit) override;
-  Result<std::vector<PullRow>> pull_rows(std::int64_t repo_id, std::int64_t number) override;
-  Result<std::int64_t> put_pull(std::int64_t repo_id, const Change& change,
-                                std::span<const std::int64_t> absorb,
-                                const std::optional<GithubSyncState>& state) override;
-  Result<void> delete_change(std::int64_t id) override;
-  Result<void> put_triage(std::span<const TriageRecord> records) override;
-  Result<std::map<std::int64_t, TriageRecord>> triage_of(
-      std::span<const std::int64_t> ids) override;
-  Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
-  Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
 
   Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
                                                     bool before) override;
@@ -147,18 +118,7 @@ class PgStore final : public SqlStore {
   Result<T> in_transaction(const std::function<Result<T>()>& body, bool bump_version = true);
   Result<nlohmann::json> read_doc(std::string_view blob, std::string_view what) const;
   Result<std::vector<std::int64_t>> column_ids(Stmt& st) const;
-  Result<std::int64_t> insert_change(std::int64_t repo_id, const Change& c);
-  Result<void> insert_children(std::int64_t id, const Change& c);
-  // Rewrites the change stored as a shallow boundary with sha `c.sha` from
-  // `c`, a read of it with its parent (files, commits, counts; its facts are
-  // dropped). Returns its id, or 0 when no such boundary row is stored.
-  Result<std::int64_t> fill_boundary(std::int64_t repo_id, const Change& c);
-  Result<void> load_pull_state(std::int64_t id, Change& c);
-  Result<void> insert_conversation(std::int64_t id, const Change& c);
-  Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
-  Result<void> index_changes(std::span<const std::int64_t> ids);
-  Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
-                                            const std::function<void(Stmt&)>& bind);
+  Result<void> index_changes(std::span<const std::int64_t> ids) override;
   const std::string& where() const { return conn_.where(); }
 
   pg::Conn conn_;

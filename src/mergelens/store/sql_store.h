@@ -17,6 +17,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,11 +28,56 @@
 
 namespace mergelens {
 
+// Runs `insert` once per item of `items`, bound to (`id`, the item's index,
+// the fields `fields(item)` returns as a tuple): the child rows of a change.
+template <class T, class F>
+Result<void> insert_each(db::Query& insert, std::int64_t id, const std::vector<T>& items,
+                         F fields) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::apply([&](const auto&... v) { insert.bind_all(id, i, v...); }, fields(items[i]));
+    if (auto r = insert.run(); !r) return std::unexpected(r.error());
+  }
+  return {};
+}
+
 class SqlStore : public Store {
  public:
   // Changes sharing a number (sql_store.cc).
   Result<std::vector<ChangeSummary>> changes_with_number(std::int64_t repo_id,
                                                          std::int64_t number) override;
+
+  // Repositories and changes (sql_changes.cc).
+  Result<RepoRecord> upsert_repo(const RepoRecord& repo) override;
+  Result<std::vector<RepoRecord>> list_repos() override;
+  Result<std::optional<RepoRecord>> find_repo(std::string_view name) override;
+  Result<std::unordered_set<std::string>> known_shas(std::int64_t repo_id) override;
+  Result<std::vector<std::string>> shallow_boundaries(std::int64_t repo_id) override;
+  Result<std::vector<std::pair<std::string, size_t>>> incomplete_changes(
+      std::int64_t repo_id) override;
+  Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
+                             const std::optional<std::string>& new_base) override;
+  Result<std::vector<ChangeSummary>> list_changes(std::int64_t repo_id,
+                                                  const ListQuery& query) override;
+  Result<size_t> count_changes(std::int64_t repo_id) override;
+  Result<std::optional<Change>> get_change_by_number(std::int64_t repo_id,
+                                                     std::int64_t number) override;
+  Result<std::vector<std::string>> find_shas(std::int64_t repo_id,
+                                             std::string_view prefix) override;
+  Result<std::optional<Change>> get_change_by_sha(std::int64_t repo_id,
+                                                  std::string_view sha) override;
+  Result<std::optional<Change>> get_change_by_id(std::int64_t id) override;
+  Result<void> delete_change(std::int64_t id) override;
+
+  // GitHub source: PR state, conversation, sync state, triage (sql_github.cc).
+  Result<std::vector<PullRow>> pull_rows(std::int64_t repo_id, std::int64_t number) override;
+  Result<std::int64_t> put_pull(std::int64_t repo_id, const Change& change,
+                                std::span<const std::int64_t> absorb,
+                                const std::optional<GithubSyncState>& state) override;
+  Result<void> put_triage(std::span<const TriageRecord> records) override;
+  Result<std::map<std::int64_t, TriageRecord>> triage_of(
+      std::span<const std::int64_t> ids) override;
+  Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
+  Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
 
   // Deliveries (sql_deliveries.cc).
   Result<std::vector<DeliveryPart>> plan_delivery(std::int64_t repo_id,
@@ -86,8 +133,38 @@ class SqlStore : public Store {
   // Decompresses and parses a stored zstd JSON document; kCorrupt naming
   // the database and `what` (e.g. "facts of change 12") when it cannot be read.
   Result<nlohmann::json> read_json_doc(std::string_view blob, std::string_view what) const;
+  // ` COLLATE "C"` on PostgreSQL, "" on SQLite: appended to a text column
+  // to order and compare it by code point (SQLite's default) whatever the
+  // PostgreSQL database's collation.
+  std::string_view collate_c() const { return pick("", " COLLATE \"C\""); }
+
+  // Written per backend for now (search family): (re)writes the search
+  // documents of these changes; a change that no longer exists has none.
+  virtual Result<void> index_changes(std::span<const std::int64_t> ids) = 0;
 
  private:
+  // Changes (sql_changes.cc).
+  // Inserts `c` with its files, commits and labels; its id, or 0 when a
+  // change with its sha is already stored (then nothing is written).
+  Result<std::int64_t> insert_change(std::int64_t repo_id, const Change& c);
+  // Files, commits and labels of change `id` (file and commit rows must not exist yet).
+  Result<void> insert_children(std::int64_t id, const Change& c);
+  // Rewrites the change stored as a shallow boundary with sha `c.sha` from
+  // `c`, a read of it with its parent (files, commits, counts; its facts are
+  // dropped). Returns its id, or 0 when no such boundary row is stored.
+  Result<std::int64_t> fill_boundary(std::int64_t repo_id, const Change& c);
+  // The newest change matching `where` (which `bind` binds from $2 on);
+  // repo_id 0 matches any repository.
+  Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
+                                            const std::function<void(db::Query&)>& bind);
+  // delete_change() without a transaction of its own.
+  Result<void> remove_change(std::int64_t id);
+
+  // GitHub source (sql_github.cc).
+  Result<void> load_pull_state(std::int64_t id, Change& c);
+  Result<void> insert_conversation(std::int64_t id, const Change& c);
+  Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
+
   // The delivery parts of (target, day); day empty: the newest day.
   Result<std::vector<DeliveryPart>> read_parts(std::int64_t repo_id, std::string_view target,
                                                std::string_view day);

@@ -1,8 +1,8 @@
-// SqliteStore: the SQLite implementation of Store. Private to store/: its
-// methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts),
+// SqliteStore: the SQLite implementation of Store. Private to store/: what
+// is not yet written once in SqlStore (sql_store.h) is split over
+// sqlite_store.cc (opening, migrations), sqlite_facts.cc (facts),
 // sqlite_guides.cc (guides, the answer cache and the write ledger),
-// sqlite_github.cc (PR state, conversation, sync state), sqlite_pages.cc
-// (queries behind the web pages), sqlite_search.cc (FTS5).
+// sqlite_pages.cc (queries behind the web pages), sqlite_search.cc (FTS5).
 #pragma once
 
 #include <functional>
@@ -24,25 +24,6 @@ class SqliteStore final : public SqlStore {
  public:
   SqliteStore(std::string path, Db db) : path_(std::move(path)), db_(std::move(db)) {}
 
-  Result<RepoRecord> upsert_repo(const RepoRecord& repo) override;
-  Result<std::vector<RepoRecord>> list_repos() override;
-  Result<std::optional<RepoRecord>> find_repo(std::string_view name) override;
-  Result<std::unordered_set<std::string>> known_shas(std::int64_t repo_id) override;
-  Result<std::vector<std::string>> shallow_boundaries(std::int64_t repo_id) override;
-  Result<std::vector<std::pair<std::string, size_t>>> incomplete_changes(
-      std::int64_t repo_id) override;
-  Result<size_t> put_changes(std::int64_t repo_id, std::span<const Change> changes,
-                             const std::optional<std::string>& new_base) override;
-  Result<std::vector<ChangeSummary>> list_changes(std::int64_t repo_id,
-                                                  const ListQuery& query) override;
-  Result<size_t> count_changes(std::int64_t repo_id) override;
-  Result<std::optional<Change>> get_change_by_number(std::int64_t repo_id,
-                                                     std::int64_t number) override;
-  Result<std::vector<std::string>> find_shas(std::int64_t repo_id,
-                                             std::string_view prefix) override;
-  Result<std::optional<Change>> get_change_by_sha(std::int64_t repo_id,
-                                                  std::string_view sha) override;
-  Result<std::optional<Change>> get_change_by_id(std::int64_t id) override;
   Result<std::vector<std::int64_t>> changes_needing_analysis(std::int64_t repo_id,
                                                              int version) override;
   Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
@@ -59,16 +40,6 @@ class SqliteStore final : public SqlStore {
                                                                          size_t limit) override;
   Result<void> record_write_run(const WriteRunRecord& run) override;
   Result<std::vector<WriteRunRecord>> write_runs(size_t limit) override;
-  Result<std::vector<PullRow>> pull_rows(std::int64_t repo_id, std::int64_t number) override;
-  Result<std::int64_t> put_pull(std::int64_t repo_id, const Change& change,
-                                std::span<const std::int64_t> absorb,
-                                const std::optional<GithubSyncState>& state) override;
-  Result<void> delete_change(std::int64_t id) override;
-  Result<void> put_triage(std::span<const TriageRecord> records) override;
-  Result<std::map<std::int64_t, TriageRecord>> triage_of(
-      std::span<const std::int64_t> ids) override;
-  Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
-  Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
 
   Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
                                                     bool before) override;
@@ -138,39 +109,15 @@ class SqliteStore final : public SqlStore {
   Result<nlohmann::json> read_doc(std::string_view blob, std::string_view what) const;
   // Steps `st` to completion and returns the first column of every row.
   Result<std::vector<std::int64_t>> column_ids(Stmt& st) const;
-  // Runs `query` (?1 = repo_id) and passes the first column of each row to `take`.
-  Result<void> each_sha(std::string_view query, std::int64_t repo_id,
-                        const std::function<void(std::string)>& take);
   Result<Stmt> prepare(std::string_view q) const {
     auto s = Stmt::prepare(db_, q, &stmts_);
     if (!s) return db_error(s.error());
     return s;
   }
-  Result<void> insert_change(std::int64_t repo_id, const Change& c, Stmt& ins_change,
-                             Stmt& ins_file, Stmt& ins_commit, Stmt& ins_label, bool& inserted);
-  struct ChildInserts {
-    Stmt file, commit, label;
-  };
-  // The INSERT statements insert_children() takes.
-  Result<ChildInserts> prepare_child_inserts();
-  // Rewrites the change stored as a shallow boundary with sha `c.sha` from
-  // `c`, a read of it with its parent (files, commits, counts; its facts are
-  // dropped). Returns its id, or 0 when no such boundary row is stored.
-  Result<std::int64_t> fill_boundary(std::int64_t repo_id, const Change& c, ChildInserts& kids);
-  // Files, commits and labels of change `id` (rows must not exist yet).
-  Result<void> insert_children(std::int64_t id, const Change& c, Stmt& ins_file, Stmt& ins_commit,
-                               Stmt& ins_label);
-  // PR state and conversation (sqlite_github.cc).
-  Result<void> load_pull_state(std::int64_t id, Change& c);
-  Result<void> insert_conversation(std::int64_t id, const Change& c);
-  Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
   // (Re)writes the search documents of these changes (sqlite_search.cc).
-  Result<void> index_changes(std::span<const std::int64_t> ids);
+  Result<void> index_changes(std::span<const std::int64_t> ids) override;
   // Indexes the changes that have no search document; returns how many.
   Result<size_t> index_missing();
-  // repo_id 0 matches any repository.
-  Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
-                                            const std::function<void(Stmt&)>& bind);
 
   std::string path_;
   Db db_;

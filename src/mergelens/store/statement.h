@@ -56,7 +56,8 @@ class Query {
   explicit Query(std::unique_ptr<Statement> st) : st_(std::move(st)) {}
   explicit Query(Error prepare_error) : error_(std::move(prepare_error)) {}
 
-  // Binds by 1-based index. An empty optional binds NULL.
+  // Binds by 1-based index. An empty optional binds an integer NULL (typed,
+  // so PostgreSQL reads `$2 IS NULL OR x >= $2` without a cast).
   Query& bind(int i, std::int64_t v) {
     if (st_) st_->bind_i64(i, v);
     return *this;
@@ -66,7 +67,14 @@ class Query {
     return *this;
   }
   Query& bind(int i, const std::optional<std::int64_t>& v) {
-    return v ? bind(i, *v) : bind_null(i);
+    return v ? bind(i, *v) : bind(i, std::int64_t{0}).bind_null(i);
+  }
+  // Binds `args` to $1, $2, ... in order, each as bind() above does.
+  template <class... A>
+  Query& bind_all(const A&... args) {
+    int i = 0;
+    (bind(++i, args), ...);
+    return *this;
   }
   Query& bind_blob(int i, std::string_view v) {
     if (st_) st_->bind_blob(i, v);
