@@ -1,8 +1,6 @@
 // SqliteStore: the SQLite implementation of Store. Private to store/: its
-// methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts),
-// sqlite_guides.cc (guides, the answer cache and the write ledger),
-// sqlite_github.cc (PR state, conversation, sync state), sqlite_pages.cc
-// (queries behind the web pages), sqlite_search.cc (FTS5).
+// methods are split over sqlite_store.cc (changes), sqlite_github.cc (PR state, conversation, sync
+// state), sqlite_pages.cc (queries behind the web pages), sqlite_search.cc (FTS5).
 #pragma once
 
 #include <functional>
@@ -43,22 +41,6 @@ class SqliteStore final : public SqlStore {
   Result<std::optional<Change>> get_change_by_sha(std::int64_t repo_id,
                                                   std::string_view sha) override;
   Result<std::optional<Change>> get_change_by_id(std::int64_t id) override;
-  Result<std::vector<std::int64_t>> changes_needing_analysis(std::int64_t repo_id,
-                                                             int version) override;
-  Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
-  Result<std::optional<Facts>> get_facts(std::int64_t change_id) override;
-  Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id, const Change& change) override;
-  Result<std::vector<std::int64_t>> changes_needing_guide(std::int64_t repo_id,
-                                                          std::string_view lang, bool want_llm,
-                                                          bool force) override;
-  Result<void> put_guides(std::span<const std::pair<std::int64_t, Guide>> guides) override;
-  Result<std::optional<Guide>> get_guide(std::int64_t change_id, std::string_view lang) override;
-  Result<std::optional<std::string>> cache_get(std::string_view key) override;
-  Result<void> cache_put(std::string_view key, std::string_view json) override;
-  Result<std::vector<std::pair<std::string, std::string>>> cache_entries(std::string_view after,
-                                                                         size_t limit) override;
-  Result<void> record_write_run(const WriteRunRecord& run) override;
-  Result<std::vector<WriteRunRecord>> write_runs(size_t limit) override;
   Result<std::vector<PullRow>> pull_rows(std::int64_t repo_id, std::int64_t number) override;
   Result<std::int64_t> put_pull(std::int64_t repo_id, const Change& change,
                                 std::span<const std::int64_t> absorb,
@@ -84,38 +66,6 @@ class SqliteStore final : public SqlStore {
   Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
                                         std::string_view lang, size_t limit) override;
 
-  // JobStore (the job queue, model limits, repository settings)
-  Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;
-  Result<std::optional<Job>> claim_job(std::string_view worker, std::span<const std::string> kinds,
-                                       UnixSeconds now, int lease_seconds) override;
-  Result<bool> heartbeat_job(std::int64_t id, std::string_view worker, UnixSeconds now,
-                             int lease_seconds) override;
-  Result<bool> complete_job(std::int64_t id, std::string_view worker, UnixSeconds now) override;
-  Result<bool> fail_job(std::int64_t id, std::string_view worker, std::string_view error,
-                        UnixSeconds now, int retry_in, bool permanent) override;
-  Result<bool> release_job(std::int64_t id, std::string_view worker,
-                           UnixSeconds not_before) override;
-  Result<std::vector<Job>> list_jobs(const JobQuery& query) override;
-  Result<std::vector<JobCount>> job_counts() override;
-  Result<size_t> retry_dead_jobs(std::string_view kind, UnixSeconds now) override;
-  Result<size_t> prune_jobs(UnixSeconds before) override;
-  Result<ModelGrant> take_model_slot(std::string_view name, const ModelLimits& limits,
-                                     std::int64_t now_ms) override;
-  Result<void> add_model_tokens(std::string_view name, std::int64_t tokens,
-                                std::int64_t now_ms) override;
-  Result<void> put_repo_settings(const RepoSettings& settings) override;
-  Result<std::vector<RepoSettings>> list_repo_settings() override;
-  Result<bool> remove_repo_settings(std::string_view name) override;
-  Result<GuideState> guide_state(std::int64_t change_id, std::string_view lang) override;
-
-  // For the job queue's adapter (sqlite_jobs.cc).
-  template <class T>
-  Result<T> run_transaction(const std::function<Result<T>()>& body) {
-    return in_transaction<T>(body);
-  }
-  Result<Stmt> prepare_stmt(std::string_view q) const { return prepare(q); }
-  std::int64_t last_changes() const { return sqlite3_changes(db_.get()); }
-
  protected:
   db::Query q(std::string_view sql) override { return sql::query(db_, &stmts_, sql, path_); }
   db::Dialect dialect() const override { return db::Dialect::kSqlite; }
@@ -125,6 +75,8 @@ class SqliteStore final : public SqlStore {
   Result<void> transaction(const std::function<Result<void>()>& body, bool) override {
     return in_transaction<void>(body);
   }
+  // One writer at a time: a unique index is never raced.
+  bool last_was_unique_violation() const override { return false; }
 
  private:
   // Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back on failure.
@@ -133,11 +85,16 @@ class SqliteStore final : public SqlStore {
   std::unexpected<Error> db_error(const Error& e) const {
     return fail(e.kind, "database {}: {}", path_, e.message);
   }
-  // Decompresses and parses a stored zstd JSON document; kCorrupt naming
-  // `what` (e.g. "facts of change 12") when it cannot be read.
-  Result<nlohmann::json> read_doc(std::string_view blob, std::string_view what) const;
   // Steps `st` to completion and returns the first column of every row.
-  Result<std::vector<std::int64_t>> column_ids(Stmt& st) const;
+  Result<std::vector<std::int64_t>> column_ids(Stmt& st) const {
+    std::vector<std::int64_t> out;
+    for (;;) {
+      auto row = st.step();
+      if (!row) return db_error(row.error());
+      if (!*row) return out;
+      out.push_back(st.i64(0));
+    }
+  }
   // Runs `query` (?1 = repo_id) and passes the first column of each row to `take`.
   Result<void> each_sha(std::string_view query, std::int64_t repo_id,
                         const std::function<void(std::string)>& take);
@@ -165,7 +122,7 @@ class SqliteStore final : public SqlStore {
   Result<void> insert_conversation(std::int64_t id, const Change& c);
   Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
   // (Re)writes the search documents of these changes (sqlite_search.cc).
-  Result<void> index_changes(std::span<const std::int64_t> ids);
+  Result<void> index_changes(std::span<const std::int64_t> ids) override;
   // Indexes the changes that have no search document; returns how many.
   Result<size_t> index_missing();
   // repo_id 0 matches any repository.
