@@ -130,16 +130,7 @@ Result<size_t> SqlStore::put_facts(std::span<const std::pair<std::int64_t, Facts
 Result<std::optional<Facts>> SqlStore::get_facts(std::int64_t change_id) {
   auto st = q("SELECT doc FROM facts WHERE change_id = $1");
   st.bind(1, change_id);
-  auto row = st.step();
-  if (!row) return std::unexpected(row.error());
-  if (!*row) return std::optional<Facts>();
-  auto j = read_json_doc(st.blob(0), fmt::format("facts of change {}", change_id));
-  if (!j) return std::unexpected(j.error());
-  auto facts = facts_from_json(*j);
-  if (!facts)
-    return fail(ErrorKind::kCorrupt, "{}: change {}: {}", db_name(), change_id,
-                facts.error().message);
-  return std::optional<Facts>(std::move(*facts));
+  return read_change_doc<Facts>(st, "facts", change_id, facts_from_json);
 }
 
 Result<std::vector<Backlink>> SqlStore::referenced_by(std::int64_t repo_id, const Change& change) {

@@ -53,16 +53,7 @@ Result<void> SqlStore::put_guides(std::span<const std::pair<std::int64_t, Guide>
 Result<std::optional<Guide>> SqlStore::get_guide(std::int64_t change_id, std::string_view lang) {
   auto st = q("SELECT doc FROM guides WHERE change_id = $1 AND lang = $2");
   st.bind(1, change_id).bind(2, lang);
-  auto row = st.step();
-  if (!row) return std::unexpected(row.error());
-  if (!*row) return std::optional<Guide>();
-  auto j = read_json_doc(st.blob(0), fmt::format("guide of change {}", change_id));
-  if (!j) return std::unexpected(j.error());
-  auto guide = guide_from_json(*j);
-  if (!guide)
-    return fail(ErrorKind::kCorrupt, "{}: change {}: {}", db_name(), change_id,
-                guide.error().message);
-  return std::optional<Guide>(std::move(*guide));
+  return read_change_doc<Guide>(st, "guide", change_id, guide_from_json);
 }
 
 Result<GuideState> SqlStore::guide_state(std::int64_t change_id, std::string_view lang) {

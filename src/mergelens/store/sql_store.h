@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "mergelens/store/rows.h"
@@ -139,6 +140,25 @@ class SqlStore : public Store {
   Result<std::vector<DeliveryPart>> read_parts(std::int64_t repo_id, std::string_view target,
                                                std::string_view day);
 
+  // The stored zstd JSON document in the first column of `st`'s first row,
+  // read by `parse`; nullopt when there is no row; kCorrupt naming the
+  // database and change `change_id` when it cannot be read (get_facts,
+  // get_guide).
+  template <class T>
+  Result<std::optional<T>> read_change_doc(db::Query& st, std::string_view noun,
+                                           std::int64_t change_id,
+                                           Result<T> (*parse)(const nlohmann::json&)) {
+    auto row = st.step();
+    if (!row) return std::unexpected(row.error());
+    if (!*row) return std::optional<T>();
+    auto j = read_json_doc(st.blob(0), fmt::format("{} of change {}", noun, change_id));
+    if (!j) return std::unexpected(j.error());
+    auto v = parse(*j);
+    if (!v)
+      return fail(ErrorKind::kCorrupt, "{}: change {}: {}", db_name(), change_id,
+                  v.error().message);
+    return std::optional<T>(std::move(*v));
+  }
   // The job queue's steps (sql_jobs.cc, sql_job_settings.cc).
   Result<std::optional<Job>> claim_once(std::string_view worker, std::span<const std::string> kinds,
                                         UnixSeconds now, int lease);
