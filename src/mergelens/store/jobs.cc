@@ -1,5 +1,5 @@
-// Names of job states, shared by both backends' job queues.
-#include "mergelens/store/job_queue.h"
+// Names of job states.
+#include "mergelens/store/jobs.h"
 
 namespace mergelens {
 
@@ -17,13 +17,4 @@ const char* to_string(JobState s) {
   return "queued";
 }
 
-namespace jobq {
-
-std::optional<JobState> state_from_string(std::string_view s) {
-  for (auto st : {JobState::kQueued, JobState::kRunning, JobState::kDone, JobState::kDead})
-    if (s == to_string(st)) return st;
-  return std::nullopt;
-}
-
-}  // namespace jobq
 }  // namespace mergelens

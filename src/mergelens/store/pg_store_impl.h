@@ -1,10 +1,7 @@
 // PgStore: the PostgreSQL implementation of Store, private to store/. Its
 // methods are split like SqliteStore's: pg_store.cc (opening, migrations),
-// pg_facts.cc (facts, guides, answer cache, write ledger), pg_pages.cc
-// (page queries, snapshots, the data version), pg_search.cc (tsvector
-// search), pg_jobs.cc (the job
-// queue, model limits, repository settings). Adding a Store method means declaring it here and
-// writing it in the file of its family, with the SQL in `$N` form.
+// pg_pages.cc (snapshots, the data version), pg_search.cc (tsvector search);
+// the families written once for both backends are SqlStore's (sql_store.h).
 //
 // One connection per PgStore (not thread-safe, like SqliteStore): the web
 // server and the workers open one store per thread. Write transactions run
@@ -35,22 +32,6 @@ class PgStore final : public SqlStore {
  public:
   explicit PgStore(pg::Conn conn) : conn_(std::move(conn)) {}
 
-  Result<std::vector<std::int64_t>> changes_needing_analysis(std::int64_t repo_id,
-                                                             int version) override;
-  Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
-  Result<std::optional<Facts>> get_facts(std::int64_t change_id) override;
-  Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id, const Change& change) override;
-  Result<std::vector<std::int64_t>> changes_needing_guide(std::int64_t repo_id,
-                                                          std::string_view lang, bool want_llm,
-                                                          bool force) override;
-  Result<void> put_guides(std::span<const std::pair<std::int64_t, Guide>> guides) override;
-  Result<std::optional<Guide>> get_guide(std::int64_t change_id, std::string_view lang) override;
-  Result<std::optional<std::string>> cache_get(std::string_view key) override;
-  Result<void> cache_put(std::string_view key, std::string_view json) override;
-  Result<std::vector<std::pair<std::string, std::string>>> cache_entries(std::string_view after,
-                                                                         size_t limit) override;
-  Result<void> record_write_run(const WriteRunRecord& run) override;
-  Result<std::vector<WriteRunRecord>> write_runs(size_t limit) override;
 
   Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
                                                     bool before) override;
@@ -66,37 +47,6 @@ class PgStore final : public SqlStore {
   Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
                                         std::string_view lang, size_t limit) override;
 
-  // JobStore (pg_jobs.cc)
-  Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;
-  Result<std::optional<Job>> claim_job(std::string_view worker, std::span<const std::string> kinds,
-                                       UnixSeconds now, int lease_seconds) override;
-  Result<bool> heartbeat_job(std::int64_t id, std::string_view worker, UnixSeconds now,
-                             int lease_seconds) override;
-  Result<bool> complete_job(std::int64_t id, std::string_view worker, UnixSeconds now) override;
-  Result<bool> fail_job(std::int64_t id, std::string_view worker, std::string_view error,
-                        UnixSeconds now, int retry_in, bool permanent) override;
-  Result<bool> release_job(std::int64_t id, std::string_view worker,
-                           UnixSeconds not_before) override;
-  Result<std::vector<Job>> list_jobs(const JobQuery& query) override;
-  Result<std::vector<JobCount>> job_counts() override;
-  Result<size_t> retry_dead_jobs(std::string_view kind, UnixSeconds now) override;
-  Result<size_t> prune_jobs(UnixSeconds before) override;
-  Result<ModelGrant> take_model_slot(std::string_view name, const ModelLimits& limits,
-                                     std::int64_t now_ms) override;
-  Result<void> add_model_tokens(std::string_view name, std::int64_t tokens,
-                                std::int64_t now_ms) override;
-  Result<void> put_repo_settings(const RepoSettings& settings) override;
-  Result<std::vector<RepoSettings>> list_repo_settings() override;
-  Result<bool> remove_repo_settings(std::string_view name) override;
-  Result<GuideState> guide_state(std::int64_t change_id, std::string_view lang) override;
-
-  // For the job queue's adapter (pg_jobs.cc).
-  template <class T>
-  // The queue's writes (claims, heartbeats) do not move data_version: no page shows them.
-  Result<T> run_transaction(const std::function<Result<T>()>& body) {
-    return in_transaction<T>(body, /*bump_version=*/false);
-  }
-
   // Applies the migrations this build knows (pg_store.cc).
   Result<void> migrate();
 
@@ -107,6 +57,9 @@ class PgStore final : public SqlStore {
   Result<void> transaction(const std::function<Result<void>()>& body, bool bump_version) override {
     return in_transaction<void>(body, bump_version);
   }
+  bool last_was_unique_violation() const override {
+    return conn_.last_state() == pg::kUniqueViolation;
+  }
 
  private:
   Stmt pq(std::string sql) { return Stmt(conn_, std::move(sql)); }
@@ -116,8 +69,15 @@ class PgStore final : public SqlStore {
   // statement, so the new version becomes visible with the data it covers.
   template <class T>
   Result<T> in_transaction(const std::function<Result<T>()>& body, bool bump_version = true);
-  Result<nlohmann::json> read_doc(std::string_view blob, std::string_view what) const;
-  Result<std::vector<std::int64_t>> column_ids(Stmt& st) const;
+  Result<std::vector<std::int64_t>> column_ids(Stmt& st) const {
+    std::vector<std::int64_t> out;
+    for (;;) {
+      auto row = st.step();
+      if (!row) return std::unexpected(row.error());
+      if (!*row) return out;
+      out.push_back(st.i64(0));
+    }
+  }
   Result<void> index_changes(std::span<const std::int64_t> ids) override;
   const std::string& where() const { return conn_.where(); }
 

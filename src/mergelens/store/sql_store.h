@@ -20,6 +20,7 @@
 #include <tuple>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "mergelens/store/rows.h"
@@ -90,6 +91,50 @@ class SqlStore : public Store {
   Result<size_t> forget_delivery(std::int64_t repo_id, std::string_view target,
                                  std::string_view day) override;
 
+  // Facts (sql_facts.cc).
+  Result<std::vector<std::int64_t>> changes_needing_analysis(std::int64_t repo_id,
+                                                             int version) override;
+  Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
+  Result<std::optional<Facts>> get_facts(std::int64_t change_id) override;
+  Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id, const Change& change) override;
+
+  // Guides, the answer cache, the write ledger (sql_guides.cc).
+  Result<std::vector<std::int64_t>> changes_needing_guide(std::int64_t repo_id,
+                                                          std::string_view lang, bool want_llm,
+                                                          bool force) override;
+  Result<void> put_guides(std::span<const std::pair<std::int64_t, Guide>> guides) override;
+  Result<std::optional<Guide>> get_guide(std::int64_t change_id, std::string_view lang) override;
+  Result<GuideState> guide_state(std::int64_t change_id, std::string_view lang) override;
+  Result<std::optional<std::string>> cache_get(std::string_view key) override;
+  Result<void> cache_put(std::string_view key, std::string_view json) override;
+  Result<std::vector<std::pair<std::string, std::string>>> cache_entries(std::string_view after,
+                                                                         size_t limit) override;
+  Result<void> record_write_run(const WriteRunRecord& run) override;
+  Result<std::vector<WriteRunRecord>> write_runs(size_t limit) override;
+
+  // The job queue (sql_jobs.cc); model limits, repository settings (sql_job_settings.cc).
+  Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;
+  Result<std::optional<Job>> claim_job(std::string_view worker, std::span<const std::string> kinds,
+                                       UnixSeconds now, int lease_seconds) override;
+  Result<bool> heartbeat_job(std::int64_t id, std::string_view worker, UnixSeconds now,
+                             int lease_seconds) override;
+  Result<bool> complete_job(std::int64_t id, std::string_view worker, UnixSeconds now) override;
+  Result<bool> fail_job(std::int64_t id, std::string_view worker, std::string_view error,
+                        UnixSeconds now, int retry_in, bool permanent) override;
+  Result<bool> release_job(std::int64_t id, std::string_view worker,
+                           UnixSeconds not_before) override;
+  Result<std::vector<Job>> list_jobs(const JobQuery& query) override;
+  Result<std::vector<JobCount>> job_counts() override;
+  Result<size_t> retry_dead_jobs(std::string_view kind, UnixSeconds now) override;
+  Result<size_t> prune_jobs(UnixSeconds before) override;
+  Result<ModelGrant> take_model_slot(std::string_view name, const ModelLimits& limits,
+                                     std::int64_t now_ms) override;
+  Result<void> add_model_tokens(std::string_view name, std::int64_t tokens,
+                                std::int64_t now_ms) override;
+  Result<void> put_repo_settings(const RepoSettings& settings) override;
+  Result<std::vector<RepoSettings>> list_repo_settings() override;
+  Result<bool> remove_repo_settings(std::string_view name) override;
+
  protected:
   // A statement for `sql`, written with $1, $2, ... placeholders.
   virtual db::Query q(std::string_view sql) = 0;
@@ -142,6 +187,10 @@ class SqlStore : public Store {
   // documents of these changes; a change that no longer exists has none.
   virtual Result<void> index_changes(std::span<const std::int64_t> ids) = 0;
 
+  // Whether the last statement failed on a unique index (PostgreSQL's
+  // SQLSTATE 23505): two claimers raced for one serial (sql_jobs.cc).
+  virtual bool last_was_unique_violation() const = 0;
+
  private:
   // Changes (sql_changes.cc).
   // Inserts `c` with its files, commits and labels; its id, or 0 when a
@@ -168,6 +217,43 @@ class SqlStore : public Store {
   // The delivery parts of (target, day); day empty: the newest day.
   Result<std::vector<DeliveryPart>> read_parts(std::int64_t repo_id, std::string_view target,
                                                std::string_view day);
+
+  // The stored zstd JSON document in the first column of `st`'s first row,
+  // read by `parse`; nullopt when there is no row; kCorrupt naming the
+  // database and change `change_id` when it cannot be read (get_facts,
+  // get_guide).
+  template <class T>
+  Result<std::optional<T>> read_change_doc(db::Query& st, std::string_view noun,
+                                           std::int64_t change_id,
+                                           Result<T> (*parse)(const nlohmann::json&)) {
+    auto row = st.step();
+    if (!row) return std::unexpected(row.error());
+    if (!*row) return std::optional<T>();
+    auto j = read_json_doc(st.blob(0), fmt::format("{} of change {}", noun, change_id));
+    if (!j) return std::unexpected(j.error());
+    auto v = parse(*j);
+    if (!v)
+      return fail(ErrorKind::kCorrupt, "{}: change {}: {}", db_name(), change_id,
+                  v.error().message);
+    return std::optional<T>(std::move(*v));
+  }
+  // The job queue's steps (sql_jobs.cc, sql_job_settings.cc).
+  Result<std::optional<Job>> claim_once(std::string_view worker, std::span<const std::string> kinds,
+                                        UnixSeconds now, int lease);
+  // Sets job `id`'s state and frees its lease; always true.
+  Result<bool> set_job_state(std::int64_t id, std::string_view state, std::string_view error,
+                             UnixSeconds not_before, UnixSeconds now);
+  // Queues job `id` again, or marks it done when another job with its key is
+  // already queued (that one will do the same work). `refund`: the attempt
+  // does not count.
+  Result<bool> requeue_job(std::int64_t id, std::string_view error, UnixSeconds now,
+                           UnixSeconds not_before, bool refund);
+  struct LimitRow {
+    std::int64_t tat_ms, day, day_tokens;
+  };
+  // A model's row of model_limits, created when missing and, on PostgreSQL,
+  // locked for the transaction.
+  Result<LimitRow> limit_row(std::string_view name);
 };
 
 }  // namespace mergelens

@@ -1,0 +1,168 @@
+// Analysis facts (store.h, FactStore). The facts document is stored as
+// zstd-compressed JSON (analysis/facts_json.h); verdict, scores, tags and
+// references are also kept in columns and side tables so pages and queries
+// need not decode it. A trigger on `facts` marks a change's guides stale
+// when its facts change.
+#include <cctype>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "mergelens/analysis/facts_json.h"
+#include "mergelens/model/json.h"
+#include "mergelens/store/sql_store.h"
+#include "mergelens/util/compress.h"
+
+namespace mergelens {
+
+namespace {
+
+std::string ref_key(std::string_view kind, std::string_view relation, std::string_view repo,
+                    std::int64_t number, std::string_view sha) {
+  return fmt::format("{}|{}|{}|{}|{}", kind, relation, repo, number, sha);
+}
+
+}  // namespace
+
+Result<std::vector<std::int64_t>> SqlStore::changes_needing_analysis(std::int64_t repo_id,
+                                                                     int version) {
+  auto st =
+      q("SELECT c.id FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
+        "WHERE c.repo_id = $1 AND (f.change_id IS NULL OR f.version != $2) "
+        "ORDER BY c.merged_at, c.id");
+  st.bind(1, repo_id).bind(2, std::int64_t{version});
+  return st.ids();
+}
+
+Result<size_t> SqlStore::put_facts(std::span<const std::pair<std::int64_t, Facts>> items) {
+  return tx<size_t>([&]() -> Result<size_t> {
+    size_t invalidated = 0;
+    // Older changes this one fixes, follows up or reverts: drop their facts.
+    // One statement per kind of reference, each an index lookup (a number on
+    // changes_by_number, a sha prefix as a range on the (repo_id, sha) key):
+    // an OR of both made SQLite read every older change, per reference.
+    constexpr std::string_view kStaleOlder =
+        "DELETE FROM facts WHERE change_id IN (SELECT t.id FROM changes c JOIN changes t "
+        "ON t.repo_id = c.repo_id AND {} WHERE c.id = $1 AND t.id != c.id AND "
+        "t.merged_at <= c.merged_at)";
+    auto stale_number = q(fmt::format(kStaleOlder, "t.number = $2"));
+    auto stale_sha = q(fmt::format(kStaleOlder, "t.sha >= $2 AND t.sha < $3"));
+    // SQLite replaces the row, so its AFTER INSERT trigger marks the guides
+    // stale (it has no UPDATE trigger); PostgreSQL's trigger fires on UPDATE.
+    auto ins = q(fmt::format(
+        "{} INTO facts(change_id, version, verdict, importance, insight, lines_worth_reading, "
+        "doc) VALUES($1,$2,$3,$4,$5,$6,$7){}",
+        pick("INSERT OR REPLACE", "INSERT"),
+        pick("",
+             " ON CONFLICT (change_id) DO UPDATE SET version = excluded.version, verdict = "
+             "excluded.verdict, importance = excluded.importance, insight = excluded.insight, "
+             "lines_worth_reading = excluded.lines_worth_reading, doc = excluded.doc")));
+    auto del_tags = q("DELETE FROM change_tags WHERE change_id = $1");
+    auto ins_tag =
+        q("INSERT INTO change_tags(change_id, name, source) VALUES($1,$2,$3) "
+          "ON CONFLICT DO NOTHING");
+    auto old_refs =
+        q("DELETE FROM change_refs WHERE change_id = $1 RETURNING kind, relation, repo, number, "
+          "sha");
+    auto ins_ref =
+        q("INSERT INTO change_refs(change_id, kind, relation, repo, number, sha) "
+          "VALUES($1,$2,$3,$4,$5,$6)");
+    for (const auto& [id, facts] : items) {
+      auto doc = zstd_compress(dump_json(facts_to_json(facts), -1));
+      if (!doc) return std::unexpected(doc.error());
+      ins.bind(1, id)
+          .bind(2, std::int64_t{facts.version})
+          .bind(3, to_string(facts.verdict))
+          .bind(4, std::int64_t{facts.importance.value})
+          .bind(5, std::int64_t{facts.insight.value})
+          .bind(6, std::int64_t{facts.lines_worth_reading})
+          .bind_blob(7, *doc);
+      if (auto r = ins.run(); !r) return std::unexpected(r.error());
+      del_tags.bind(1, id);
+      if (auto r = del_tags.run(); !r) return std::unexpected(r.error());
+      for (const auto& t : facts.tags) {
+        ins_tag.bind(1, id).bind(2, t.name).bind(3, t.source);
+        if (auto r = ins_tag.run(); !r) return std::unexpected(r.error());
+      }
+      // References stored by an earlier analysis of this change were already
+      // seen by the changes they name (their facts were dropped then): only
+      // new ones invalidate. Without this, re-analysing a change dropped the
+      // facts of the one it names again, one link of a chain per pass.
+      old_refs.bind(1, id);
+      auto old = old_refs.collect([](const db::Query& r) {
+        return ref_key(r.text(0), r.text(1), r.text(2), r.i64(3), r.text(4));
+      });
+      old_refs.reset();
+      if (!old) return std::unexpected(old.error());
+      const std::set<std::string> known(old->begin(), old->end());
+      for (const auto& ref : facts.references) {
+        ins_ref.bind(1, id)
+            .bind(2, ref.kind)
+            .bind(3, ref.relation)
+            .bind(4, ref.repo)
+            .bind(5, ref.number)
+            .bind(6, ref.sha);
+        if (auto r = ins_ref.run(); !r) return std::unexpected(r.error());
+        if (!ref.repo.empty() || ref.relation == "mentions") continue;
+        if (known.count(ref_key(ref.kind, ref.relation, ref.repo, ref.number, ref.sha))) continue;
+        if (ref.kind != "pr" && ref.kind != "issue" && ref.kind != "commit") continue;
+        db::Query* stale = nullptr;
+        if (ref.kind != "commit" && ref.number > 0) {
+          stale = &stale_number;
+          stale->bind(1, id).bind(2, ref.number);
+        } else if (ref.kind == "commit" && ref.sha.size() >= 7) {
+          std::string prefix = ref.sha;
+          for (char& ch : prefix)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+          stale = &stale_sha;
+          stale->bind(1, id).bind(2, prefix).bind(3, prefix + "~");  // '~' sorts after hex
+        }
+        if (!stale) continue;
+        auto n = stale->run();
+        if (!n) return std::unexpected(n.error());
+        invalidated += static_cast<size_t>(*n);
+      }
+    }
+    return invalidated;
+  });
+}
+
+Result<std::optional<Facts>> SqlStore::get_facts(std::int64_t change_id) {
+  auto st = q("SELECT doc FROM facts WHERE change_id = $1");
+  st.bind(1, change_id);
+  return read_change_doc<Facts>(st, "facts", change_id, facts_from_json);
+}
+
+Result<std::vector<Backlink>> SqlStore::referenced_by(std::int64_t repo_id, const Change& change) {
+  // A sha reference matches by prefix (at least 7 hex digits were written).
+  // Two indexed lookups: by PR/issue number, and by sha prefix (every prefix
+  // p of a sha X with at least 7 digits satisfies X[:7] <= p <= X). The
+  // CROSS JOIN keeps SQLite's planner from starting at `changes`;
+  // PostgreSQL plans it as an inner join. A change naming this one under
+  // several relations shows the first by name. The number is cast because a
+  // change without one binds a NULL, which PostgreSQL would take for text.
+  auto st =
+      q("SELECT c.id, c.number, c.sha, c.title, min(r.relation), c.merged_at FROM (SELECT "
+        "change_id FROM change_refs WHERE number = CAST($3 AS BIGINT) AND number > 0 AND kind IN "
+        "('pr', 'issue') "
+        "AND repo = '' UNION SELECT change_id FROM change_refs WHERE sha != '' AND "
+        "sha >= substr($4, 1, 7) AND sha <= $4 AND kind = 'commit' AND repo = '') m "
+        "CROSS JOIN changes c JOIN change_refs r ON r.change_id = c.id WHERE c.id = m.change_id "
+        "AND c.repo_id = $1 AND c.id != $2 AND r.repo = '' AND "
+        "((r.kind IN ('pr', 'issue') AND r.number = CAST($3 AS BIGINT)) OR "
+        " (r.kind = 'commit' AND length(r.sha) >= 7 AND substr($4, 1, length(r.sha)) = r.sha)) "
+        "GROUP BY c.id ORDER BY c.merged_at, c.id");
+  st.bind(1, repo_id).bind(2, change.id).bind(3, change.number).bind(4, change.sha);
+  return st.collect([](const db::Query& r) {
+    Backlink b;
+    b.change_id = r.i64(0);
+    auto number = r.opt_i64(1);
+    b.ref = number ? fmt::format("#{}", *number) : r.text(2).substr(0, 12);
+    b.title = r.text(3);
+    b.relation = r.text(4);
+    b.merged_at = r.i64(5);
+    return b;
+  });
+}
+
+}  // namespace mergelens
