@@ -1,8 +1,7 @@
 // PgStore: the PostgreSQL implementation of Store, private to store/. Its
 // methods are split like SqliteStore's: pg_store.cc (opening, migrations,
 // repositories, changes), pg_facts.cc (facts, guides, answer cache, write
-// ledger), pg_pages.cc (page queries, snapshots, the data version, GitHub
-// state), pg_search.cc (tsvector search), pg_jobs.cc (the job
+// ledger), pg_pages.cc (the pages' read snapshot, GitHub state), pg_jobs.cc (the job
 // queue, model limits, repository settings). Adding a Store method means declaring it here and
 // writing it in the file of its family, with the SQL in `$N` form.
 //
@@ -81,19 +80,7 @@ class PgStore final : public SqlStore {
   Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
   Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
 
-  Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
-                                                    bool before) override;
-  Result<std::map<std::int64_t, std::vector<std::string>>> tags_of(
-      std::span<const std::int64_t> ids) override;
-  Result<std::map<std::int64_t, std::vector<GuideLine>>> guide_lines(
-      std::span<const std::int64_t> ids) override;
-  Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) override;
-  Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) override;
-  Result<std::int64_t> data_version() override;
   Result<void> read_snapshot(const std::function<void()>& body) override;
-  Result<size_t> refresh_search_index() override;
-  Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
-                                        std::string_view lang, size_t limit) override;
 
   // JobStore (pg_jobs.cc)
   Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;
@@ -141,7 +128,7 @@ class PgStore final : public SqlStore {
   Stmt pq(std::string sql) { return Stmt(conn_, std::move(sql)); }
   // Runs `body` inside BEGIN … COMMIT, rolling back on failure and running it
   // again on a deadlock or serialization failure. Unless `bump_version` is
-  // false, the transaction also moves data_version (pg_pages.cc) as its last
+  // false, the transaction also moves data_version (sql_pages.cc) as its last
   // statement, so the new version becomes visible with the data it covers.
   template <class T>
   Result<T> in_transaction(const std::function<Result<T>()>& body, bool bump_version = true);
@@ -156,7 +143,6 @@ class PgStore final : public SqlStore {
   Result<void> load_pull_state(std::int64_t id, Change& c);
   Result<void> insert_conversation(std::int64_t id, const Change& c);
   Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
-  Result<void> index_changes(std::span<const std::int64_t> ids);
   Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
                                             const std::function<void(Stmt&)>& bind);
   const std::string& where() const { return conn_.where(); }

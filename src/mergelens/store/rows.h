@@ -3,6 +3,7 @@
 // (sql::Stmt, pg::Stmt), and the UTF-8 decoder the search code uses.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,17 @@ inline std::string repo_filter(std::int64_t repo_id, std::string_view column,
                                std::string_view param) {
   if (repo_id == kAllRepos) return std::string(param) + " = 0";
   return std::string(column) + " = " + std::string(param);
+}
+
+// "1,2,3": ids for an `IN (...)` list. Integers formatted here, so no user
+// text reaches the statement.
+inline std::string id_list(std::span<const std::int64_t> ids) {
+  std::string out;
+  for (const auto id : ids) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(id);
+  }
+  return out;
 }
 
 template <class St>
@@ -70,7 +82,7 @@ inline char32_t next_cp(std::string_view s, size_t& i, size_t& len) {
   return cp;
 }
 
-// The CJK bigram rewriting both backends index with (sqlite_search.cc).
+// The CJK bigram rewriting both backends index with (sql_search.cc).
 std::string search_text(std::string_view s, bool query, bool* ends_single);
 
 // The triage table's columns in the order read_triage() reads them.

@@ -39,6 +39,23 @@ class SqlStore : public Store {
   Result<size_t> forget_delivery(std::int64_t repo_id, std::string_view target,
                                  std::string_view day) override;
 
+  // Pages (sql_pages.cc).
+  Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
+                                                    bool before) override;
+  Result<std::map<std::int64_t, std::vector<std::string>>> tags_of(
+      std::span<const std::int64_t> ids) override;
+  Result<std::map<std::int64_t, std::vector<GuideLine>>> guide_lines(
+      std::span<const std::int64_t> ids) override;
+  Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) override;
+  Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) override;
+  // SQLite: PRAGMA data_version; PostgreSQL: the mergelens_version row.
+  Result<std::int64_t> data_version() override;
+
+  // Search (sql_search.cc).
+  Result<size_t> refresh_search_index() override;
+  Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
+                                        std::string_view lang, size_t limit) override;
+
  protected:
   // A statement for `sql`, written with $1, $2, ... placeholders.
   virtual db::Query q(std::string_view sql) = 0;
@@ -82,6 +99,24 @@ class SqlStore : public Store {
   // Decompresses and parses a stored zstd JSON document; kCorrupt naming
   // the database and `what` (e.g. "facts of change 12") when it cannot be read.
   Result<nlohmann::json> read_json_doc(std::string_view blob, std::string_view what) const;
+
+  // Pages (sql_pages.cc).
+  // ` COLLATE "C"` on PostgreSQL, "" on SQLite: appended to a text column
+  // to order and compare it by code point (SQLite's default) whatever the
+  // PostgreSQL database's collation.
+  std::string_view collate_c() const { return pick("", " COLLATE \"C\""); }
+
+  // Search (sql_search.cc).
+  // (Re)writes the search documents of these changes; call it inside the
+  // write transaction that changed them.
+  Result<void> index_changes(std::span<const std::int64_t> ids);
+
+ private:
+  // Search (sql_search.cc).
+  // "FROM changes c WHERE" no search document is stored for c.
+  std::string unindexed_changes() const;
+  // Indexes the changes that have no search document; returns how many.
+  Result<size_t> index_missing();
 
  private:
   // The delivery parts of (target, day); day empty: the newest day.

@@ -2,7 +2,7 @@
 // methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts),
 // sqlite_guides.cc (guides, the answer cache and the write ledger),
 // sqlite_github.cc (PR state, conversation, sync state), sqlite_pages.cc
-// (queries behind the web pages), sqlite_search.cc (FTS5).
+// (the pages' read snapshot). Page queries and search are SqlStore's.
 #pragma once
 
 #include <functional>
@@ -70,19 +70,7 @@ class SqliteStore final : public SqlStore {
   Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
   Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
 
-  Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
-                                                    bool before) override;
-  Result<std::map<std::int64_t, std::vector<std::string>>> tags_of(
-      std::span<const std::int64_t> ids) override;
-  Result<std::map<std::int64_t, std::vector<GuideLine>>> guide_lines(
-      std::span<const std::int64_t> ids) override;
-  Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) override;
-  Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) override;
-  Result<std::int64_t> data_version() override;
   Result<void> read_snapshot(const std::function<void()>& body) override;
-  Result<size_t> refresh_search_index() override;
-  Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
-                                        std::string_view lang, size_t limit) override;
 
   // JobStore (the job queue, model limits, repository settings)
   Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;
@@ -164,10 +152,6 @@ class SqliteStore final : public SqlStore {
   Result<void> load_pull_state(std::int64_t id, Change& c);
   Result<void> insert_conversation(std::int64_t id, const Change& c);
   Result<void> write_sync_state(std::int64_t repo_id, const GithubSyncState& state);
-  // (Re)writes the search documents of these changes (sqlite_search.cc).
-  Result<void> index_changes(std::span<const std::int64_t> ids);
-  // Indexes the changes that have no search document; returns how many.
-  Result<size_t> index_missing();
   // repo_id 0 matches any repository.
   Result<std::optional<Change>> load_change(std::int64_t repo_id, std::string_view where,
                                             const std::function<void(Stmt&)>& bind);
