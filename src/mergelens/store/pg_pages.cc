@@ -1,5 +1,5 @@
-// PgStore: the read snapshot of the web pages (the page queries are in
-// sql_pages.cc), and the GitHub source's state (the twin of sqlite_pages.cc
+// PgStore: the GitHub source's state (the page queries, the read snapshot
+// and the data version are in sql_pages.cc) (the twin of sqlite_pages.cc
 // and sqlite_github.cc).
 //
 // data_version (sql_pages.cc): PostgreSQL has no PRAGMA data_version. Every write
@@ -39,22 +39,6 @@ Result<void> each_row(pg::Stmt& st, Fn row) {
 }
 
 }  // namespace
-
-Result<void> PgStore::read_snapshot(const std::function<void()>& body) {
-  if (auto r = conn_.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); !r)
-    return std::unexpected(r.error());
-  try {
-    body();
-  } catch (...) {
-    (void)conn_.exec("ROLLBACK");
-    throw;
-  }
-  if (auto r = conn_.exec("COMMIT"); !r) {
-    (void)conn_.exec("ROLLBACK");
-    return std::unexpected(r.error());
-  }
-  return {};
-}
 
 // --- GitHub source ---
 

@@ -1,7 +1,7 @@
 // PgStore: the PostgreSQL implementation of Store, private to store/. Its
 // methods are split like SqliteStore's: pg_store.cc (opening, migrations,
 // repositories, changes), pg_facts.cc (facts, guides, answer cache, write
-// ledger), pg_pages.cc (the pages' read snapshot, GitHub state), pg_jobs.cc (the job
+// ledger), pg_pages.cc (GitHub state), pg_jobs.cc (the job
 // queue, model limits, repository settings). Adding a Store method means declaring it here and
 // writing it in the file of its family, with the SQL in `$N` form.
 //
@@ -79,8 +79,6 @@ class PgStore final : public SqlStore {
       std::span<const std::int64_t> ids) override;
   Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
   Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
-
-  Result<void> read_snapshot(const std::function<void()>& body) override;
 
   // JobStore (pg_jobs.cc)
   Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;

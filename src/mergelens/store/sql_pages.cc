@@ -1,11 +1,11 @@
 // The queries behind the web pages (store.h, "pages"): day navigation, tags
 // and guide headlines of listed changes, tag counts per week, aggregation
-// with filters, and the data version pages are cached by. Written once for
-// both databases; the differences are two words: text is ordered by bytes
-// (SQLite's BINARY, PostgreSQL's COLLATE "C"), and the data version is
-// SQLite's PRAGMA data_version or PostgreSQL's mergelens_version row, which
-// every write transaction of PgStore moves (pg_store_impl.h). The read
-// snapshot (a read transaction) stays with each backend.
+// with filters, the data version pages are cached by, and the read snapshot.
+// Written once for both databases; the differences are a few words: text is
+// ordered by bytes (SQLite's BINARY, PostgreSQL's COLLATE "C"); the data
+// version is SQLite's PRAGMA data_version or PostgreSQL's mergelens_version
+// row, which every write transaction of PgStore moves (pg_store_impl.h); and
+// a snapshot is SQLite's read transaction or PostgreSQL's REPEATABLE READ.
 #include <tuple>
 #include <utility>
 
@@ -183,6 +183,22 @@ Result<std::int64_t> SqlStore::data_version() {
   if (!row) return std::unexpected(row.error());
   if (!*row) return fail(ErrorKind::kCorrupt, "{}: the data version has no row", db_name());
   return st.i64(0);
+}
+
+Result<void> SqlStore::read_snapshot(const std::function<void()>& body) {
+  auto begin = q(pick("BEGIN", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")).run();
+  if (!begin) return std::unexpected(begin.error());
+  try {
+    body();
+  } catch (...) {
+    (void)q("ROLLBACK").run();
+    throw;
+  }
+  if (auto r = q("COMMIT").run(); !r) {
+    (void)q("ROLLBACK").run();
+    return std::unexpected(r.error());
+  }
+  return {};
 }
 
 }  // namespace mergelens

@@ -50,6 +50,9 @@ class SqlStore : public Store {
   Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) override;
   // SQLite: PRAGMA data_version; PostgreSQL: the mergelens_version row.
   Result<std::int64_t> data_version() override;
+  // SQLite: a read transaction; PostgreSQL: REPEATABLE READ READ ONLY, so
+  // every query of `body` sees one snapshot.
+  Result<void> read_snapshot(const std::function<void()>& body) override;
 
   // Search (sql_search.cc).
   Result<size_t> refresh_search_index() override;

@@ -1,26 +1,11 @@
-// SqliteStore: the read snapshot of the web pages (the page queries are in
-// sql_pages.cc) and the model's triage records.
+// SqliteStore: the model's triage records (the page queries are in
+// sql_pages.cc).
 #include <fmt/format.h>
 
 #include "mergelens/store/rows.h"
 #include "mergelens/store/sqlite_store_impl.h"
 
 namespace mergelens {
-
-Result<void> SqliteStore::read_snapshot(const std::function<void()>& body) {
-  if (auto r = db_.exec("BEGIN"); !r) return db_error(r.error());
-  try {
-    body();
-  } catch (...) {
-    (void)db_.exec("ROLLBACK");
-    throw;
-  }
-  if (auto r = db_.exec("COMMIT"); !r) {
-    (void)db_.exec("ROLLBACK");
-    return db_error(r.error());
-  }
-  return {};
-}
 
 Result<void> SqliteStore::put_triage(std::span<const TriageRecord> records) {
   return in_transaction<void>([&]() -> Result<void> {

@@ -2,7 +2,7 @@
 // methods are split over sqlite_store.cc (changes), sqlite_facts.cc (facts),
 // sqlite_guides.cc (guides, the answer cache and the write ledger),
 // sqlite_github.cc (PR state, conversation, sync state), sqlite_pages.cc
-// (the pages' read snapshot). Page queries and search are SqlStore's.
+// (triage). Page queries and search are SqlStore's.
 #pragma once
 
 #include <functional>
@@ -69,8 +69,6 @@ class SqliteStore final : public SqlStore {
       std::span<const std::int64_t> ids) override;
   Result<GithubSyncState> get_sync_state(std::int64_t repo_id) override;
   Result<void> put_sync_state(std::int64_t repo_id, const GithubSyncState& state) override;
-
-  Result<void> read_snapshot(const std::function<void()>& body) override;
 
   // JobStore (the job queue, model limits, repository settings)
   Result<size_t> enqueue_jobs(std::span<const JobSpec> jobs, UnixSeconds now) override;
