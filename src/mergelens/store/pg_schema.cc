@@ -3,7 +3,7 @@
 // for column, so the SQL of both backends reads alike: flags are integers,
 // times are Unix seconds, documents and patches zstd-compressed bytea.
 // Search documents are a tsvector per change with a GIN index, built by the
-// store itself from the bigram-rewritten text (pg_search.cc).
+// store itself from the bigram-rewritten text (sql_search.cc).
 #include "mergelens/store/pg_store_impl.h"
 
 namespace mergelens::pgsql {
@@ -257,7 +257,7 @@ CREATE TABLE deliveries (
   PRIMARY KEY (repo_id, target, day, part)
 );
 )sql",
-    // 4: the data version (pg_pages.cc), one row moved by every write transaction.
+    // 4: the data version (sql_pages.cc), one row moved by every write transaction.
     R"sql(
 CREATE TABLE mergelens_version (
   one INTEGER PRIMARY KEY CHECK (one = 1),

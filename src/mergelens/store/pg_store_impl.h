@@ -1,7 +1,7 @@
-// PgStore: the PostgreSQL implementation of Store, private to store/. Its
-// methods are split like SqliteStore's: pg_store.cc (opening, migrations),
-// pg_pages.cc (snapshots, the data version), pg_search.cc (tsvector search);
-// the families written once for both backends are SqlStore's (sql_store.h).
+// PgStore: the PostgreSQL implementation of Store, private to store/. The
+// queries are SqlStore's (sql_store.h), written once for both backends; this
+// class supplies the connection, the transactions below, and opening and
+// migrating the database (pg_store.cc, pg_schema.cc).
 //
 // One connection per PgStore (not thread-safe, like SqliteStore): the web
 // server and the workers open one store per thread. Write transactions run
@@ -32,21 +32,6 @@ class PgStore final : public SqlStore {
  public:
   explicit PgStore(pg::Conn conn) : conn_(std::move(conn)) {}
 
-
-  Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
-                                                    bool before) override;
-  Result<std::map<std::int64_t, std::vector<std::string>>> tags_of(
-      std::span<const std::int64_t> ids) override;
-  Result<std::map<std::int64_t, std::vector<GuideLine>>> guide_lines(
-      std::span<const std::int64_t> ids) override;
-  Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) override;
-  Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) override;
-  Result<std::int64_t> data_version() override;
-  Result<void> read_snapshot(const std::function<void()>& body) override;
-  Result<size_t> refresh_search_index() override;
-  Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
-                                        std::string_view lang, size_t limit) override;
-
   // Applies the migrations this build knows (pg_store.cc).
   Result<void> migrate();
 
@@ -65,20 +50,10 @@ class PgStore final : public SqlStore {
   Stmt pq(std::string sql) { return Stmt(conn_, std::move(sql)); }
   // Runs `body` inside BEGIN … COMMIT, rolling back on failure and running it
   // again on a deadlock or serialization failure. Unless `bump_version` is
-  // false, the transaction also moves data_version (pg_pages.cc) as its last
+  // false, the transaction also moves data_version (sql_pages.cc) as its last
   // statement, so the new version becomes visible with the data it covers.
   template <class T>
   Result<T> in_transaction(const std::function<Result<T>()>& body, bool bump_version = true);
-  Result<std::vector<std::int64_t>> column_ids(Stmt& st) const {
-    std::vector<std::int64_t> out;
-    for (;;) {
-      auto row = st.step();
-      if (!row) return std::unexpected(row.error());
-      if (!*row) return out;
-      out.push_back(st.i64(0));
-    }
-  }
-  Result<void> index_changes(std::span<const std::int64_t> ids) override;
   const std::string& where() const { return conn_.where(); }
 
   pg::Conn conn_;

@@ -85,7 +85,7 @@ inline char32_t next_cp(std::string_view s, size_t& i, size_t& len) {
   return cp;
 }
 
-// The CJK bigram rewriting both backends index with (sqlite_search.cc).
+// The CJK bigram rewriting both backends index with (sql_search.cc).
 std::string search_text(std::string_view s, bool query, bool* ends_single);
 
 // The triage table's columns in the order read_triage() reads them.

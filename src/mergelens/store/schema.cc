@@ -197,7 +197,7 @@ CREATE TABLE github_etags (
 ) WITHOUT ROWID;
 )sql",
     // 5: full-text search, one document per change (rowid = changes.id): title, guide
-    // headlines, guide text; CJK runs rewritten as bigrams (store/sqlite_search.cc).
+    // headlines, guide text; CJK runs rewritten as bigrams (store/sql_search.cc).
     R"sql(
 CREATE VIRTUAL TABLE search_docs USING fts5(title, headline, body, tokenize = 'unicode61',
                                             prefix = '1 2 3');

@@ -43,10 +43,6 @@ Result<void> insert_each(db::Query& insert, std::int64_t id, const std::vector<T
 
 class SqlStore : public Store {
  public:
-  // Changes sharing a number (sql_store.cc).
-  Result<std::vector<ChangeSummary>> changes_with_number(std::int64_t repo_id,
-                                                         std::int64_t number) override;
-
   // Repositories and changes (sql_changes.cc).
   Result<RepoRecord> upsert_repo(const RepoRecord& repo) override;
   Result<std::vector<RepoRecord>> list_repos() override;
@@ -62,6 +58,8 @@ class SqlStore : public Store {
   Result<size_t> count_changes(std::int64_t repo_id) override;
   Result<std::optional<Change>> get_change_by_number(std::int64_t repo_id,
                                                      std::int64_t number) override;
+  Result<std::vector<ChangeSummary>> changes_with_number(std::int64_t repo_id,
+                                                         std::int64_t number) override;
   Result<std::vector<std::string>> find_shas(std::int64_t repo_id,
                                              std::string_view prefix) override;
   Result<std::optional<Change>> get_change_by_sha(std::int64_t repo_id,
@@ -135,6 +133,26 @@ class SqlStore : public Store {
   Result<std::vector<RepoSettings>> list_repo_settings() override;
   Result<bool> remove_repo_settings(std::string_view name) override;
 
+  // Pages (sql_pages.cc).
+  Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
+                                                    bool before) override;
+  Result<std::map<std::int64_t, std::vector<std::string>>> tags_of(
+      std::span<const std::int64_t> ids) override;
+  Result<std::map<std::int64_t, std::vector<GuideLine>>> guide_lines(
+      std::span<const std::int64_t> ids) override;
+  Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) override;
+  Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) override;
+  // SQLite: PRAGMA data_version; PostgreSQL: the mergelens_version row.
+  Result<std::int64_t> data_version() override;
+  // SQLite: a read transaction; PostgreSQL: REPEATABLE READ READ ONLY, so
+  // every query of `body` sees one snapshot.
+  Result<void> read_snapshot(const std::function<void()>& body) override;
+
+  // Search (sql_search.cc).
+  Result<size_t> refresh_search_index() override;
+  Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
+                                        std::string_view lang, size_t limit) override;
+
  protected:
   // A statement for `sql`, written with $1, $2, ... placeholders.
   virtual db::Query q(std::string_view sql) = 0;
@@ -183,15 +201,22 @@ class SqlStore : public Store {
   // PostgreSQL database's collation.
   std::string_view collate_c() const { return pick("", " COLLATE \"C\""); }
 
-  // Written per backend for now (search family): (re)writes the search
-  // documents of these changes; a change that no longer exists has none.
-  virtual Result<void> index_changes(std::span<const std::int64_t> ids) = 0;
-
   // Whether the last statement failed on a unique index (PostgreSQL's
   // SQLSTATE 23505): two claimers raced for one serial (sql_jobs.cc).
   virtual bool last_was_unique_violation() const = 0;
 
+  // Search (sql_search.cc).
+  // (Re)writes the search documents of these changes; call it inside the
+  // write transaction that changed them.
+  Result<void> index_changes(std::span<const std::int64_t> ids);
+
  private:
+  // Search (sql_search.cc).
+  // "FROM changes c WHERE" no search document is stored for c.
+  std::string unindexed_changes() const;
+  // Indexes the changes that have no search document; returns how many.
+  Result<size_t> index_missing();
+
   // Changes (sql_changes.cc).
   // Inserts `c` with its files, commits and labels; its id, or 0 when a
   // change with its sha is already stored (then nothing is written).

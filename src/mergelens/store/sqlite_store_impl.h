@@ -1,7 +1,8 @@
-// SqliteStore: the SQLite implementation of Store. Private to store/: what
-// is not written once in SqlStore (sql_store.h) is split over
-// sqlite_store.cc (opening, migrations), sqlite_pages.cc (snapshots, the
-// data version) and sqlite_search.cc (FTS5).
+// SqliteStore: the SQLite implementation of Store, private to store/. The
+// queries are SqlStore's (sql_store.h), written once for both backends; this
+// class supplies the connection (statements through a cache of prepared
+// ones), BEGIN IMMEDIATE transactions, and opening and migrating the file
+// (sqlite_store.cc, schema.cc).
 #pragma once
 
 #include <functional>
@@ -23,21 +24,6 @@ class SqliteStore final : public SqlStore {
  public:
   SqliteStore(std::string path, Db db) : path_(std::move(path)), db_(std::move(db)) {}
 
-
-  Result<std::optional<UnixSeconds>> adjacent_merge(std::int64_t repo_id, UnixSeconds t,
-                                                    bool before) override;
-  Result<std::map<std::int64_t, std::vector<std::string>>> tags_of(
-      std::span<const std::int64_t> ids) override;
-  Result<std::map<std::int64_t, std::vector<GuideLine>>> guide_lines(
-      std::span<const std::int64_t> ids) override;
-  Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) override;
-  Result<Aggregate> aggregate(std::int64_t repo_id, const AggregateQuery& query) override;
-  Result<std::int64_t> data_version() override;
-  Result<void> read_snapshot(const std::function<void()>& body) override;
-  Result<size_t> refresh_search_index() override;
-  Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
-                                        std::string_view lang, size_t limit) override;
-
  protected:
   db::Query q(std::string_view sql) override { return sql::query(db_, &stmts_, sql, path_); }
   db::Dialect dialect() const override { return db::Dialect::kSqlite; }
@@ -57,25 +43,6 @@ class SqliteStore final : public SqlStore {
   std::unexpected<Error> db_error(const Error& e) const {
     return fail(e.kind, "database {}: {}", path_, e.message);
   }
-  // Steps `st` to completion and returns the first column of every row.
-  Result<std::vector<std::int64_t>> column_ids(Stmt& st) const {
-    std::vector<std::int64_t> out;
-    for (;;) {
-      auto row = st.step();
-      if (!row) return db_error(row.error());
-      if (!*row) return out;
-      out.push_back(st.i64(0));
-    }
-  }
-  Result<Stmt> prepare(std::string_view q) const {
-    auto s = Stmt::prepare(db_, q, &stmts_);
-    if (!s) return db_error(s.error());
-    return s;
-  }
-  // (Re)writes the search documents of these changes (sqlite_search.cc).
-  Result<void> index_changes(std::span<const std::int64_t> ids) override;
-  // Indexes the changes that have no search document; returns how many.
-  Result<size_t> index_missing();
 
   std::string path_;
   Db db_;

@@ -343,7 +343,7 @@ class Store : public DeliveryStore, public JobStore {
   virtual Result<std::vector<std::pair<std::string, std::string>>> cache_entries(
       std::string_view after, size_t limit) = 0;
 
-  // --- pages (store/sqlite_pages.cc) ---
+  // --- pages (store/sql_pages.cc) ---
 
   // The merge time of the newest change merged before `t` (`before`), or of
   // the oldest change merged at or after `t` (!`before`); nullopt when none.
@@ -373,7 +373,7 @@ class Store : public DeliveryStore, public JobStore {
   // transaction and is rethrown to the caller.
   virtual Result<void> read_snapshot(const std::function<void()>& body) = 0;
 
-  // --- search (store/sqlite_search.cc) ---
+  // --- search (store/sql_search.cc) ---
   //
   // One full-text document per change: its title, its guide headlines and
   // its guide text in every language. put_changes and put_guides keep it
