@@ -12,8 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="${MERGELENS_BENCH_REPO:?set MERGELENS_BENCH_REPO to a large local clone (e.g. ITCJ/sglang)}"
 last="${1:-2000}"
-bin=build/mergelens
-[ -x "$bin" ] || scripts/build.sh release >/dev/null
+. bench/common.sh
+bin="$(mergelens_bin)"
 tmp="${MERGELENS_BENCH_TMP:-$(mktemp -d)}"
 db="$tmp/analyze.db"
 if [ ! -f "$db" ]; then

@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 repo="${MERGELENS_BENCH_REPO:?set MERGELENS_BENCH_REPO to a large local clone (e.g. ITCJ/sglang)}"
 n="${1:-2000}"
 full="${2:-}"
-bin=build/mergelens
-[ -x "$bin" ] || scripts/build.sh release >/dev/null
+. bench/common.sh
+bin="$(mergelens_bin)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 

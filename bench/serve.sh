@@ -17,8 +17,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 db="${1:-/tmp/bench-serve.db}"
 dur="${2:-30s}"
-bin=build/mergelens
-[ -x "$bin" ] || scripts/build.sh release >/dev/null
+. bench/common.sh
+bin="$(mergelens_bin)"
 for tool in wrk nginx; do
   command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "$tool missing (scripts/install-deps.sh)"; exit 2; }
 done

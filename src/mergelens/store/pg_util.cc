@@ -228,33 +228,8 @@ std::string Stmt::blob(int col) const {
   return out;
 }
 
-namespace {
-
-class PgStatement final : public db::Statement {
- public:
-  explicit PgStatement(Stmt st) : st_(std::move(st)) {}
-  void bind_i64(int i, std::int64_t v) override { st_.bind(i, v); }
-  void bind_text(int i, std::string_view v) override { st_.bind(i, v); }
-  void bind_blob(int i, std::string_view v) override { st_.bind_blob(i, v); }
-  void bind_null(int i) override { st_.bind_null(i); }
-  void bind_double(int i, double v) override { st_.bind_double(i, v); }
-  Result<bool> step() override { return st_.step(); }
-  Result<std::int64_t> run() override { return st_.run(); }
-  void reset() override { st_.reset(); }
-  std::int64_t i64(int col) const override { return st_.i64(col); }
-  double f64(int col) const override { return st_.f64(col); }
-  bool is_null(int col) const override { return st_.is_null(col); }
-  std::string text(int col) const override { return st_.text(col); }
-  std::string blob(int col) const override { return st_.blob(col); }
-
- private:
-  Stmt st_;
-};
-
-}  // namespace
-
 db::Query query(Conn& conn, std::string sql) {
-  return db::Query(std::make_unique<PgStatement>(Stmt(conn, std::move(sql))));
+  return db::Query(std::make_unique<db::StatementOf<Stmt>>(Stmt(conn, std::move(sql))));
 }
 
 }  // namespace mergelens::pg

@@ -113,7 +113,7 @@ Result<bool> Stmt::step() {
   return fail(kind_of(rc), "{}", sqlite3_errmsg(db_));
 }
 
-Result<void> Stmt::run() {
+Result<std::int64_t> Stmt::run() {
   for (;;) {
     auto r = step();
     if (!r) {
@@ -123,7 +123,7 @@ Result<void> Stmt::run() {
     if (!*r) break;
   }
   reset();
-  return {};
+  return sqlite3_changes(db_);
 }
 
 void Stmt::reset() {
@@ -150,15 +150,12 @@ std::string sqlite_placeholders(std::string_view sql) {
 
 namespace {
 
-class SqliteStatement final : public db::Statement {
+// SQLite's statements name the database in their errors, report the rows a
+// statement changed, and keep their bindings across run() and reset().
+class SqliteStatement final : public db::StatementOf<Stmt> {
  public:
   SqliteStatement(Stmt st, sqlite3* db, const std::string& where)
-      : st_(std::move(st)), db_(db), where_(where) {}
-  void bind_i64(int i, std::int64_t v) override { st_.bind(i, v); }
-  void bind_text(int i, std::string_view v) override { st_.bind(i, v); }
-  void bind_blob(int i, std::string_view v) override { st_.bind_blob(i, v); }
-  void bind_null(int i) override { st_.bind_null(i); }
-  void bind_double(int i, double v) override { st_.bind_double(i, v); }
+      : StatementOf(std::move(st)), db_(db), where_(where) {}
   Result<bool> step() override {
     auto r = st_.step();
     if (!r) return named(r.error());
@@ -177,17 +174,11 @@ class SqliteStatement final : public db::Statement {
     return sqlite3_changes(db_);
   }
   void reset() override { sqlite3_reset(st_.handle()); }
-  std::int64_t i64(int col) const override { return st_.i64(col); }
-  double f64(int col) const override { return st_.f64(col); }
-  bool is_null(int col) const override { return st_.is_null(col); }
-  std::string text(int col) const override { return st_.text(col); }
-  std::string blob(int col) const override { return st_.blob(col); }
 
  private:
   std::unexpected<Error> named(const Error& e) const {
     return fail(e.kind, "database {}: {}", where_, e.message);
   }
-  Stmt st_;
   sqlite3* db_;
   const std::string& where_;
 };

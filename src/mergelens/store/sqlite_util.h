@@ -86,8 +86,9 @@ class Stmt {
 
   // Steps once: true when a row is available, false when done.
   Result<bool> step();
-  // Steps to completion, for statements without rows.
-  Result<void> run();
+  // Steps to completion (statements without rows) and resets (bindings are
+  // cleared); returns the rows the statement inserted, updated or deleted.
+  Result<std::int64_t> run();
   void reset();
   sqlite3_stmt* handle() const { return st_; }
 

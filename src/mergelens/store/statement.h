@@ -51,6 +51,31 @@ class Statement {
   virtual std::string blob(int col) const = 0;
 };
 
+// A Statement over a backend's own statement type S, which has the
+// accessors below under these names (sql::Stmt, pg::Stmt). A backend whose
+// step(), run() or reset() needs more than forwarding overrides them.
+template <class S>
+class StatementOf : public Statement {
+ public:
+  explicit StatementOf(S st) : st_(std::move(st)) {}
+  void bind_i64(int i, std::int64_t v) override { st_.bind(i, v); }
+  void bind_text(int i, std::string_view v) override { st_.bind(i, v); }
+  void bind_blob(int i, std::string_view v) override { st_.bind_blob(i, v); }
+  void bind_null(int i) override { st_.bind_null(i); }
+  void bind_double(int i, double v) override { st_.bind_double(i, v); }
+  Result<bool> step() override { return st_.step(); }
+  Result<std::int64_t> run() override { return st_.run(); }
+  void reset() override { st_.reset(); }
+  std::int64_t i64(int col) const override { return st_.i64(col); }
+  double f64(int col) const override { return st_.f64(col); }
+  bool is_null(int col) const override { return st_.is_null(col); }
+  std::string text(int col) const override { return st_.text(col); }
+  std::string blob(int col) const override { return st_.blob(col); }
+
+ protected:
+  S st_;
+};
+
 class Query {
  public:
   explicit Query(std::unique_ptr<Statement> st) : st_(std::move(st)) {}
