@@ -340,8 +340,10 @@ Result<void> SqlStore::delete_change(std::int64_t id) {
 
 Result<std::vector<ChangeSummary>> SqlStore::changes_with_number(std::int64_t repo_id,
                                                                  std::int64_t number) {
+  // The analysis's verdict (facts), not the judged view: SQLite builds that
+  // view whole on every query, and every PR page asks this.
   auto st =
-      q(fmt::format("SELECT {} FROM changes c LEFT JOIN judged f ON f.change_id = c.id "
+      q(fmt::format("SELECT {} FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
                     "WHERE c.repo_id = $1 AND c.number = $2 ORDER BY c.merged_at DESC, c.id DESC",
                     kSummaryColumns));
   st.bind(1, repo_id).bind(2, number);
