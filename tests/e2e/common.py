@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import traceback
 
 GIT_ENV = {
@@ -122,6 +123,31 @@ def free_port():
     port = s.getsockname()[1]
     s.close()
     return port
+
+
+def http_get(url, timeout=10):
+    """(status, body as text) of a GET; an HTTP error status is returned, not raised."""
+    import urllib.error
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def wait_serving(base, tries=100):
+    """Waits until the server at `base` answers `/` at all (any status)."""
+    import urllib.error
+    import urllib.request
+    for _ in range(tries):
+        try:
+            urllib.request.urlopen(base + "/", timeout=5).close()
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.2)
 
 
 def stop(proc):

@@ -5,7 +5,6 @@ configuration file must exist, a malformed configuration file in the watched
 repository is a warning, and repository names are checked where they enter."""
 import os
 import subprocess
-import time
 import urllib.error
 import urllib.request
 
@@ -172,14 +171,7 @@ def test_hostile_commit_dates_break_no_page_digest_or_export():
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/", timeout=5).close()
-                break
-            except urllib.error.HTTPError:
-                break
-            except OSError:
-                time.sleep(0.2)
+        common.wait_serving(base)
         for path in ("/", "/?lang=en", "/day/1906-08-16", "/day/9999-12-30", "/pr/2", "/pr/3",
                      "/feed.xml"):
             try:

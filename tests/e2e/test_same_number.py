@@ -5,9 +5,6 @@ PR page links the other; `show` says that another change carries the number."""
 import json
 import os
 import subprocess
-import time
-import urllib.error
-import urllib.request
 
 import common
 
@@ -61,12 +58,16 @@ def test_list_gives_the_older_one_by_sha():
     assert OLD[:9] in text and "#106" in text, text
 
 
-def get(url):
-    try:
-        with urllib.request.urlopen(url, timeout=10) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
+def changes_in(doc):
+    """Every object with a "sha" and a "page_url" anywhere in an API answer."""
+    if isinstance(doc, dict):
+        if "sha" in doc and "page_url" in doc:
+            yield doc
+        for v in doc.values():
+            yield from changes_in(v)
+    elif isinstance(doc, list):
+        for v in doc:
+            yield from changes_in(v)
 
 
 def links_to(html, ref):
@@ -79,27 +80,23 @@ def test_pages_link_both_and_each_page_links_the_other():
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/", timeout=5).close()
-                break
-            except urllib.error.HTTPError:
-                break
-            except OSError:
-                time.sleep(0.2)
-        status, day = get(base + "/day/2026-09-01?lang=en")
+        common.wait_serving(base)
+        status, day = common.http_get(base + "/day/2026-09-01?lang=en")
         assert status == 200, status
         assert links_to(day, "106") and links_to(day, OLD[:12]), day[-3000:]
-        status, newer = get(base + "/pr/106?lang=en")
+        status, newer = common.http_get(base + "/pr/106?lang=en")
         assert status == 200 and "Add the cache again" in newer, newer[-3000:]
         assert links_to(newer, OLD[:12]), newer[-3000:]
-        status, older = get(base + f"/pr/{OLD[:12]}?lang=en")
+        status, older = common.http_get(base + f"/pr/{OLD[:12]}?lang=en")
         assert status == 200 and "Add the cache" in older, older[-3000:]
         assert "Add the cache again</" not in older.split('class="same-number"')[0], older[-3000:]
         assert links_to(older, "106"), older[-3000:]
-        status, api = get(base + "/api/v1/days/2026-09-01")
-        if status == 200:  # the API's day listing gives each its own reference
-            assert OLD[:12] in api, api[-2000:]
+        # The API's day gives each its own page: the newer by number, the older by sha.
+        status, api = common.http_get(base + "/api/v1/day/2026-09-01")
+        assert status == 200, (status, api[-2000:])
+        pages = {c["sha"]: c["page_url"] for c in changes_in(json.loads(api))}
+        assert pages[NEW].endswith("/pr/106"), pages
+        assert pages[OLD].endswith("/pr/" + OLD[:12]), pages
     finally:
         common.stop(p)
 
