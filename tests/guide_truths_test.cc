@@ -257,7 +257,7 @@ TEST_F(Truths, ASkimReasonNeverShowsEmptyOrHalf) {
   remove_failed_citations(h, {}, offline_of("en"), index);
   ASSERT_EQ(h.skim.size(), 1u);
   EXPECT_EQ(h.skim[0].reason, "rename only");
-  EXPECT_EQ(h.writer.removed.size(), 2u) << ::testing::PrintToString(h.writer.removed);
+  EXPECT_EQ(h.writer.edits.size(), 2u) << ::testing::PrintToString(h.writer.edits);
 }
 
 TEST_F(Truths, DeclaredSuggestionsStayMarkedAndDropsAreRecorded) {
@@ -274,7 +274,7 @@ TEST_F(Truths, DeclaredSuggestionsStayMarkedAndDropsAreRecorded) {
                       "shared_output.record_stream(current_stream)"),
             g.suggested_code.end())
       << ::testing::PrintToString(g.suggested_code);
-  std::string log = ::testing::PrintToString(g.writer.removed);
+  std::string log = ::testing::PrintToString(g.writer.edits);
   EXPECT_NE(log.find("suggested_code[1]: `torch.cuda.ghost_sync()` (no longer quoted"),
             std::string::npos)
       << log;
@@ -375,17 +375,17 @@ TEST_F(Truths, AnEditedNoteKeepsItsLabelsAndTheLogNamesTheField) {
 
 TEST(TruthsLength, HeadlinesAreShortenedAtAPhraseBoundaryNeverMidWord) {
   const std::string zh =
-      "调度器拆分出口标签与分发标签，路由表按方向分组，并修复两个重命名文件的导入路径问题";
-  ASSERT_GT(prose::width(zh), kHeadlineWidth);
+      "调度器拆分出口标签与分发标签，路由表按方向分组，并修复两个重命名文件的导入路径问题与测试";
+  ASSERT_GT(headline_width(zh), kHeadlineWidth);
   const std::string fit = fit_headline(zh);
-  EXPECT_LE(prose::width(fit), kHeadlineWidth);
+  EXPECT_LE(headline_width(fit), kHeadlineWidth);
   EXPECT_TRUE(zh.starts_with(fit));
   EXPECT_EQ(fit, "调度器拆分出口标签与分发标签，路由表按方向分组");
   const std::string en =
       "Router splits egress and dispatch tags, groups the route table by direction, and fixes "
       "the imports of two renamed files";
   const std::string fit_en = fit_headline(en);
-  EXPECT_LE(prose::width(fit_en), kHeadlineWidth);
+  EXPECT_LE(headline_width(fit_en), kHeadlineWidth);
   EXPECT_EQ(fit_en, "Router splits egress and dispatch tags, groups the route table by direction");
   // No boundary: kept whole (the writer names it back in its retry).
   const std::string one =

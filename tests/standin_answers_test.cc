@@ -95,7 +95,7 @@ TEST_F(StandinAnswers, BothLanguagesArePublishedAndAgreeWithThemselves) {
       // Within the examples' length, or the model's own words kept whole
       // when they have no phrase boundary to cut at (named back in a retry).
       const std::string asked = c.answer[g.lang]["headline"].get<std::string>();
-      if (prose::width(g.headline) > kHeadlineWidth) {
+      if (headline_width(g.headline) > kHeadlineWidth) {
         EXPECT_EQ(fit_headline(asked), asked) << where << ": " << g.headline;
       }
       EXPECT_LE(prose::width(g.digest), kDigestWidth) << where;

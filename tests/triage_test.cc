@@ -364,12 +364,12 @@ TEST(WebTriage, TheDayFollowsTheTriageOrderAndSaysWhoJudged) {
     EXPECT_TRUE(c && *c);
     return (*c)->id;
   };
-  std::vector<TriageRecord> t{
-      {id(1003), "2026-09-16", "k", 1, 8, 7, "close_read", "only 3 lines", "小改动，大信息量",
-       "dense", "m", 1},
-      {id(1004), "2026-09-16", "k", 2, 6, 5, "close_read", "", "量化路径", "quantization", "m", 1},
-      {id(1005), "2026-09-16", "k", 3, 5, 4, "selective_read", "", "局部修复", "local fix", "m",
-       1}};
+  std::vector<TriageRecord> t{{id(1003), "2026-09-16", "k", 1, 8, 7, "close_read", "only 3 lines",
+                               "小改动，大信息量", "dense", "m", 1, "", "", 0, 0},
+                              {id(1004), "2026-09-16", "k", 2, 6, 5, "close_read", "", "量化路径",
+                               "quantization", "m", 1, "", "", 0, 0},
+                              {id(1005), "2026-09-16", "k", 3, 5, 4, "selective_read", "",
+                               "局部修复", "local fix", "m", 1, "", "", 0, 0}};
   ASSERT_TRUE(p.w.store->put_triage(t));
   auto after = web::day_page(s, "2026-09-16");
   ASSERT_TRUE(after);
@@ -382,7 +382,9 @@ TEST(WebTriage, TheDayFollowsTheTriageOrderAndSaysWhoJudged) {
   EXPECT_EQ(items[0]["triage_reason"], "小改动，大信息量");
   EXPECT_FALSE(after->model["judged_by_analysis"].get<bool>());
   const std::string h = p.html(s, std::move(after));
-  EXPECT_NE(h.find("模型分诊： 小改动，大信息量"), std::string::npos);
+  EXPECT_NE(h.find("理由：小改动，大信息量"), std::string::npos);
+  // The scope shows too (in English where the triage gave no Chinese one).
+  EXPECT_NE(h.find("范围：only 3 lines"), std::string::npos);
   // The store's summaries (lists, aggregation, feeds) carry the triage's verdict.
   auto rows = p.w.store->list_changes(p.w.repo.id, ListQuery{});
   ASSERT_TRUE(rows);
@@ -395,6 +397,135 @@ TEST(WebTriage, TheDayFollowsTheTriageOrderAndSaysWhoJudged) {
   auto d = web::day_digest(s, "2026-09-16");
   ASSERT_TRUE(d);
   EXPECT_EQ(d->triaged, 3u);
+}
+
+// Issue 33: the triage's texts a reader sees pass the guides' check before
+// they are stored ("#34869 follows up" on a change that never names it).
+TEST(TriageJob, ScopesAndReasonsPassTheGuidesCheckBeforeTheyAreStored) {
+  TriageStore ts(2);
+  FakeServer server([](int, const json& body, httplib::Response& res) {
+    const std::string user = body["messages"][1]["content"];
+    json prs = json::array();
+    for (size_t at = user.find("\n[#"); at != std::string::npos; at = user.find("\n[#", at + 1)) {
+      json it = item(user.substr(at + 2, user.find(']', at) - at - 2), 6, 6, "close_read");
+      it["scope"] = "`free` in `memory_pool.py`, and `GhostPool.drain` too";
+      it["scope_zh"] = "只读 `memory_pool.py` 的 `free`";
+      it["reason_en"] = "Replaces a blocking copy in `free`; #34869 follows up.";
+      it["reason_zh"] = "`free` 中去掉阻塞拷贝，#34869 跟进后续改动";
+      prs.push_back(it);
+    }
+    res.set_content(llm::completion(json{{"prs", prs}}.dump()).dump(), "application/json");
+  });
+  llm::Client client(settings(server.base_url()));
+  TriageOptions o;
+  o.days = {"2026-09-16"};
+  auto report = triage_days(*ts.store, ts.repo, client, o);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_GE(report->texts_removed, 4u);
+  auto t = ts.store->triage_of(ts.ids);
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->size(), 2u);
+  for (const auto& [id, r] : *t) {
+    EXPECT_EQ(r.reason_en, "Replaces a blocking copy in `free`.");
+    EXPECT_EQ(r.reason_zh, "`free` 中去掉阻塞拷贝");
+    EXPECT_EQ(r.scope.find("GhostPool"), std::string::npos) << r.scope;
+    EXPECT_EQ(r.scope_zh, "只读 `memory_pool.py` 的 `free`");
+    // The analysis's own judgment comes back beside the record.
+    EXPECT_EQ(r.analysis_verdict, "skim");
+    EXPECT_EQ(r.analysis_importance, 4);
+  }
+  bool said = false;
+  for (const auto& p : report->problems)
+    said = said || p.find("reason_en: #34869") != std::string::npos;
+  EXPECT_TRUE(said) << ::testing::PrintToString(report->problems);
+}
+
+// Issue 33: an answer cut off at its token limit is asked again in halves.
+TEST(TriageJob, AnAnswerCutOffIsAskedAgainInHalves) {
+  TriageStore ts(4);
+  std::vector<size_t> sizes;
+  FakeServer server([&](int, const json& body, httplib::Response& res) {
+    const std::string user = body["messages"][1]["content"];
+    size_t n = 0;
+    for (size_t at = user.find("\n[#"); at != std::string::npos; at = user.find("\n[#", at + 1))
+      ++n;
+    sizes.push_back(n);
+    if (n == 4) {
+      json j = llm::completion(R"({"prs": [{"pr": "#100", "importance": 5, "insight": 4, "verd)");
+      j["choices"][0]["finish_reason"] = "length";
+      res.set_content(j.dump(), "application/json");
+      return;
+    }
+    answer_reversed(body, res);
+  });
+  llm::Client client(settings(server.base_url()));
+  TriageOptions o;
+  o.days = {"2026-09-16"};
+  auto report = triage_days(*ts.store, ts.repo, client, o);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(sizes, (std::vector<size_t>{4, 2, 2}));
+  EXPECT_EQ(report->split_truncated, 1u);
+  EXPECT_EQ(report->judged, 4u);
+  EXPECT_EQ(report->failed, 0u);
+}
+
+// Issue 33 item 7: the day page marks the PRs whose verdict or importance the
+// triage moved by two or more, with both values.
+TEST(WebTriage, TheDayMarksWhatTheTriageMovedFarWithBothValues) {
+  testing::WebPages p;
+  auto s = p.site();
+  auto id = [&](std::int64_t number) {
+    auto c = p.w.store->get_change_by_number(p.w.repo.id, number);
+    EXPECT_TRUE(c && *c);
+    return (*c)->id;
+  };
+  auto facts = p.w.store->get_facts(id(1003));
+  ASSERT_TRUE(facts && *facts);
+  const int imp = (*facts)->importance.value;
+  TriageRecord far{id(1003),
+                   "2026-09-16",
+                   "k",
+                   1,
+                   std::min(10, imp + 3),
+                   5,
+                   to_string((*facts)->verdict),
+                   "",
+                   "影响面被低估",
+                   "reach underrated",
+                   "m",
+                   1,
+                   "",
+                   "",
+                   0,
+                   0};
+  TriageRecord near{id(1004), "2026-09-16", "k", 2, 0,  0,  "", "",
+                    "相近",   "close",      "m", 1, "", "", 0,  0};
+  auto f4 = p.w.store->get_facts(id(1004));
+  ASSERT_TRUE(f4 && *f4);
+  near.importance = (*f4)->importance.value;
+  near.insight = (*f4)->insight.value;
+  near.verdict = to_string((*f4)->verdict);
+  ASSERT_TRUE(p.w.store->put_triage(std::vector<TriageRecord>{far, near}));
+  auto page = web::day_page(s, "2026-09-16");
+  ASSERT_TRUE(page);
+  for (const auto& it : page->model["items"]) {
+    if (it["ref"] == "#1003") {
+      EXPECT_TRUE(it["triage_moved"].get<bool>());
+    } else {
+      EXPECT_FALSE(it["triage_moved"].get<bool>()) << it["ref"];
+    }
+  }
+  const std::string h = p.html(s, std::move(page));
+  EXPECT_NE(
+      h.find(fmt::format("模型分诊改动了分析的判断：重要度 {} → {}", imp, std::min(10, imp + 3))),
+      std::string::npos)
+      << h;
+  auto se = p.site(web::Lang::kEn);
+  const std::string en = p.html(se, web::day_page(se, "2026-09-16"));
+  EXPECT_NE(en.find(fmt::format(
+                "The model&apos;s triage moved the analysis&apos;s judgment: importance {} → {}",
+                imp, std::min(10, imp + 3))),
+            std::string::npos);
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ TEST(WebRender, PrPageCarriesEveryGuideElementAndALinkToTheLines) {
   for (const char* want :
        {"修复 KV 缓存驱逐", "值得精读", "<code>evict</code>", "精读要点", "python/kv_cache.py",
         "https://github.com/o/r/blob/", "/python/kv_cache.py#L10-L12", "原始 PR #1001",
-        "https://github.com/o/r/pull/1001", "alice", "2026-09-14 08:00", "offline", "重要度 7",
+        "https://github.com/o/r/pull/1001", "alice", "2026-09-14 08:00", "离线撰写", "重要度 7",
         "洞察价值 6", "core path", "问题与风险", "分角色建议", "self.drop()",
         "href=\"/tags/kv-cache\""})
     EXPECT_NE(h.find(want), std::string::npos) << want;

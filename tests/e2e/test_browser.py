@@ -231,7 +231,7 @@ def test_day_pr_tag_aggregation_search():
     assert "onerror=window.__pwned" in wd.text("span.author"), wd.text("span.author")
     src = wd.source()
     assert "精读要点" in src or "浏览即可" in src
-    assert "offline" in wd.text("#writer")
+    assert "离线撰写" in wd.text("#writer"), wd.text("#writer")  # the writer's kind, translated
     wd.assert_inert("hostile PR")
     wd.shot("2-pr-hostile")
     # A PR page reached by clicking from the day page.

@@ -7,6 +7,7 @@
 #include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/markdown.h"
 #include "mergelens/guide/prompt.h"
+#include "mergelens/guide/triage_guide.h"
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
 #include "mergelens/pipeline/triage.h"
@@ -159,10 +160,10 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
       const std::int64_t id = change->id;
       auto triage = (*store)->triage_of(std::span(&id, 1));
       if (!triage) return std::unexpected(triage.error());
-      if (auto t = triage->find(id); t != triage->end())
-        f = facts_with_triage(f, t->second, a->lang);
+      std::optional<TriageJudgment> start;
+      if (auto t = triage->find(id); t != triage->end()) start = triage_judgment_of(t->second);
       f.referenced_by = *backlinks;
-      Prompt p = build_prompt(*change, f, a->lang, a->budget);
+      Prompt p = build_prompt(*change, f, a->lang, a->budget, start ? &*start : nullptr);
       // How the writer would read a PR too large for one prompt.
       auto plan = plan_split(*change, f, a->budget, a->max_calls);
       nlohmann::json split = nullptr;
@@ -223,6 +224,7 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
                        {"insight", t->second.insight},
                        {"verdict", t->second.verdict},
                        {"scope", t->second.scope},
+                       {"scope_zh", t->second.scope_zh},
                        {"reason_zh", t->second.reason_zh},
                        {"reason_en", t->second.reason_en},
                        {"model", t->second.model}};
@@ -234,6 +236,19 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
         shown.source.url = http::safe_url(shown.source.url);  // the PR link: http(s) only
         text = guide_to_markdown(shown) + "\n";
       }
+      // The day's triage: its judgment, scope and reason, in the language asked
+      // (a guide written from it shows the same in its footer).
+      const std::int64_t id = change->id;
+      auto triage = (*store)->triage_of(std::span(&id, 1));
+      if (!triage) return std::unexpected(triage.error());
+      if (auto t = triage->find(id);
+          t != triage->end() && *facts && (!*guide || (*guide)->triage.verdict.empty()))
+        if (auto j = triage_judgment_of(t->second)) {
+          Guide shown;
+          shown.lang = a->lang;
+          record_judgments(shown, **facts, &*j);
+          text += triage_markdown(shown) + "\n";
+        }
       if (!*guide || a->facts || a->patch) {
         print_text(std::back_inserter(text), *change, a->patch);
         if (*facts) print_facts(std::back_inserter(text), **facts, *backlinks);

@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <set>
 #include <span>
 #include <string>
@@ -163,18 +164,39 @@ CitationReport check_guide(const Guide& guide, const CitationIndex& index);
 // check_guide(...).failures.
 std::vector<CitationFailure> check_citations(const Guide& guide, const CitationIndex& index);
 
-// Removes the failing sentences of every text and keeps an item when what
-// remains still stands; drops list items whose path, reference or whole
-// text fails; clears a focus point's failing range or symbol (the point
-// stays); replaces a scalar (headline, digest, summary, verdict, why,
-// audience, score reasons) that no longer stands with `fallback`'s. Records
-// each removal in guide.writer.removed ("field: citation (reason): what was
-// removed"), canonicalises cited focus and skim paths to full paths, and
-// sets guide.suggested_code to `suggested`. Returns the number of failures
+// What remove_failed_citations did, for the writer that puts two languages
+// of one answer side by side: the items it removed whole ("questions[3]",
+// "focus[1]", "advice[0]", named by their index in the answer) and the
+// fields whose text it edited.
+struct PruneReport {
+  std::set<std::string> items_removed;
+  std::set<std::string> fields_edited;
+  std::map<std::string, size_t> list_sizes;  // each list's items before the removals
+};
+
+// Removes what failed, as clean edits: a failing clause goes alone when it
+// is a parenthesis or an added clause and the rest of its sentence still
+// reads (citations.h's rules; guide/prune_text.h), else its sentence goes
+// whole; the sentences left are joined with no separator left dangling and
+// no connector pointing at a removed sentence. An item is kept when what
+// remains still stands; list items whose path, reference or whole text
+// fails are dropped; a focus point's failing range or symbol is cleared
+// (the point stays) and the rejected line numbers go wherever its question
+// and why repeat them. A scalar (headline, summary, why, audience) that no
+// longer stands takes `fallback`'s; a verdict sentence that lost its lead
+// gets one for guide.verdict, and a digest paragraph that lost its lead
+// sentence is rebuilt from the verdict sentence and what is left. A score's
+// reason or the judgment's argument goes whole when any of it fails.
+// Records each removal in guide.writer.removed ("field.part: citation
+// (reason): what was done"), each other edit (a rebuilt lead, a point left
+// without question and why) in guide.writer.edits, canonicalises cited
+// focus and skim paths to full paths, and sets guide.suggested_code to
+// `suggested`. Fills `report` when given. Returns the number of failures
 // handled.
 size_t remove_failed_citations(Guide& guide, const std::vector<CitationFailure>& failures,
                                const Guide& fallback, const CitationIndex& index,
-                               const std::vector<std::string>& suggested = {});
+                               const std::vector<std::string>& suggested = {},
+                               PruneReport* report = nullptr);
 
 // How many list items (focus, skim, design decisions, questions, number
 // cautions, body vs code, gaps, advice, references) a guide has.

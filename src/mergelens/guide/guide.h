@@ -13,8 +13,11 @@
 namespace mergelens {
 
 // 2: `digest`, `analysis` and `suggested_code` were added (a version-1
-// document reads with them empty).
-inline constexpr int kGuideSchemaVersion = 2;
+// document reads with them empty). 3: `triage` and `writer.edits` were
+// added, and `analysis` holds the analysis's own judgment even when the
+// guide started from a triage (a version-2 guide written from a triage holds
+// the triage's values there, and no `triage`).
+inline constexpr int kGuideSchemaVersion = 3;
 
 // A place to read and the question to hold while reading it.
 struct GuideFocus {
@@ -56,7 +59,21 @@ struct GuideScore {
 struct GuideJudgment {
   std::string verdict;             // "close_read", ... as the analysis said
   GuideScore importance, insight;  // the analysis's values and reasons
-  std::string argument;            // why the model moved them; empty when unchanged
+  // Why the model moved the judgment from where it started (the triage's,
+  // else the analysis's); empty when unchanged.
+  std::string argument;
+};
+
+// The model's triage of the day (pipeline/triage.h) a guide started from: a
+// guide's starting judgment is the triage's when its day has one, and the
+// guide's model may agree or argue against it like against the analysis's.
+// Its scope and reason are in the guide's language and passed the citation
+// check. `verdict` is empty when the guide had no triage to start from.
+struct GuideTriage {
+  std::string verdict;  // "close_read", ...
+  int importance = 0, insight = 0;
+  std::string scope;   // how much to read and where; may be empty
+  std::string reason;  // why, one line; may be empty
 };
 
 struct GuideSource {
@@ -76,8 +93,13 @@ struct GuideWriter {
   std::string prompt_version;   // for "llm"
   std::string fallback_reason;  // set when an LLM was asked for but the offline writer wrote it
   std::vector<std::string> removed;  // citations the checker removed, with the reason
-  int attempts = 0;                  // HTTP requests made for this guide (0 when cached/offline)
-  bool cached = false;               // answer taken from the cache
+  // Every other change the writer made to the model's answer, one line
+  // each, naming the exact field ("headline: shortened at a phrase boundary
+  // (…)", "importance.reason: blank, the starting reason stands (…)",
+  // "questions[2]: removed as in the zh guide of the same answer").
+  std::vector<std::string> edits;
+  int attempts = 0;     // HTTP requests made for this guide (0 when cached/offline)
+  bool cached = false;  // answer taken from the cache
   // What writing it took (a bilingual answer counts once for both guides):
   // model calls, tokens the server reported, and the plan ("single", "both",
   // "split 3+1", "split 2+1 both", "both +en" when a language was asked again).
@@ -119,6 +141,7 @@ struct Guide {
   std::vector<std::string> limits;
   GuideScore importance, insight;  // the values shown (see GuideJudgment)
   GuideJudgment analysis;
+  GuideTriage triage;
   std::vector<std::string> tags;
   GuideSource source;
   GuideWriter writer;

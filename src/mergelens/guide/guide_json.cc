@@ -191,6 +191,12 @@ json guide_to_json(const Guide& g) {
          {{"value", g.analysis.importance.value}, {"reason", g.analysis.importance.reason}}},
         {"insight", {{"value", g.analysis.insight.value}, {"reason", g.analysis.insight.reason}}},
         {"argument", g.analysis.argument}}},
+      {"triage",
+       {{"verdict", g.triage.verdict},
+        {"importance", g.triage.importance},
+        {"insight", g.triage.insight},
+        {"scope", g.triage.scope},
+        {"reason", g.triage.reason}}},
       {"tags", g.tags},
       {"source",
        {{"repo", g.source.repo},
@@ -207,6 +213,7 @@ json guide_to_json(const Guide& g) {
         {"prompt_version", g.writer.prompt_version},
         {"fallback_reason", g.writer.fallback_reason},
         {"removed", g.writer.removed},
+        {"edits", g.writer.edits},
         {"attempts", g.writer.attempts},
         {"cached", g.writer.cached},
         {"calls", g.writer.calls},
@@ -232,6 +239,13 @@ Result<Guide> guide_from_json(const json& j) {
                                  [&](Reader& f) { return read_score(f, g.analysis.insight); }) &&
                         a.str("argument", g.analysis.argument);
                }) &&
+      r.object("triage",
+               [&](Reader& t) {
+                 return t.str("verdict", g.triage.verdict) &&
+                        t.integer("importance", g.triage.importance) &&
+                        t.integer("insight", g.triage.insight) && t.str("scope", g.triage.scope) &&
+                        t.str("reason", g.triage.reason);
+               }) &&
       r.strings("tags", g.tags) && r.strings("limits", g.limits) &&
       r.object("source",
                [&](Reader& s) {
@@ -244,8 +258,9 @@ Result<Guide> guide_from_json(const json& j) {
         return w.str("kind", g.writer.kind) && w.str("model", g.writer.model) &&
                w.str("prompt_version", g.writer.prompt_version) &&
                w.str("fallback_reason", g.writer.fallback_reason) &&
-               w.strings("removed", g.writer.removed) && w.integer("attempts", g.writer.attempts) &&
-               w.boolean("cached", g.writer.cached) && w.integer("calls", g.writer.calls) &&
+               w.strings("removed", g.writer.removed) && w.strings("edits", g.writer.edits) &&
+               w.integer("attempts", g.writer.attempts) && w.boolean("cached", g.writer.cached) &&
+               w.integer("calls", g.writer.calls) &&
                w.integer("prompt_tokens", g.writer.prompt_tokens) &&
                w.integer("completion_tokens", g.writer.completion_tokens) &&
                w.str("plan", g.writer.plan);
@@ -326,6 +341,7 @@ json guide_document_schema() {
                                    {"prompt_version", str},
                                    {"fallback_reason", str},
                                    {"removed", string_array_schema()},
+                                   {"edits", string_array_schema()},
                                    {"attempts", {{"type", "integer"}}},
                                    {"cached", {{"type", "boolean"}}},
                                    {"calls", {{"type", "integer"}}},
@@ -342,6 +358,14 @@ json guide_document_schema() {
        {"importance", props["importance"]},
        {"insight", props["insight"]},
        {"argument", str}});
+  // The day's triage the guide started from; verdict "" when none.
+  props["triage"] = object_schema(
+      {{"verdict",
+        {{"type", "string"}, {"enum", {"close_read", "selective_read", "skim", "skip", ""}}}},
+       {"importance", {{"type", "integer"}, {"minimum", 0}, {"maximum", 10}}},
+       {"insight", {{"type", "integer"}, {"minimum", 0}, {"maximum", 10}}},
+       {"scope", str},
+       {"reason", str}});
   json required = json::array();
   for (const auto& [key, value] : props.items()) required.push_back(key);
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/guide/triage_guide.h"
+
 namespace mergelens {
 namespace {
 
@@ -89,6 +91,37 @@ void list(std::string& out, const char* title, const std::vector<std::string>& i
 
 }  // namespace
 
+std::string triage_markdown(const Guide& g) {
+  const GuideTriage& t = g.triage;
+  if (t.verdict.empty()) return {};
+  const bool zh = g.lang == "zh";
+  std::string out =
+      zh ? fmt::format("_当日模型分诊的判断：{} · 重要度 {} · 洞察价值 {}",
+                       verdict_words(t.verdict, "zh"), t.importance, t.insight)
+         : fmt::format("_The day's model triage judged: {} · importance {} · insight {}",
+                       verdict_words(t.verdict, "en"), t.importance, t.insight);
+  if (!t.scope.empty()) out += (zh ? "；范围：" : "; scope: ") + t.scope;
+  if (!t.reason.empty()) out += (zh ? "；理由：" : "; why: ") + t.reason;
+  return out + "_\n";
+}
+
+std::string judgment_lines(const Guide& g) {
+  const bool zh = g.lang == "zh";
+  std::string out = triage_markdown(g);
+  // The analysis's own judgment when the one shown differs from it.
+  const GuideJudgment& a = g.analysis;
+  if (!a.verdict.empty() && (a.verdict != g.verdict || a.importance.value != g.importance.value ||
+                             a.insight.value != g.insight.value))
+    out += zh ? fmt::format("_分析的判断：{} · 重要度 {} · 洞察价值 {}_\n",
+                            verdict_words(a.verdict, "zh"), a.importance.value, a.insight.value)
+              : fmt::format("_The analysis judged: {} · importance {} · insight {}_\n",
+                            verdict_words(a.verdict, "en"), a.importance.value, a.insight.value);
+  if (!a.argument.empty())
+    out += (zh ? "_撰写本指南的模型据材料调整了判断：" : "_The guide's model argued: ") +
+           a.argument + "_\n";
+  return out;
+}
+
 std::string guide_to_markdown(const Guide& g) {
   const Labels& L = g.lang == "zh" ? kZh : kEn;
   std::string out = fmt::format("## {}\n\n", g.headline);
@@ -143,17 +176,7 @@ std::string guide_to_markdown(const Guide& g) {
   if (g.insight.value > 0)
     out += fmt::format("**{}** {}/10{}\n", L.insight, g.insight.value,
                        g.insight.reason.empty() ? "" : " — " + g.insight.reason);
-  // The analysis's judgment when the model argued another.
-  const GuideJudgment& a = g.analysis;
-  if (!a.verdict.empty() && (a.verdict != g.verdict || a.importance.value != g.importance.value ||
-                             a.insight.value != g.insight.value)) {
-    out += L.zh ? fmt::format("_分析给出的判断：{} · 重要度 {} · 洞察价值 {}_", a.verdict,
-                              a.importance.value, a.insight.value)
-                : fmt::format("_The analysis judged: {} · importance {} · insight {}_", a.verdict,
-                              a.importance.value, a.insight.value);
-    if (!a.argument.empty()) out += (L.zh ? "。模型的理由：" : ". The model argued: ") + a.argument;
-    out += "\n";
-  }
+  out += judgment_lines(g);
   if (!g.tags.empty()) out += fmt::format("**{}**: {}\n", L.tags, fmt::join(g.tags, ", "));
   // "2026-09-01T09:12:00Z" → "2026-09-01 09:12 UTC"
   std::string at = g.source.merged_at;
@@ -178,6 +201,10 @@ std::string guide_to_markdown(const Guide& g) {
     writer +=
         fmt::format(fmt::runtime(L.zh ? "；引用校验删去 {} 处" : "; the citation check removed {}"),
                     g.writer.removed.size());
+  if (!g.writer.edits.empty())
+    writer +=
+        fmt::format(fmt::runtime(L.zh ? "；撰写时另有 {} 处改动" : "; {} other edit(s) logged"),
+                    g.writer.edits.size());
   out += fmt::format("_{}_\n", writer);
   return out;
 }

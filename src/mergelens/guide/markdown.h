@@ -12,4 +12,13 @@ namespace mergelens {
 // emitted as written (it is Markdown already: code in backticks).
 std::string guide_to_markdown(const Guide& g);
 
+// Whose judgment is whose, one italic line each, in the guide's language,
+// every verdict in words: the day's model triage (its verdict, scores,
+// scope and reason) when the guide started from one, the analysis's when it
+// differs from the judgment shown, and the guide's model's argument when it
+// moved its judgment. Empty when there is nothing to say.
+std::string judgment_lines(const Guide& g);
+// The triage's line alone (empty when g.triage has no verdict).
+std::string triage_markdown(const Guide& g);
+
 }  // namespace mergelens

@@ -8,6 +8,7 @@
 
 #include "mergelens/guide/prompt_excerpt.h"
 #include "mergelens/guide/prompt_text.h"
+#include "mergelens/guide/triage_guide.h"
 #include "mergelens/llm/tokens.h"
 #include "mergelens/model/diff.h"
 
@@ -23,6 +24,25 @@ using prompt_detail::untrusted_section;
 
 namespace {
 
+// The judgment the answer starts from: the day's triage's when there is
+// one (given in its own section), else the analysis's.
+std::string starting_line(const Facts& f, const TriageJudgment* t) {
+  if (t)
+    return fmt::format(
+        "\nThe starting judgment is the day's triage's (\"The model's earlier judgment\"): "
+        "verdict {}, importance {}, insight {}. ",
+        to_string(t->verdict), t->importance, t->insight);
+  return fmt::format(
+      "\nThe starting judgment is the facts': verdict {}, importance {}, insight {}. ",
+      to_string(f.verdict), f.importance.value, f.insight.value);
+}
+
+// The triage's own section of a guide prompt (empty without a triage).
+std::string triage_section(const Change& c, const Facts& f, std::string_view lang,
+                           const TriageJudgment* t) {
+  return t ? triage_prompt_section(*t, f, lang, fence_of(c)) : std::string();
+}
+
 std::string system_for(std::string_view lang) {
   std::string_view rule = lang == "zh"   ? prompt_text::kLangZh
                           : lang == "en" ? prompt_text::kLangEn
@@ -30,12 +50,10 @@ std::string system_for(std::string_view lang) {
   return replace_all(std::string(prompt_text::kSystem), "{lang_rule}", rule);
 }
 
-std::string answer_suffix(const Facts& f, std::string_view lang) {
+std::string answer_suffix(const Facts& f, std::string_view lang, const TriageJudgment* triage) {
   std::string s = fmt::format("\n{}\n", prompt_text::kAnswerFormat);
   if (lang == "both") s += fmt::format("{}\n", prompt_text::kBothFormat);
-  s +=
-      fmt::format("\nThe verdict in the facts is {}; its scores are importance {} and insight {}. ",
-                  to_string(f.verdict), f.importance.value, f.insight.value);
+  s += starting_line(f, triage);
   s += lang == "zh"   ? "Write the prose in Simplified Chinese.\n"
        : lang == "en" ? "Write the prose in English.\n"
                       : "Write \"zh\" in Simplified Chinese and \"en\" in English.\n";
@@ -109,20 +127,22 @@ void finish(Prompt& p) {
 
 }  // namespace
 
-Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size_t budget) {
+Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size_t budget,
+                    const TriageJudgment* triage) {
   Prompt p;
   p.system = system_for(lang);
-  const std::string suffix = answer_suffix(f, lang);
+  const std::string suffix = answer_suffix(f, lang, triage);
   const std::string call = lang == "both" ? call_line("both") : std::string();
-  Frame fr =
-      frame(c, f, budget, estimate_tokens(p.system) + estimate_tokens(suffix + call), 50, 35);
+  const std::string earlier = triage_section(c, f, lang, triage);
+  Frame fr = frame(c, f, budget,
+                   estimate_tokens(p.system) + estimate_tokens(suffix + call + earlier), 50, 35);
   auto ex = build_excerpt(c, f, all_regions(f), fr.excerpt_budget, /*other_hunks=*/true);
   p.coverage = ex.coverage;
-  p.user = call + fr.facts;
+  p.user = call + fr.facts + earlier;
   p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
   p.user += diff_section(c, ex.diff, ex.left);
   p.user += suffix;
-  p.max_tokens = lang == "both" ? 8192 : 4096;
+  p.max_tokens = guide_completion_budget(lang);
   finish(p);
   return p;
 }
@@ -185,7 +205,7 @@ std::optional<SplitPlan> plan_split(const Change& c, const Facts& f, size_t budg
 }
 
 Prompt build_notes_prompt(const Change& c, const Facts& f, const SplitPlan& plan, size_t group,
-                          size_t budget) {
+                          size_t budget, size_t max_notes) {
   Prompt p;
   p.system = std::string(prompt_text::kNotesSystem);
   std::string files;
@@ -195,7 +215,10 @@ Prompt build_notes_prompt(const Change& c, const Facts& f, const SplitPlan& plan
   const std::string head =
       call_line(fmt::format("notes-{}", group + 1)) +
       fmt::format("Part {} of {} of this PR: {}\n\n", group + 1, plan.groups.size(), files);
-  const std::string suffix = fmt::format("\n{}\n", prompt_text::kNotesFormat);
+  max_notes = std::clamp<size_t>(max_notes, 1, kMaxNotes);
+  const std::string suffix =
+      fmt::format("\n{}\n", replace_all(std::string(prompt_text::kNotesFormat), "{max_notes}",
+                                        std::to_string(max_notes)));
   Frame fr =
       frame(c, f, budget, estimate_tokens(p.system) + estimate_tokens(head + suffix), 25, 35);
   auto ex = build_excerpt(c, f, plan.groups[group], fr.excerpt_budget, /*other_hunks=*/false,
@@ -205,38 +228,55 @@ Prompt build_notes_prompt(const Change& c, const Facts& f, const SplitPlan& plan
   p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
   p.user += diff_section(c, ex.diff, {});
   p.user += suffix;
-  p.max_tokens = 2048;
+  p.max_tokens = notes_completion_budget(max_notes);
   finish(p);
   return p;
 }
 
 Prompt build_reduce_prompt(const Change& c, const Facts& f, std::string_view lang,
-                           std::string_view notes, size_t budget) {
+                           std::string_view notes, size_t budget, const TriageJudgment* triage) {
   Prompt p;
   p.system = system_for(lang);
-  const std::string suffix = answer_suffix(f, lang);
+  const std::string suffix = answer_suffix(f, lang, triage);
+  const std::string earlier = triage_section(c, f, lang, triage);
   const std::string head = call_line(lang == "both" ? "reduce-both" : "reduce");
   std::string note_text =
       fmt::format("\n## Notes on the parts of this PR\n{}\n{}\n", prompt_text::kReduceIntro, notes);
   // The notes come first: at most 40 % of the budget.
   note_text = clip_tokens(note_text, budget * 40 / 100);
-  Frame fr =
-      frame(c, f, budget,
-            estimate_tokens(p.system) + estimate_tokens(suffix + head) + estimate_tokens(note_text),
-            70, 80);
+  Frame fr = frame(c, f, budget,
+                   estimate_tokens(p.system) + estimate_tokens(suffix + head + earlier) +
+                       estimate_tokens(note_text),
+                   70, 80);
   // A short excerpt of the top regions, so the guide can cite their lines.
   std::vector<size_t> top;
   for (size_t k = 0; k < f.focus.size() && k < 3; ++k) top.push_back(k);
   auto ex = build_excerpt(c, f, top, std::max<long>(fr.excerpt_budget, 0), /*other_hunks=*/false);
   p.coverage = ex.coverage;
-  p.user = head + fr.facts;
+  p.user = head + fr.facts + earlier;
   p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
   p.user += note_text;
   p.user += diff_section(c, ex.diff, {});
   p.user += suffix;
-  p.max_tokens = lang == "both" ? 8192 : 4096;
+  p.max_tokens = guide_completion_budget(lang);
   finish(p);
   return p;
+}
+
+int guide_completion_budget(std::string_view lang) {
+  // One language at the format's lengths: the scalars (headline, digest of
+  // up to 300 Chinese characters, summary, verdict, lesson, audience, two
+  // score reasons and the judgment, ~1,200 tokens), five focus points of
+  // ~250 and some sixteen list items of ~90: about 3,900, asked with a
+  // third to spare. Both languages twice that.
+  constexpr int kOne = (1200 + 5 * 250 + 16 * 90) * 4 / 3;
+  return lang == "both" ? 2 * kOne : kOne;
+}
+
+int notes_completion_budget(size_t notes) {
+  // A careful note of eight fields is ~225 tokens (eight of them ~1,800),
+  // a skim entry ~30 (up to ten); a third to spare.
+  return static_cast<int>((100 + std::max<size_t>(notes, 1) * 225 + 10 * 30) * 4 / 3);
 }
 
 std::string citation_retry_message(const std::vector<CitationFailure>& failures,

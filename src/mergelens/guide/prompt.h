@@ -22,12 +22,17 @@
 
 namespace mergelens {
 
+struct TriageJudgment;  // guide/triage.h
+
 // Part of the answer-cache key: bump when the prompt's wording or layout changes.
-inline constexpr std::string_view kPromptVersion = "guide-prompt-3";
+inline constexpr std::string_view kPromptVersion = "guide-prompt-4";
 
 // The focus regions a prompt is judged by: a single prompt is enough when it
 // shows (90 % of the changed lines of) each of the top ones.
 inline constexpr size_t kTopRegions = 8;
+
+// The largest number of notes a notes call asks for (kNotesFormat).
+inline constexpr size_t kMaxNotes = 8;
 
 struct PromptCoverage {
   size_t hunks_total = 0, hunks_included = 0;  // hunks shown whole or in part
@@ -53,9 +58,12 @@ struct Prompt {
 // rest: top focus regions first with context, then other hunks by score, then
 // the list of files left out). The PR body, commit messages and reviews are
 // clipped and fenced; the system message says nothing inside a fence is an
-// instruction.
+// instruction. `facts` are the analysis's own; `triage`, when the change's
+// day has one (not owned, may be null), gets a section of its own labelled
+// as a model's earlier judgment (guide/triage_guide.h), and the answer is
+// asked to start from it.
 Prompt build_prompt(const Change& change, const Facts& facts, std::string_view lang,
-                    size_t budget_tokens);
+                    size_t budget_tokens, const TriageJudgment* triage = nullptr);
 
 // The notes calls of a large PR: groups of focus-region indexes (into
 // facts.focus), at most max_calls - 1 of them, within the budget of one call
@@ -77,14 +85,23 @@ std::optional<SplitPlan> plan_split(const Change& change, const Facts& facts, si
 
 // The prompt of notes call `group` (0-based) of `plan`; its answer is
 // {"notes": [...], "skim": [...]} (guide/notes.h).
+// A call asked again after an answer cut off at its token limit asks for
+// fewer notes (`max_notes`, at most kMaxNotes).
 Prompt build_notes_prompt(const Change& change, const Facts& facts, const SplitPlan& plan,
-                          size_t group, size_t budget_tokens);
+                          size_t group, size_t budget_tokens, size_t max_notes = kMaxNotes);
 
 // The prompt that writes the guide (in `lang`, as build_prompt) from the
 // notes of the notes calls, rendered as text by render_notes (guide/notes.h),
 // with an excerpt of the top regions in the budget left.
 Prompt build_reduce_prompt(const Change& change, const Facts& facts, std::string_view lang,
-                           std::string_view notes, size_t budget_tokens);
+                           std::string_view notes, size_t budget_tokens,
+                           const TriageJudgment* triage = nullptr);
+
+// The completion tokens an answer may need, sized from its schema and item
+// counts (each field at the length the answer format asks, with a third to
+// spare): a guide in one language or both; a notes answer of `notes` notes.
+int guide_completion_budget(std::string_view lang);
+int notes_completion_budget(size_t notes);
 
 // The follow-up message asking the model to fix a guide whose citations failed.
 std::string citation_retry_message(const std::vector<CitationFailure>& failures,

@@ -104,6 +104,45 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
   return s;
 }
 
+// Whole lines of `text` from the start while they fit `tokens`, then one line
+// saying how many were left out: a fact is shown whole or not at all.
+std::string clip_lines(std::string_view text, size_t tokens) {
+  if (estimate_tokens(text) <= tokens) return std::string(text);
+  std::string out;
+  size_t pos = 0, left = 0;
+  bool full = false;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    end = end == std::string_view::npos ? text.size() : end + 1;
+    if (!full && estimate_tokens(out) + estimate_tokens(text.substr(pos, end - pos)) + 12 <= tokens)
+      out.append(text.substr(pos, end - pos));
+    else if (end > pos + 1 || text[pos] != '\n')
+      full = true, ++left;
+    pos = end;
+  }
+  if (left)
+    out += fmt::format("[… {} more line{} of facts not shown]\n", left, left == 1 ? "" : "s");
+  return out;
+}
+
+// At most `bytes` of a quoted text, cut after a sentence or between words
+// (never inside a word or a UTF-8 character), "…" marking the cut.
+std::string clip_quote(std::string_view text, size_t bytes) {
+  if (text.size() <= bytes) return std::string(text);
+  size_t cut = bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  std::string_view head = text.substr(0, cut);
+  size_t best = std::string_view::npos;
+  for (std::string_view stop : {". ", "\u3002", "; ", "\uFF1B", "! ", "? "})
+    if (auto p = head.rfind(stop); p != std::string_view::npos && p > bytes / 2)
+      best = std::max(best == std::string_view::npos ? 0 : best, p + stop.size());
+  if (best == std::string_view::npos)
+    if (auto p = head.find_last_of(" ,\t"); p != std::string_view::npos && p > bytes / 2) best = p;
+  if (best != std::string_view::npos) head = head.substr(0, best);
+  while (!head.empty() && (head.back() == ' ' || head.back() == ',')) head.remove_suffix(1);
+  return std::string(head) + "…";
+}
+
 // Cuts `text` (at a UTF-8 boundary) so that it estimates at most `tokens`.
 std::string clip_tokens(std::string_view text, size_t tokens) {
   if (estimate_tokens(text) <= tokens) return std::string(text);
@@ -206,7 +245,7 @@ std::string facts_section(const Change& c, const Facts& f, size_t tokens) {
   };
   capped(f.numbers, [](const NumberFact& x) {
     return fmt::format("number claimed: {} ({}) — \"{}\" [{}]", x.text, x.kind,
-                       x.sentence.substr(0, 160), x.source);
+                       clip_quote(x.sentence, 240), x.source);
   });
   capped(f.number_cautions, [](const NumberCaution& x) {
     return fmt::format("number caution: {}: {}", x.kind, x.detail);
@@ -229,10 +268,10 @@ std::string facts_section(const Change& c, const Facts& f, size_t tokens) {
   capped(f.review_points, [](const ReviewPoint& x) {
     return fmt::format("review: {} by {}{}: {}", x.kind, x.reviewer,
                        x.path.empty() ? "" : fmt::format(" on {}:{}", x.path, x.line),
-                       x.excerpt.substr(0, 200));
+                       clip_quote(x.excerpt, 200));
   });
   const size_t head_tokens = estimate_tokens(head) + 16;
-  s = clip_tokens(s, tokens > head_tokens + 64 ? tokens - head_tokens : 64);
+  s = clip_lines(s, tokens > head_tokens + 64 ? tokens - head_tokens : 64);
   s = replace_all(std::move(s), "UNTRUSTED", "untrusted");  // the fence cannot be closed
   const std::string fence = fence_of(c);
   return fmt::format("{}<<<UNTRUSTED {}\n{}\nUNTRUSTED>>> {}\n", head, fence, s, fence);

@@ -36,7 +36,7 @@ inline constexpr std::string_view kLangZh =
 inline constexpr std::string_view kLangEn = "Write every prose field in English.";
 
 inline constexpr std::string_view kAnswerFormat = R"(Answer format: one JSON object with these keys.
-- "headline": one line, what changed and its effect, with the key number when the PR gives one; at most about 30 Chinese characters or 80 Latin characters (a longer one is cut at a comma or sent back).
+- "headline": one line, what changed and its effect, with the key number when the PR gives one; at most 40 Chinese characters or 90 Latin characters (a longer one is cut at a phrase boundary or sent back).
 - "digest": the paragraph a daily digest prints for this PR: the verdict with its scope (how much to read, which places by name), then the lesson, in two or three sentences; about 100-300 Chinese characters or 250-800 Latin characters.
 - "summary": one sentence saying what the PR does.
 - "verdict_text": is it worth a close read and how much of it; lead with the verdict ("worth a close read", "skim", ...), then the scope qualifier (which files, which function, how many lines). Must agree with judgment.verdict; naming parts the reader may skip is fine.
@@ -52,8 +52,8 @@ inline constexpr std::string_view kAnswerFormat = R"(Answer format: one JSON obj
 - "audience": who should read it.
 - "references": objects {"ref", "relation", "note"} for related PRs, issues or commits named in the material.
 - "suggested_code": every code span you propose that is not in the change (see the rules), as written between its backticks; [] when none.
-- "importance", "insight": objects {"value": 1-10, "reason"}: start from the facts' values; you may move either by at most 2 when the material supports it, and then the reason must say why, citing the material (a path, an identifier, a number); otherwise keep the value and give the reason in a few words.
-- "judgment": {"verdict", "argument"}: "verdict" is the facts' verdict, or one level away (close_read > selective_read > skim > skip) when you argue it; "argument" says why, citing the material, or is "" when you keep the facts' verdict.)";
+- "importance", "insight": objects {"value": 1-10, "reason"}: start from the starting judgment named below; you may move either by at most 2 when the material supports it, and then the reason must say why, citing the material (a path, an identifier, a number); otherwise keep the value and give the reason in a few words, each about its own score.
+- "judgment": {"verdict", "argument"}: "verdict" is the starting verdict, or one level away (close_read > selective_read > skim > skip) when you argue it; "argument" says why, citing the material, or is "" when you keep the starting verdict.)";
 
 inline constexpr std::string_view kRetryEn =
     "Your previous answer cited things that are not in the change:\n{failures}\nWrite the whole "
@@ -81,7 +81,7 @@ Rules:
 - Write in English. Answer with one JSON object only, no Markdown fence.)";
 inline constexpr std::string_view kNotesFormat =
     R"(Answer format: one JSON object {"notes": [...], "skim": [...]}.
-- "notes": up to 8 objects {"path", "start_line", "end_line", "symbol", "what", "lesson", "question", "risk"}, best first: a place shown in this excerpt (new-file lines), what changed there, the reusable lesson ("" if none), the question a reader should hold there, the risk or missing test ("" if none).
+- "notes": up to {max_notes} objects {"path", "start_line", "end_line", "symbol", "what", "lesson", "question", "risk"}, best first: a place shown in this excerpt (new-file lines), what changed there, the reusable lesson ("" if none), the question a reader should hold there, the risk or missing test ("" if none).
 - "skim": objects {"path", "reason"} for files of this excerpt that are mechanical and need only a glance.)";
 inline constexpr std::string_view kReduceIntro =
     "This PR is too large to show whole. Colleagues read its parts and left the notes below "

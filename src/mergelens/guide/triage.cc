@@ -16,7 +16,6 @@
 
 namespace mergelens {
 
-using prompt_detail::clip_tokens;
 using prompt_detail::replace_all;
 
 namespace {
@@ -80,13 +79,18 @@ std::string entry_text(const Change& c, const Facts& f, const std::string& ref, 
     line += fmt::format(" · labels: {}", fmt::join(labels, ", "));
   }
   t += line + "\n";
-  // Size and the largest paths.
-  long code = 0;
+  // Size and the largest paths. Lines of code are counted as the analysis
+  // counts them ("N lines of code changed": code files, clean-up files
+  // apart), so the size line and the analysis line agree.
+  long code = 0, cleanup_code = 0;
+  std::set<std::string_view> skimmed;
+  for (const auto& k : f.skim) skimmed.insert(k.path);
   std::vector<const FileChange*> files;
   for (const auto& fc : c.files) {
     files.push_back(&fc);
     auto r = f.roles.find(fc.path);
-    if (r == f.roles.end() || is_code_role(r->second)) code += fc.additions + fc.deletions;
+    if (r != f.roles.end() && !is_code_role(r->second)) continue;
+    (skimmed.count(fc.path) ? cleanup_code : code) += fc.additions + fc.deletions;
   }
   std::stable_sort(files.begin(), files.end(), [](const FileChange* a, const FileChange* b) {
     return a->additions + a->deletions > b->additions + b->deletions;
@@ -99,7 +103,8 @@ std::string entry_text(const Change& c, const Facts& f, const std::string& ref, 
     largest.push_back(fmt::format("{} +{} −{}", one_line(files[i]->path, 90), files[i]->additions,
                                   files[i]->deletions));
   t += fmt::format(
-      "size: {} files +{} −{} ({} in code); largest: {}\n", c.files.size(), add, del, code,
+      "size: {} files +{} −{} ({} lines of code{}); largest: {}\n", c.files.size(), add, del, code,
+      cleanup_code > 0 ? fmt::format(", {} more in clean-up files", cleanup_code) : std::string(),
       largest.empty() ? std::string("none") : fmt::format("{}", fmt::join(largest, "; ")));
   // Reach and the analysis's judgment with its reasons.
   if (f.reach.known)
@@ -177,7 +182,7 @@ std::vector<std::string> render_entries(std::span<const TriageInput> inputs) {
   for (size_t i = 0; i < n && total > budget; ++i)
     if (tokens[i] > kTriageTokensPerChange) {
       total -= tokens[i];
-      text[i] = clip_tokens(text[i], kTriageTokensPerChange) + "\n";
+      text[i] = prompt_detail::clip_lines(text[i], kTriageTokensPerChange);
       tokens[i] = llm::estimate_tokens(text[i]);
       total += tokens[i];
     }
@@ -256,17 +261,27 @@ Prompt build_triage_prompt(std::string_view repo, std::string_view day, int batc
       inputs.size());
   p.user += fmt::format("<<<UNTRUSTED {}\n{}UNTRUSTED>>> {}\n\n", fence, data, fence);
   p.user += std::string(triage_text::kFormat);
-  p.max_tokens = static_cast<int>(std::min<size_t>(16384, 400 + inputs.size() * 110));
+  p.max_tokens = triage_completion_budget(inputs.size());
   p.estimated_tokens =
       llm::estimate_tokens(std::vector<llm::Message>{{"system", p.system}, {"user", p.user}});
   return p;
+}
+
+int triage_completion_budget(size_t changes) {
+  // Per item: the id and numbers (~12 tokens), the keys and punctuation
+  // (~30), a scope of 15 words in English (~25) and in Chinese (~35), a
+  // reason of 40 Chinese characters (~60) and of 20 English words (~30):
+  // about 190, asked with a third more so a wordier model is not cut.
+  constexpr size_t kPerItem = 190 * 4 / 3, kFixed = 200;
+  return static_cast<int>(std::min<size_t>(16384, kFixed + changes * kPerItem));
 }
 
 nlohmann::json triage_answer_schema() {
   nlohmann::json item = {
       {"type", "object"},
       {"additionalProperties", false},
-      {"required", {"pr", "importance", "insight", "verdict", "scope", "reason_zh", "reason_en"}},
+      {"required",
+       {"pr", "importance", "insight", "verdict", "scope", "scope_zh", "reason_zh", "reason_en"}},
       {"properties",
        {{"pr", {{"type", "string"}}},
         {"importance", {{"type", "integer"}, {"minimum", 1}, {"maximum", 10}}},
@@ -274,6 +289,7 @@ nlohmann::json triage_answer_schema() {
         {"verdict",
          {{"type", "string"}, {"enum", {"close_read", "selective_read", "skim", "skip"}}}},
         {"scope", {{"type", "string"}}},
+        {"scope_zh", {{"type", "string"}}},
         {"reason_zh", {{"type", "string"}}},
         {"reason_en", {{"type", "string"}}}}}};
   return {{"type", "object"},
@@ -336,12 +352,16 @@ Result<TriageAnswer> parse_triage_answer(const nlohmann::json& answer,
     j.insight = *ins;
     j.verdict = *verdict;
     j.scope = text_of(item, "scope", 200);
+    j.scope_zh = text_of(item, "scope_zh", 200);
     j.reason_zh = text_of(item, "reason_zh", 200);
     j.reason_en = text_of(item, "reason_en", 300);
-    if (j.verdict == Verdict::kSkim || j.verdict == Verdict::kSkip) j.scope.clear();
+    if (j.verdict == Verdict::kSkim || j.verdict == Verdict::kSkip) {
+      j.scope.clear();
+      j.scope_zh.clear();
+    }
     // A field citing a name the entry does not show is dropped, the judgment kept.
     const std::string& shown = entries[it->second];
-    for (auto* field : {&j.scope, &j.reason_zh, &j.reason_en}) {
+    for (auto* field : {&j.scope, &j.scope_zh, &j.reason_zh, &j.reason_en}) {
       for (const auto& name : backticked(*field))
         if (!name.empty() && !shown_in(name, shown)) {
           out.dropped.push_back(

@@ -26,7 +26,7 @@
 namespace mergelens {
 
 // Part of the triage cache key: bump when the prompt's wording or layout changes.
-inline constexpr std::string_view kTriagePromptVersion = "triage-1";
+inline constexpr std::string_view kTriagePromptVersion = "triage-2";
 
 // Estimated prompt tokens a change takes in a triage prompt on average (the
 // longest entries lose detail first when a batch would take more): with the
@@ -56,13 +56,20 @@ Prompt build_triage_prompt(std::string_view repo, std::string_view day, int batc
 // The JSON schema of a triage answer (for response_format json_schema).
 nlohmann::json triage_answer_schema();
 
+// The completion tokens a triage answer of `changes` items may need: each
+// item's fields at their longest (the format's word and character limits)
+// with room to spare, within the 16,384 a call may ask.
+int triage_completion_budget(size_t changes);
+
 // The model's judgment of one change.
 struct TriageJudgment {
   std::int64_t change_id = 0;
   int rank = 0;  // 1-based place in the batch
   int importance = 0, insight = 0;
   Verdict verdict = Verdict::kSkim;
-  std::string scope, reason_zh, reason_en;
+  // How much to read and where, in English (`scope`) and Chinese; the
+  // reasons likewise. Any may be empty (skims and skips have no scope).
+  std::string scope, scope_zh, reason_zh, reason_en;
 };
 
 struct TriageAnswer {

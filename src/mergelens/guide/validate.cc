@@ -10,17 +10,10 @@
 #include "mergelens/guide/digest.h"
 #include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/prose.h"
+#include "mergelens/guide/triage_guide.h"
 
 namespace mergelens {
 namespace {
-
-int level(std::string_view v) {
-  if (v == "close_read") return 3;
-  if (v == "selective_read") return 2;
-  if (v == "skim") return 1;
-  if (v == "skip") return 0;
-  return -1;
-}
 
 const char* verdict_at(int l) {
   static const char* names[] = {"skip", "skim", "selective_read", "close_read"};
@@ -55,6 +48,14 @@ bool cites(std::string_view reason) {
 }
 
 }  // namespace
+
+int verdict_level(std::string_view v) {
+  if (v == "close_read") return 3;
+  if (v == "selective_read") return 2;
+  if (v == "skim") return 1;
+  if (v == "skip") return 0;
+  return -1;
+}
 
 std::string verdict_lead(std::string_view v) {
   // The first clause: up to the first colon, comma, full stop or dash.
@@ -124,8 +125,8 @@ std::string validate_guide(const Guide& g, const Change& c, std::string_view lan
   if (lang == "zh" && letters.cjk < 2) return "the guide is not written in Chinese";
   if (lang == "en" && letters.cjk * 4 > letters.latin) return "the guide is not written in English";
   const std::string lead = verdict_lead(g.verdict_text);
-  const int shown = level(g.verdict);
-  if (!lead.empty() && shown >= 0 && std::abs(level(lead) - shown) >= 2)
+  const int shown = verdict_level(g.verdict);
+  if (!lead.empty() && shown >= 0 && std::abs(verdict_level(lead) - shown) >= 2)
     return fmt::format("the verdict leads with \"{}\" but the guide's verdict is {}", lead,
                        g.verdict);
   if (injected.empty()) return {};
@@ -194,60 +195,87 @@ void settle_judgment(Guide& g, const Facts& f, const Guide& offline) {
   analysis.verdict = a_verdict;
   analysis.importance = {f.importance.value, offline.importance.reason};
   analysis.insight = {f.insight.value, offline.insight.reason};
-  auto settle = [&](GuideScore& shown, const GuideScore& a) {
+  auto settle = [&](GuideScore& shown, const GuideScore& a, const char* name) {
     if (shown.value <= 0 || a.value <= 0) {  // not given, or nothing to move from
+      if (shown.value != a.value)
+        g.writer.edits.push_back(
+            fmt::format("{}.value: not given: the starting {} stands", name, a.value));
       shown.value = a.value;
       if (shown.reason.empty()) shown.reason = a.reason;
       return;
     }
     if (shown.value == a.value) {
-      if (shown.reason.empty()) shown.reason = a.reason;
+      if (shown.reason.empty() && !a.reason.empty()) {
+        g.writer.edits.push_back(fmt::format("{}.reason: blank: the starting reason stands", name));
+        shown.reason = a.reason;
+      }
       return;
     }
     if (!cites(shown.reason)) {
       // An unargued move, or one whose argument the check removed (the
-      // removal is logged by the pruner): the analysis's value goes back
+      // removal is logged by the pruner): the starting value goes back
       // with its own reason.
+      g.writer.edits.push_back(fmt::format(
+          "{}: {} {}: the starting {} and its reason stand", name, shown.value,
+          shown.reason.empty() ? "without a reason" : "with a reason citing nothing", a.value));
       shown = a;
       return;
     }
-    shown.value = std::clamp(shown.value, std::max(1, a.value - 2), std::min(10, a.value + 2));
+    const int clamped =
+        std::clamp(shown.value, std::max(1, a.value - 2), std::min(10, a.value + 2));
+    if (clamped != shown.value)
+      g.writer.edits.push_back(fmt::format("{}.value: {} is more than 2 from the starting {}: {}",
+                                           name, shown.value, a.value, clamped));
+    shown.value = clamped;
   };
-  settle(g.importance, analysis.importance);
-  settle(g.insight, analysis.insight);
-  const int a_level = level(a_verdict);
+  settle(g.importance, analysis.importance, "importance");
+  settle(g.insight, analysis.insight, "insight");
+  const int a_level = verdict_level(a_verdict);
   const std::string lead = verdict_lead(g.verdict_text);
   // The verdict the answer argues: its judgment's, or (an answer in the
   // first schema) the one its verdict sentence leads with.
-  int m_level = level(g.verdict);
-  if (m_level < 0) m_level = level(lead);
+  int m_level = verdict_level(g.verdict);
+  if (m_level < 0) m_level = verdict_level(lead);
   int shown = a_level;
   bool moved = false;
   if (a_level >= 0 && m_level >= 0 && m_level != a_level) {
     if (cites(g.analysis.argument)) {
-      // An argued move stands, at most one level from the analysis's: a
+      // An argued move stands, at most one level from the starting one: a
       // verdict farther away is clamped to the nearest allowed level.
       shown = a_level + (m_level > a_level ? 1 : -1);
       moved = true;
     }
   }
   if (a_level < 0) shown = m_level;
+  if (m_level >= 0 && shown >= 0 && m_level != shown)
+    g.writer.edits.push_back(fmt::format("judgment.verdict: {} {}: {}", verdict_at(m_level),
+                                         moved ? "is more than one level from the starting one"
+                                               : "without an argument citing the material",
+                                         verdict_at(shown)));
   // The verdict sentence and the digest paragraph follow the verdict shown:
   // a verdict that went back takes the text that argued it with it (the
-  // offline guide's sentence states the analysis's verdict; the paragraph is
+  // offline guide's sentence states the starting verdict; the paragraph is
   // composed again by the caller); a sentence leading two levels or more
   // away from the verdict shown goes too, so the guide is never lost for it.
-  const int l_level = level(lead);
+  const int l_level = verdict_level(lead);
   const bool reverted =
-      !moved && m_level >= 0 && shown >= 0 && m_level != shown && level(g.verdict) >= 0;
+      !moved && m_level >= 0 && shown >= 0 && m_level != shown && verdict_level(g.verdict) >= 0;
   const bool far = l_level >= 0 && shown >= 0 && std::abs(l_level - shown) >= 2;
   if ((reverted || far) && !offline.verdict_text.empty()) {
+    g.writer.edits.push_back(
+        fmt::format("verdict_text: leads with {}, not the verdict shown ({}): the offline "
+                    "sentence for it replaces it, and the digest is composed again",
+                    lead.empty() ? verdict_at(m_level) : lead, verdict_at(shown)));
     g.verdict_text = offline.verdict_text;
     g.digest.clear();
   } else if (shown >= 0) {
-    const int d_level = level(verdict_lead(g.digest));
-    if (d_level >= 0 && (std::abs(d_level - shown) >= 2 || (reverted && d_level != shown)))
+    const int d_level = verdict_level(verdict_lead(g.digest));
+    if (d_level >= 0 && (std::abs(d_level - shown) >= 2 || (reverted && d_level != shown))) {
+      g.writer.edits.push_back(
+          fmt::format("digest: leads with {}, not the verdict shown ({}): composed again",
+                      verdict_at(d_level), verdict_at(shown)));
       g.digest.clear();
+    }
   }
   g.verdict = shown >= 0 ? verdict_at(shown) : a_verdict;
   analysis.argument = moved ? g.analysis.argument : std::string();
@@ -256,15 +284,17 @@ void settle_judgment(Guide& g, const Facts& f, const Guide& offline) {
 
 void agree_judgments(Guide& a, const Guide& offline_a, Guide& b, const Guide& offline_b) {
   auto back = [](Guide& g, const char* what) {
-    g.writer.removed.push_back(fmt::format(
-        "{}: the other language of the same answer keeps the analysis's: the analysis's stands",
+    g.writer.edits.push_back(fmt::format(
+        "{}: the other language of the same answer keeps the starting one: the starting one "
+        "stands",
         what));
   };
   if (a.verdict != b.verdict) {
     for (auto [g, off] : {std::pair{&a, &offline_a}, std::pair{&b, &offline_b}}) {
-      if (g->verdict == g->analysis.verdict) continue;
+      const GuideJudgment start = starting_judgment(*g);
+      if (g->verdict == start.verdict) continue;
       back(*g, "judgment.verdict");
-      g->verdict = g->analysis.verdict;
+      g->verdict = start.verdict;
       g->verdict_text = off->verdict_text;
       g->analysis.argument.clear();
       g->digest = compose_digest(*g);
@@ -273,37 +303,62 @@ void agree_judgments(Guide& a, const Guide& offline_a, Guide& b, const Guide& of
   auto score = [&](GuideScore Guide::*field, const char* name) {
     if ((a.*field).value == (b.*field).value) return;
     for (Guide* g : {&a, &b}) {
-      const GuideScore& analysis =
-          std::string_view(name) == "importance" ? g->analysis.importance : g->analysis.insight;
-      if ((g->*field).value == analysis.value) continue;
+      const GuideJudgment start = starting_judgment(*g);
+      const GuideScore& s =
+          std::string_view(name) == "importance" ? start.importance : start.insight;
+      if ((g->*field).value == s.value) continue;
       back(*g, name);
-      g->*field = analysis;
+      g->*field = s;
     }
   };
   score(&Guide::importance, "importance");
   score(&Guide::insight, "insight");
 }
 
+double headline_width(std::string_view h) {
+  // prose::width counts a full-width character 1 and any other 0.375; the
+  // examples' 90 Latin characters against 40 Chinese ones make it 4/9. With
+  // T the code points (backticks aside), width = F + 0.375 (T - F).
+  double total = 0;
+  for (unsigned char c : h)
+    if ((c & 0xC0) != 0x80 && c != '`') ++total;
+  const double full = std::max(0.0, (prose::width(h) - 0.375 * total) / (1 - 0.375));
+  return full + (total - full) * 4.0 / 9.0;
+}
+
 std::string fit_headline(std::string_view h) {
-  if (prose::width(h) <= kHeadlineWidth) return std::string(h);
-  // The longest lead ending at a phrase boundary outside code that fits.
+  if (headline_width(h) <= kHeadlineWidth) return std::string(h);
   const std::string plain = prose::without_code(h);  // same byte offsets, code blanked
-  std::string best;
-  for (std::string_view stop : {"\uFF0C", "\uFF1B", "\uFF1A", "\u3001", ", ", "; ", ": ",
-                                " \u2014 ", "\u2014\u2014", " - ", " \u2013 "}) {
-    for (size_t p = plain.find(stop); p != std::string::npos; p = plain.find(stop, p + 1)) {
-      std::string lead = prose::tidy(h.substr(0, p));
-      // Not inside brackets: "（adapter 只作用于 target" is no phrase.
-      auto count = [&](std::string_view x) {
-        size_t n = 0;
-        for (size_t q = lead.find(x); q != std::string::npos; q = lead.find(x, q + 1)) ++n;
-        return n;
-      };
-      if (count("(") + count("\uFF08") != count(")") + count("\uFF09")) continue;
-      const double w = prose::width(lead);
-      if (w >= 8 && w <= kHeadlineWidth && lead.size() > best.size()) best = std::move(lead);
-    }
-  }
+  // Not inside brackets: "（adapter 只作用于 target" is no phrase.
+  auto balanced = [](std::string_view lead) {
+    auto count = [&](std::string_view x) {
+      size_t n = 0;
+      for (size_t q = lead.find(x); q != std::string_view::npos; q = lead.find(x, q + 1)) ++n;
+      return n;
+    };
+    return count("(") + count("\uFF08") == count(")") + count("\uFF09");
+  };
+  auto longest = [&](std::initializer_list<std::string_view> stops, double min_width) {
+    std::string best;
+    for (std::string_view stop : stops)
+      for (size_t p = plain.find(stop); p != std::string::npos; p = plain.find(stop, p + 1)) {
+        std::string lead = prose::tidy(h.substr(0, p));
+        if (!balanced(lead)) continue;
+        const double w = headline_width(lead);
+        if (w >= min_width && w <= kHeadlineWidth && lead.size() > best.size())
+          best = std::move(lead);
+      }
+    return best;
+  };
+  std::string best = longest({"\uFF0C", "\uFF1B", "\uFF1A", "\u3001", ", ", "; ", ": ", " \u2014 ",
+                              "\u2014\u2014", " - ", " \u2013 "},
+                             8);
+  // Before a linking word, when that keeps at least half the headline.
+  if (best.empty())
+    best = longest(
+        {" with ", " for ", " by ", " via ", " so ", " when ", " to ", " and ", " (", "\uFF08",
+         "\u5E76", "\u4EE5", "\u4ECE\u800C", "\u4F7F", "\u901A\u8FC7", "\u540C\u65F6"},
+        kHeadlineWidth / 2);
   return best.empty() ? std::string(h) : best;
 }
 

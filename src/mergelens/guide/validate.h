@@ -21,6 +21,10 @@
 
 namespace mergelens {
 
+// How much reading a verdict asks for: 3 close_read, 2 selective_read,
+// 1 skim, 0 skip, -1 for anything else.
+int verdict_level(std::string_view verdict);
+
 // The verdict a verdict sentence leads with: "close_read", "selective_read",
 // "skim", "skip", or "" when its first clause names none ("值得精读，但只…" →
 // close_read; "Skim: …" → skim; "Read three files …" → "").
@@ -43,18 +47,22 @@ std::string validate_guide(const Guide& guide, const Change& change, std::string
 // refusing the answer. Returns how many items were cut.
 size_t trim_lists(Guide& guide, size_t max);
 
-// The examples' lengths (../shared/reference): headlines of 18-36 "Chinese
-// characters" of width (prose::width: a CJK character 1, a Latin one 0.375,
-// so 36 is about 30 Chinese characters or 80-96 Latin ones), digest
-// paragraphs of 90-350.
-inline constexpr double kHeadlineWidth = 36;
+// The examples' lengths (../shared/reference): headlines of at most about
+// 40 Chinese or 90 Latin characters — headline_width counts a CJK character
+// or full-width mark 1 and any other character 4/9 (backticks not
+// counted), so both limits are kHeadlineWidth —, digest paragraphs of
+// 90-350 in prose::width.
+inline constexpr double kHeadlineWidth = 40;
 inline constexpr double kDigestWidth = 360;
+double headline_width(std::string_view headline);
 
 // A headline over kHeadlineWidth shortened to its longest lead that ends at a
-// phrase boundary outside code (a comma, semicolon, colon or dash) and fits
-// ("LoRA 不再与投机解码互斥：…" → "LoRA 不再与投机解码互斥"); returned as
-// written when no such lead has 8 or more of width (never cut mid-word: the
-// writer names the length back to the model in its retry instead).
+// phrase boundary outside code and brackets and fits: a comma, semicolon,
+// colon or dash ("LoRA 不再与投机解码互斥：…" → "LoRA 不再与投机解码互斥"),
+// else, for a lead of at least half the width, before a linking word
+// ("… for …", "… with …", "…，并…", "…以…"); returned as written when no
+// such lead has 8 or more of width (never cut mid-word: the writer names
+// the length back to the model in its retry instead).
 std::string fit_headline(std::string_view headline);
 // fit_headline (the name the writer used before lengths were measured).
 std::string shorten_headline(std::string_view headline);
@@ -65,7 +73,11 @@ std::string fit_digest(std::string_view digest);
 // Settles which judgment the guide shows. On entry guide.verdict, importance
 // and insight hold the model's answer (empty or 0 when it gave none) and
 // analysis.argument its argument; `facts` and `offline` (the offline guide
-// of the same change and language) give the analysis's values and reasons.
+// of the same change and language) give the starting judgment's values and
+// reasons: the analysis's, or the day's triage over them (triage_guide.h
+// start_facts; the writer records whose is whose afterwards with
+// record_judgments). Every value or text it changes is logged in
+// guide.writer.edits with its field.
 // A score may move by at most 2 and the verdict by one level, each only with
 // a reason that cites the material (a code span, a path, a figure or a PR
 // reference that the checker kept); a larger move is cut to the bound, an
@@ -85,8 +97,10 @@ void settle_judgment(Guide& guide, const Facts& facts, const Guide& offline);
 
 // The two guides of one bilingual answer show one judgment: a verdict or
 // score that moved in one language but went back in the other goes back in
-// both (verdict text from the offline guide, digest composed again, score
-// with the analysis's reason). Each guide must have been settled.
+// both to where the guides started (triage_guide.h starting_judgment:
+// verdict text from the offline guide, digest composed again, score with
+// its starting reason), logged in writer.edits. Each guide must have been
+// settled and its judgments recorded.
 void agree_judgments(Guide& a, const Guide& offline_a, Guide& b, const Guide& offline_b);
 
 }  // namespace mergelens

@@ -241,8 +241,9 @@ Result<JobOutcome> run_write(Store& store, const Job& job, const JobContext& ctx
   const std::int64_t id = job.spec.change_id;
   auto triage = store.triage_of(std::span(&id, 1));
   if (!triage) return std::unexpected(triage.error());
-  if (auto t = triage->find(id); t != triage->end())
-    **facts = facts_with_triage(**facts, t->second, lang);
+  std::optional<TriageJudgment> start;
+  if (auto t = triage->find(id); t != triage->end()) start = triage_judgment_of(t->second);
+  const TriageJudgment* from = start ? &*start : nullptr;
   Guide g;
   JobOutcome out;
   // A shallow boundary has no diff to show a model: the offline guide says so.
@@ -256,7 +257,7 @@ Result<JobOutcome> run_write(Store& store, const Job& job, const JobContext& ctx
       if (r.id == job.spec.repo_id) lo.clone_path = r.path;
     LlmWriter writer(*ctx.options.client, store, lo);
     LlmOutcome o;
-    g = writer.write(**change, **facts, lang, &o);
+    g = writer.write(**change, **facts, lang, &o, from);
     out.model_requests = static_cast<size_t>(o.requests);
     if (o.fallback_reason.find("daily budget") != std::string::npos) {
       // Written offline only because the budget ran out: wait for the next day.
@@ -265,7 +266,7 @@ Result<JobOutcome> run_write(Store& store, const Job& job, const JobContext& ctx
     }
     out.note = o.cached ? "from the answer cache" : o.fallback_reason;
   } else {
-    g = write_checked_offline(**change, **facts, lang);
+    g = write_checked_offline(**change, **facts, lang, from);
   }
   const std::pair<std::int64_t, Guide> item{(*change)->id, std::move(g)};
   // The answer is paid for: wait for an unreachable store rather than lose it.

@@ -13,10 +13,13 @@
 
 #include "mergelens/analysis/facts_json.h"
 #include "mergelens/analysis/judgment/scores.h"
+#include "mergelens/guide/citations.h"
 #include "mergelens/guide/triage.h"
+#include "mergelens/guide/triage_guide.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/llm/repair.h"
 #include "mergelens/model/json.h"
+#include "mergelens/source/tree_lookup.h"
 #include "mergelens/util/hash.h"
 #include "mergelens/util/time.h"
 
@@ -70,7 +73,8 @@ struct BatchResult {
 std::optional<BatchResult> ask_batch(Store& store, llm::Client& client, const RepoRecord& repo,
                                      const std::string& day, size_t batch, size_t batches,
                                      const std::vector<TriageInput>& inputs,
-                                     const TriageOptions& options, TriageReport& report) {
+                                     const TriageOptions& options, TriageReport& report,
+                                     bool* truncated) {
   const Prompt prompt = build_triage_prompt(repo.name, day, static_cast<int>(batch + 1),
                                             static_cast<int>(batches), inputs);
   report.max_prompt_tokens = std::max(report.max_prompt_tokens, prompt.estimated_tokens);
@@ -134,6 +138,15 @@ std::optional<BatchResult> ask_batch(Store& store, llm::Client& client, const Re
     }
     report.prompt_tokens += res->usage.prompt_tokens;
     report.completion_tokens += res->usage.completion_tokens;
+    // Cut off at the token limit: the last items are cut too. A batch of
+    // several is asked again in halves (the caller splits it).
+    if (res->finish_reason == "length" && inputs.size() > 1) {
+      report.problems.push_back(
+          fmt::format("{}: the answer was cut off at its {} token limit: asked again in two halves",
+                      where, req.max_tokens));
+      *truncated = true;
+      return std::nullopt;
+    }
     auto json = llm::parse_json_answer(res->content, nullptr);
     if (json) {
       auto parsed = parse_triage_answer(*json, inputs);
@@ -159,21 +172,54 @@ std::optional<BatchResult> ask_batch(Store& store, llm::Client& client, const Re
 Result<void> triage_day(Store& store, llm::Client& client, const RepoRecord& repo,
                         const std::string& day, const std::vector<Loaded>& day_changes,
                         const TriageOptions& options, TriageReport& report) {
-  const auto batches = split(day_changes.size(), std::max<size_t>(1, options.batch_size));
+  auto batches = split(day_changes.size(), std::max<size_t>(1, options.batch_size));
   std::vector<BatchResult> results;
   std::map<std::int64_t, const Loaded*> by_id;
   for (const auto& l : day_changes) by_id[l.id] = &l;
   for (size_t b = 0; b < batches.size(); ++b) {
+    const std::vector<size_t> batch = batches[b];
     std::vector<TriageInput> inputs;
-    for (size_t i : batches[b])
+    for (size_t i : batch)
       inputs.push_back({day_changes[i].id, &day_changes[i].change, &day_changes[i].facts});
     ++report.batches;
-    auto r = ask_batch(store, client, repo, day, b, batches.size(), inputs, options, report);
-    if (r)
+    bool truncated = false;
+    auto r =
+        ask_batch(store, client, repo, day, b, batches.size(), inputs, options, report, &truncated);
+    if (r) {
       results.push_back(std::move(*r));
-    else if (options.dump_dir.empty())
+    } else if (truncated) {
+      // Fewer items a call: the two halves join the day's batches.
+      ++report.split_truncated;
+      const size_t half = batch.size() / 2;
+      batches.emplace_back(batch.begin(), batch.begin() + static_cast<long>(half));
+      batches.emplace_back(batch.begin() + static_cast<long>(half), batch.end());
+    } else if (options.dump_dir.empty()) {
       ++report.failed;
+    }
   }
+  // The scopes and reasons readers will see pass the guides' citation check,
+  // against each change and the repository at its merge commit.
+  for (auto& r : results)
+    for (auto& j : r.items) {
+      auto l = by_id.find(j.change_id);
+      if (l == by_id.end()) continue;
+      std::unique_ptr<TreeLookup> tree;
+      std::vector<std::string> paths;
+      for (const auto& fc : l->second->change.files) paths.push_back(fc.path);
+      RepoLookup lookup;
+      if (!repo.path.empty() && !l->second->change.sha.empty())
+        if (auto t = TreeLookup::open(repo.path, l->second->change.sha); t) tree = std::move(*t);
+      if (tree) {
+        lookup.has_path = [&](std::string_view p) { return tree->has_path(p); };
+        lookup.has_identifier = [&](std::string_view t) { return tree->has_identifier(t, paths); };
+      }
+      const CitationIndex index(l->second->change, l->second->facts, std::move(lookup));
+      for (const auto& line : check_triage_texts(j, index)) {
+        ++report.texts_removed;
+        report.problems.push_back(fmt::format("triage of {} {} {}: {}", repo.name, day,
+                                              triage_ref(l->second->change), line));
+      }
+    }
   // The day's order: one batch keeps the model's; several interleave by
   // verdict, importance and insight, each batch's order breaking ties.
   struct Ranked {
@@ -205,6 +251,7 @@ Result<void> triage_day(Store& store, llm::Client& client, const RepoRecord& rep
     t.insight = j.insight;
     t.verdict = to_string(j.verdict);
     t.scope = j.scope;
+    t.scope_zh = j.scope_zh;
     t.reason_zh = j.reason_zh;
     t.reason_en = j.reason_en;
     t.model = client.settings().model;
@@ -222,7 +269,9 @@ Result<void> triage_day(Store& store, llm::Client& client, const RepoRecord& rep
   for (auto& t : records) {
     auto old = before->find(t.change_id);
     if (old != before->end() && old->second.key == t.key && old->second.rank == t.rank &&
-        old->second.day == t.day)
+        old->second.day == t.day && old->second.scope == t.scope &&
+        old->second.scope_zh == t.scope_zh && old->second.reason_zh == t.reason_zh &&
+        old->second.reason_en == t.reason_en)
       continue;
     changed.push_back(std::move(t));
   }
@@ -281,22 +330,21 @@ Result<TriageReport> triage_days(Store& store, const RepoRecord& repo, llm::Clie
   return report;
 }
 
-Facts facts_with_triage(const Facts& facts, const TriageRecord& t, std::string_view lang) {
-  Facts f = facts;
+std::optional<TriageJudgment> triage_judgment_of(const TriageRecord& t) {
   auto verdict = verdict_from_string(t.verdict);
   if (!verdict || t.importance < 1 || t.importance > 10 || t.insight < 1 || t.insight > 10)
-    return f;
-  std::string reason = lang == "zh" ? t.reason_zh : t.reason_en;
-  if (reason.empty()) reason = lang == "zh" ? t.reason_en : t.reason_zh;
-  const std::string why = reason.empty() ? std::string("model triage of the day") : reason;
-  f.importance = Score{t.importance, {why}};
-  f.insight = Score{t.insight, {why}};
-  f.verdict = *verdict;
-  if ((f.verdict == Verdict::kCloseRead || f.verdict == Verdict::kSelectiveRead) &&
-      f.verdict_scope.empty())
-    f.verdict_scope = reading_scope(f);
-  if (f.verdict == Verdict::kSkim || f.verdict == Verdict::kSkip) f.verdict_scope.clear();
-  return f;
+    return std::nullopt;
+  TriageJudgment j;
+  j.change_id = t.change_id;
+  j.rank = t.rank;
+  j.importance = t.importance;
+  j.insight = t.insight;
+  j.verdict = *verdict;
+  j.scope = t.scope;
+  j.scope_zh = t.scope_zh;
+  j.reason_zh = t.reason_zh;
+  j.reason_en = t.reason_en;
+  return j;
 }
 
 }  // namespace mergelens

@@ -8,7 +8,10 @@
 // on a re-run) and the calls go through the same client, ledger, budget and
 // rate limit as guide calls. A batch whose call fails for good, or whose
 // answer is unusable after one retry, stores nothing: its changes keep the
-// analysis's judgment, and the report says why.
+// analysis's judgment, and the report says why. An answer cut off at its
+// token limit is asked again in two halves. The scopes and reasons a
+// reader will see are checked against each change as a guide's claims are
+// (guide/triage_guide.h check_triage_texts) before they are stored.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "mergelens/guide/triage.h"
 #include "mergelens/store/store.h"
 
 namespace mergelens {
@@ -44,6 +48,8 @@ struct TriageReport {
   long prompt_tokens = 0, completion_tokens = 0;
   size_t max_prompt_tokens = 0;       // the largest prompt's estimate
   std::vector<std::string> problems;  // one line per failed batch or dropped item
+  size_t texts_removed = 0;           // scope and reason sentences the citation check removed
+  size_t split_truncated = 0;         // batches cut off at the token limit and asked in halves
 };
 
 // Triages `repo`'s days. `client` is not owned. Fails only on store errors
@@ -52,11 +58,10 @@ struct TriageReport {
 Result<TriageReport> triage_days(Store& store, const RepoRecord& repo, llm::Client& client,
                                  const TriageOptions& options);
 
-// The facts a guide of `lang` ("zh", "en", or "both") starts from once a
-// change has a triage: the triage's verdict and scores, with its reason,
-// over the analysis's facts (a close or selective read without a scope
-// names the top focus files).
-Facts facts_with_triage(const Facts& facts, const TriageRecord& triage, std::string_view lang);
+// The stored triage of a change as the guide writers read it
+// (guide/triage_guide.h): its verdict, scores, scopes and reasons; nullopt
+// when the record's verdict or scores are not valid.
+std::optional<TriageJudgment> triage_judgment_of(const TriageRecord& triage);
 
 // The UTC days ("YYYY-MM-DD") of `ids`' merges, each once, oldest first.
 Result<std::vector<std::string>> triage_days_of(Store& store, std::span<const std::int64_t> ids);

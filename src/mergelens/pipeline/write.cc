@@ -7,6 +7,7 @@
 
 #include "mergelens/guide/citations.h"
 #include "mergelens/guide/offline.h"
+#include "mergelens/guide/triage_guide.h"
 #include "mergelens/pipeline/write_llm.h"
 
 namespace mergelens {
@@ -22,11 +23,20 @@ struct Item {
 
 // The offline writer cites only facts; the checker still runs, so a detector
 // bug can never publish a citation the change lacks.
-Guide write_checked_offline(const Change& change, const Facts& facts, const std::string& lang) {
-  Guide g = write_offline_guide(change, facts, lang);
+Guide write_checked_offline(const Change& change, const Facts& facts, const std::string& lang,
+                            const TriageJudgment* triage) {
   CitationIndex index(change, facts);
+  // A triage stored before its texts were checked is checked here.
+  std::optional<TriageJudgment> checked;
+  if (triage) {
+    checked = *triage;
+    (void)check_triage_texts(*checked, index);
+    triage = &*checked;
+  }
+  Guide g = write_offline_guide(change, triage ? start_facts(facts, *triage, lang) : facts, lang);
   auto failures = check_citations(g, index);
   if (!failures.empty()) remove_failed_citations(g, failures, g, index);
+  record_judgments(g, facts, triage);
   return g;
 }
 
@@ -123,10 +133,11 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
     for (const auto& c : changes) ids.push_back(c.id);
     auto triage = store.triage_of(ids);
     if (!triage) return std::unexpected(triage.error());
-    auto facts_for = [&](size_t i, std::string_view lang) {
-      auto t = triage->find(changes[i].id);
-      return t == triage->end() ? facts[i] : facts_with_triage(facts[i], t->second, lang);
-    };
+    std::vector<std::optional<TriageJudgment>> starts(changes.size());
+    for (size_t i = 0; i < changes.size(); ++i)
+      if (auto t = triage->find(changes[i].id); t != triage->end())
+        starts[i] = triage_judgment_of(t->second);
+    auto triage_for = [&](size_t i) { return starts[i] ? &*starts[i] : nullptr; };
     std::vector<std::vector<Guide>> written(changes.size());
     if (llm_writer) {
       // One thread per change in flight; the client bounds concurrent requests.
@@ -136,12 +147,13 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
           LlmOutcome outcome;
           if (changes[i].shallow) {  // no diff to show a model: the offline guide says so
             for (const auto& lang : work[i]->langs)
-              written[i].push_back(write_checked_offline(changes[i], facts_for(i, lang), lang));
+              written[i].push_back(
+                  write_checked_offline(changes[i], facts[i], lang, triage_for(i)));
           } else if (work[i]->langs.size() == 2)
-            written[i] = llm_writer->write_both(changes[i], facts_for(i, "both"), &outcome);
+            written[i] = llm_writer->write_both(changes[i], facts[i], &outcome, triage_for(i));
           else
-            written[i] = {llm_writer->write(changes[i], facts_for(i, work[i]->langs[0]),
-                                            work[i]->langs[0], &outcome)};
+            written[i] = {llm_writer->write(changes[i], facts[i], work[i]->langs[0], &outcome,
+                                            triage_for(i))};
         }
       };
       std::vector<std::thread> pool;
@@ -151,7 +163,7 @@ Result<WriteReport> write_guides(Store& store, const RepoRecord& repo, const Wri
     } else {
       for (size_t i = 0; i < changes.size(); ++i)
         for (const auto& lang : work[i]->langs)
-          written[i].push_back(write_checked_offline(changes[i], facts_for(i, lang), lang));
+          written[i].push_back(write_checked_offline(changes[i], facts[i], lang, triage_for(i)));
     }
     std::vector<std::pair<std::int64_t, Guide>> guides;
     for (size_t i = 0; i < changes.size(); ++i)

@@ -56,8 +56,12 @@ struct WriteReport {
 
 // The offline writer's guide for one change with its citations checked (any
 // failing citation removed), as write_guides stores it. Also used by the
-// worker's write jobs (pipeline/worker.h).
-Guide write_checked_offline(const Change& change, const Facts& facts, const std::string& lang);
+// worker's write jobs (pipeline/worker.h). `facts` are the analysis's own;
+// with the day's `triage` (not owned, may be null) the guide shows the
+// triage's judgment (guide/triage_guide.h start_facts) and records whose
+// judgment is whose.
+Guide write_checked_offline(const Change& change, const Facts& facts, const std::string& lang,
+                            const TriageJudgment* triage = nullptr);
 
 // Fails only on store errors (guides of batches already committed stay
 // stored); model failures are fallbacks, not errors.

@@ -7,8 +7,10 @@
 
 #include "mergelens/analysis/facts_json.h"
 #include "mergelens/guide/guide_json.h"
+#include "mergelens/guide/languages.h"
 #include "mergelens/guide/notes.h"
 #include "mergelens/guide/offline.h"
+#include "mergelens/guide/triage_guide.h"
 #include "mergelens/guide/validate.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/llm/repair.h"
@@ -26,7 +28,7 @@ using write_llm_detail::from_cached;
 namespace write_llm_detail {
 
 Job::Job(const Change& c, const Facts& f, llm::Client& cl, const LlmOptions& o, std::string m,
-         LlmOutcome& outcome)
+         LlmOutcome& outcome, const TriageJudgment* t)
     : change(c), facts(f), client(cl), options(o), model(std::move(m)), out(outcome) {
   for (const auto& fc : c.files) changed_paths.push_back(fc.path);
   RepoLookup lookup;
@@ -39,15 +41,27 @@ Job::Job(const Change& c, const Facts& f, llm::Client& cl, const LlmOptions& o, 
     };
   }
   index = std::make_unique<CitationIndex>(c, f, std::move(lookup));
+  if (t) triage = *t;
+  // The triage's texts were checked when it was stored; a record older than
+  // that check is checked here, so its reason never reaches a guide unchecked.
+  if (triage) (void)check_triage_texts(*triage, *index);
   injected = injected_paragraphs(c);
   calls_left = std::max(1, o.max_calls);
+}
+
+const Facts& Job::start_facts(const std::string& lang) {
+  if (!triage) return facts;
+  auto it = start.find(lang);
+  if (it != start.end()) return it->second;
+  return start.emplace(lang, mergelens::start_facts(facts, *triage, lang)).first->second;
 }
 
 const Guide& Job::offline_guide(const std::string& lang) {
   auto it = offline.find(lang);
   if (it != offline.end()) return it->second;
-  Guide g = write_offline_guide(change, facts, lang);
+  Guide g = write_offline_guide(change, start_facts(lang), lang);
   if (auto f = check_citations(g, *index); !f.empty()) remove_failed_citations(g, f, g, *index);
+  record_judgments(g, facts, triage_or_null());
   return offline.emplace(lang, std::move(g)).first->second;
 }
 
@@ -57,7 +71,7 @@ namespace {
 
 // What the cache key is made of, besides what is asked: the change's
 // content and its facts.
-std::string content_hash(const Change& c, const Facts& f) {
+std::string content_hash(const Change& c, const Facts& f, const TriageJudgment* t) {
   Hasher content;
   content.add(c.title).add(c.body);
   for (const auto& cm : c.commits) content.add(cm.sha).add(cm.message);
@@ -66,6 +80,15 @@ std::string content_hash(const Change& c, const Facts& f) {
   for (const auto& r : c.review_comments) content.add(r.author).add(r.path).add(r.body);
   Hasher facts;
   facts.add(dump_json(facts_to_json(f), -1));
+  // The triage the guide starts from is part of what it was asked.
+  if (t)
+    facts.add(to_string(t->verdict))
+        .add(std::to_string(t->importance))
+        .add(std::to_string(t->insight))
+        .add(t->scope)
+        .add(t->scope_zh)
+        .add(t->reason_zh)
+        .add(t->reason_en);
   return content.hex() + "|" + facts.hex();
 }
 
@@ -105,25 +128,27 @@ void fill_ledger_from(const llm::Client& client, WriteRunRecord& l) {
 }
 
 Guide LlmWriter::write(const Change& change, const Facts& facts, const std::string& lang,
-                       LlmOutcome* outcome) {
-  return write_langs(change, facts, {lang}, outcome).front();
+                       LlmOutcome* outcome, const TriageJudgment* triage) {
+  return write_langs(change, facts, {lang}, outcome, triage).front();
 }
 
 std::vector<Guide> LlmWriter::write_both(const Change& change, const Facts& facts,
-                                         LlmOutcome* outcome) {
-  return write_langs(change, facts, {"zh", "en"}, outcome);
+                                         LlmOutcome* outcome, const TriageJudgment* triage) {
+  return write_langs(change, facts, {"zh", "en"}, outcome, triage);
 }
 
 std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& facts,
                                           const std::vector<std::string>& langs,
-                                          LlmOutcome* outcome) {
+                                          LlmOutcome* outcome, const TriageJudgment* triage) {
   LlmOutcome local;
   LlmOutcome& out = outcome ? *outcome : local;
-  write_llm_detail::Job job(change, facts, client_, options_, model(), out);
-  const std::string hash = content_hash(change, facts);
+  write_llm_detail::Job job(change, facts, client_, options_, model(), out, triage);
+  const std::string hash = content_hash(change, facts, triage);
+  std::map<std::string, write_llm_detail::Pruned> pruned;  // by language, for agree_items
   // The cache keeps the model's answers, not the guides made of them: a
   // newer checker or judgment applies to a cached answer without a request.
-  auto cache_get = [&](const std::string& what, const std::string& lang) -> std::optional<Guide> {
+  auto cache_get = [&](const std::string& what, const std::string& lang,
+                       write_llm_detail::Pruned* report) -> std::optional<Guide> {
     std::optional<std::string> text;
     {
       std::lock_guard lock(store_mu_);
@@ -133,7 +158,7 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
     }
     auto j = nlohmann::json::parse(*text, nullptr, false);
     if (j.is_discarded()) return std::nullopt;
-    return from_cached(job, j, lang);
+    return from_cached(job, j, lang, report);
   };
   auto cache_put = [&](const std::string& what, const nlohmann::json& raw) {
     std::lock_guard lock(store_mu_);
@@ -143,8 +168,8 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
   std::map<std::string, Guide> done;
   std::vector<std::string> missing;
   for (const auto& lang : langs) {
-    auto hit = cache_get(lang, lang);
-    if (!hit) hit = cache_get("both:" + lang, lang);
+    auto hit = cache_get(lang, lang, nullptr);
+    if (!hit) hit = cache_get("both:" + lang, lang, &pruned[lang]);
     if (hit) {
       Guide g = std::move(*hit);
       g.writer.cached = true;
@@ -188,24 +213,39 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
         }
         if (part) check_notes(*part, *job.index, job.notes_removed, fmt::format("notes-{}", k + 1));
         if (!part) {
-          Prompt prompt = build_notes_prompt(change, facts, *plan, k, options_.budget_tokens);
-          llm::ChatRequest req;
-          req.messages = {{"system", prompt.system}, {"user", prompt.user}};
-          req.json_schema = nlohmann::json{
-              {"name", "part_notes"}, {"strict", true}, {"schema", notes_answer_schema()}};
-          req.temperature = 0.2;
-          req.max_tokens = prompt.max_tokens;
-          --job.calls_left;
-          ++out.calls;
-          auto res = client_.chat(req);
-          if (!res) {
-            ++out.requests;
-            continue;
+          // An answer cut off at its token limit is asked again for half as
+          // many notes while a call is left for the guide.
+          std::optional<nlohmann::json> json;
+          for (size_t max_notes = kMaxNotes; job.calls_left > 1;) {
+            Prompt prompt =
+                build_notes_prompt(change, facts, *plan, k, options_.budget_tokens, max_notes);
+            llm::ChatRequest req;
+            req.messages = {{"system", prompt.system}, {"user", prompt.user}};
+            req.json_schema = nlohmann::json{
+                {"name", "part_notes"}, {"strict", true}, {"schema", notes_answer_schema()}};
+            req.temperature = 0.2;
+            req.max_tokens = prompt.max_tokens;
+            --job.calls_left;
+            ++out.calls;
+            auto res = client_.chat(req);
+            if (!res) {
+              ++out.requests;
+              break;
+            }
+            out.requests += res->attempts;
+            out.prompt_tokens += res->usage.prompt_tokens;
+            out.completion_tokens += res->usage.completion_tokens;
+            if (res->finish_reason == "length" && max_notes > 2) {
+              job.notes_removed.push_back(fmt::format(
+                  "notes-{}: the answer was cut off at its {} token limit: asked again for at "
+                  "most {} notes",
+                  k + 1, req.max_tokens, max_notes / 2));
+              max_notes /= 2;
+              continue;
+            }
+            if (auto j = llm::parse_json_answer(res->content, nullptr); j) json = std::move(*j);
+            break;
           }
-          out.requests += res->attempts;
-          out.prompt_tokens += res->usage.prompt_tokens;
-          out.completion_tokens += res->usage.completion_tokens;
-          auto json = llm::parse_json_answer(res->content, nullptr);
           if (!json) continue;
           auto p = notes_from_answer(*json);
           if (!p) continue;
@@ -226,8 +266,8 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
     const bool bilingual = missing.size() == 2 && options_.bilingual;
     auto prompt_for = [&](const std::string& lang) {
       return notes.empty()
-                 ? build_prompt(change, facts, lang, options_.budget_tokens)
-                 : build_reduce_prompt(change, facts, lang, notes, options_.budget_tokens);
+                 ? build_prompt(change, facts, lang, options_.budget_tokens, triage)
+                 : build_reduce_prompt(change, facts, lang, notes, options_.budget_tokens, triage);
     };
     Answer first;
     if (bilingual) {
@@ -239,6 +279,7 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
       if (bilingual && first.guides.count(lang)) {
         cache_put(what, first.raw[lang]);
         done[lang] = std::move(first.guides[lang]);
+        pruned[lang] = std::move(first.pruned[lang]);
         continue;
       }
       if (bilingual && first.transport_failed) {
@@ -269,8 +310,13 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
   // back in the other (its verdict text and digest with it).
   if (done.count("zh") && done.count("en") && done["zh"].writer.kind == "llm" &&
       done["en"].writer.kind == "llm" && done["zh"].writer.fallback_reason.empty() &&
-      done["en"].writer.fallback_reason.empty())
+      done["en"].writer.fallback_reason.empty()) {
     agree_judgments(done["zh"], job.offline_guide("zh"), done["en"], job.offline_guide("en"));
+    // What the check removed whole in one language of one answer does not
+    // stand in the other.
+    if (pruned.count("zh") && pruned.count("en"))
+      agree_items(done["zh"], pruned["zh"], done["en"], pruned["en"]);
+  }
 
   std::vector<Guide> result;
   for (const auto& lang : langs) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "mergelens/guide/guide.h"
+#include "mergelens/guide/triage.h"
 #include "mergelens/store/store.h"
 
 namespace mergelens {
@@ -54,12 +55,15 @@ class LlmWriter {
   LlmWriter(llm::Client& client, Store& store, LlmOptions options);
 
   // Always returns a guide: the model's (checked) or the offline writer's
-  // with `writer.fallback_reason` set. Thread-safe.
+  // with `writer.fallback_reason` set. Thread-safe. `facts` are the
+  // analysis's own; `triage` (not owned; null when the change's day has
+  // none) is the day's triage the guide starts from (guide/triage_guide.h).
   Guide write(const Change& change, const Facts& facts, const std::string& lang,
-              LlmOutcome* outcome);
+              LlmOutcome* outcome, const TriageJudgment* triage = nullptr);
   // The zh and the en guide (in that order), from one answer when the model
   // manages both. Thread-safe.
-  std::vector<Guide> write_both(const Change& change, const Facts& facts, LlmOutcome* outcome);
+  std::vector<Guide> write_both(const Change& change, const Facts& facts, LlmOutcome* outcome,
+                                const TriageJudgment* triage = nullptr);
 
   std::string model() const;
   unsigned concurrency() const;
@@ -70,7 +74,8 @@ class LlmWriter {
  private:
   struct Job;
   std::vector<Guide> write_langs(const Change& change, const Facts& facts,
-                                 const std::vector<std::string>& langs, LlmOutcome* outcome);
+                                 const std::vector<std::string>& langs, LlmOutcome* outcome,
+                                 const TriageJudgment* triage);
 
   llm::Client& client_;
   Store& store_;

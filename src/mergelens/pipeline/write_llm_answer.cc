@@ -6,6 +6,7 @@
 #include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/offline.h"
 #include "mergelens/guide/prose.h"
+#include "mergelens/guide/triage_guide.h"
 #include "mergelens/guide/validate.h"
 #include "mergelens/llm/repair.h"
 #include "mergelens/pipeline/write_llm_job.h"
@@ -29,6 +30,7 @@ struct Processed {
   std::vector<CitationFailure> failures;  // what the check removed
   bool costly = false;                    // the removal lost a headline, a focus point, ...
   std::vector<std::string> retry_notes;   // what else to name in a retry (a long headline)
+  Pruned pruned;                          // what the check removed, for the other language
 };
 
 Guide finish(Job& job, Guide g, const std::string& lang) {
@@ -36,18 +38,19 @@ Guide finish(Job& job, Guide g, const std::string& lang) {
   const std::string verdict = g.verdict;
   const GuideScore importance = g.importance, insight = g.insight;
   const std::string argument = g.analysis.argument;
-  fill_from_facts(job.change, job.facts, g);
+  const Facts& start = job.start_facts(lang);
+  fill_from_facts(job.change, start, g);
   g.verdict = verdict;
   g.importance = importance;
   g.insight = insight;
   g.analysis.argument = argument;
   const Guide& offline = job.offline_guide(lang);
-  settle_judgment(g, job.facts, offline);
-  if (g.digest.empty()) {
-    g.lang = lang;
-    g.digest = compose_digest(g);
-  }
+  // The judgment moves from where the guide started (the triage's, else the
+  // analysis's); then each judgment is recorded as whose it is.
+  settle_judgment(g, start, offline);
   g.lang = lang;
+  record_judgments(g, job.facts, job.triage_or_null());
+  if (g.digest.empty()) g.digest = compose_digest(g);
   g.limits = offline.limits;
   g.writer.kind = "llm";
   g.writer.model = job.model;
@@ -57,24 +60,37 @@ Guide finish(Job& job, Guide g, const std::string& lang) {
 
 Processed process(Job& job, Guide g, const std::string& lang) {
   Processed p;
-  trim_lists(g, kMaxItems);
+  if (const size_t cut = trim_lists(g, kMaxItems); cut > 0)
+    g.writer.edits.push_back(
+        fmt::format("lists: {} item(s) beyond the first {} of a list cut", cut, kMaxItems));
   // Lengths as in the examples: a headline is shortened at a phrase
   // boundary, or named back to the model when it has none (never cut
   // mid-word); a digest paragraph keeps its first sentences that fit.
-  g.headline = fit_headline(g.headline);
-  g.digest = fit_digest(g.digest);
-  if (prose::width(g.headline) > kHeadlineWidth) {
+  if (std::string h = fit_headline(g.headline); h != g.headline) {
+    g.writer.edits.push_back(fmt::format(
+        "headline: {:.0f} wide, over the examples' length: shortened at a phrase boundary (was "
+        "\"{}\")",
+        headline_width(g.headline), g.headline));
+    g.headline = std::move(h);
+  }
+  if (std::string d = fit_digest(g.digest); d != g.digest) {
+    g.writer.edits.push_back(fmt::format(
+        "digest: {:.0f} wide, over the examples' length: cut to its first whole sentences",
+        prose::width(g.digest)));
+    g.digest = std::move(d);
+  }
+  if (headline_width(g.headline) > kHeadlineWidth) {
     p.costly = true;
     p.retry_notes.push_back(fmt::format(
-        "headline: {:.0f} characters wide, over the examples' length (about 30 Chinese or 80 "
+        "headline: {:.0f} characters wide, over the examples' length (at most 40 Chinese or 90 "
         "Latin characters): write a shorter headline",
-        prose::width(g.headline)));
+        headline_width(g.headline)));
   }
   auto report = check_guide(g, *job.index);
   const Guide& offline = job.offline_guide(lang);
   const size_t before = count_items(g);
   const size_t focus_before = g.focus.size();
-  remove_failed_citations(g, report.failures, offline, *job.index, report.suggested);
+  remove_failed_citations(g, report.failures, offline, *job.index, report.suggested, &p.pruned);
   bool scalar_lost = false;
   for (const auto& r : g.writer.removed)
     if (r.ends_with("replaced by the offline text") &&
@@ -104,11 +120,13 @@ nlohmann::json answer_schema(const std::vector<std::string>& langs) {
           {"additionalProperties", false}};
 }
 
-std::optional<Guide> from_cached(Job& job, const nlohmann::json& raw, const std::string& lang) {
+std::optional<Guide> from_cached(Job& job, const nlohmann::json& raw, const std::string& lang,
+                                 Pruned* pruned) {
   auto parsed = guide_from_answer(raw);
   if (!parsed) return std::nullopt;
   Processed p = process(job, std::move(*parsed), lang);
   if (!p.problem.empty()) return std::nullopt;
+  if (pruned) *pruned = std::move(p.pruned);
   return std::move(p.guide);
 }
 
@@ -140,7 +158,21 @@ Answer ask(Job& job, const Prompt& prompt, const std::vector<std::string>& langs
     std::vector<std::string> steps;
     auto json = llm::parse_json_answer(res->content, &steps);
     std::vector<std::string> retry;  // what to name back to the model
+    // Cut off at the token limit: the repaired answer ends mid-sentence, so
+    // it is not used; the retry asks for fewer items.
+    const bool cut_off = res->finish_reason == "length";
+    if (cut_off) {
+      for (const auto& lang : langs)
+        if (!best.count(lang))
+          answer.problems[lang] =
+              fmt::format("the answer was cut off at its {} token limit", req.max_tokens);
+      retry.push_back(fmt::format(
+          "the answer was cut off at its {} token limit: write it again shorter, with at most 3 "
+          "focus points, at most 3 items in each list and one-sentence items",
+          req.max_tokens));
+    }
     for (const auto& lang : langs) {
+      if (cut_off) break;
       if (best.count(lang) && !best[lang].costly) continue;  // already good
       std::string problem;
       if (!json) {
@@ -204,6 +236,7 @@ Answer ask(Job& job, const Prompt& prompt, const std::vector<std::string>& langs
     answer.problems.erase(lang);
     answer.guides[lang] = std::move(p.guide);
     answer.raw[lang] = std::move(p.raw);
+    answer.pruned[lang] = std::move(p.pruned);
   }
   return answer;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "mergelens/guide/digest.h"
+#include "mergelens/guide/triage_guide.h"
 #include "mergelens/util/strings.h"
 #include "mergelens/util/utf8.h"
 
@@ -58,11 +59,27 @@ Result<std::vector<Entry>> load_entries(Store& store, std::string_view lang,
       const std::string& reason = en ? tr.reason_en : tr.reason_zh;
       e.triage_reason =
           clean_utf8_text(reason.empty() ? (en ? tr.reason_zh : tr.reason_en) : reason);
+      const std::string& scope = en ? tr.scope : tr.scope_zh;
+      e.triage_scope = clean_utf8_text(scope.empty() ? (en ? tr.scope_zh : tr.scope) : scope);
+      e.triage_moved_far =
+          triage_moved_far(tr.analysis_verdict, tr.analysis_importance, tr.verdict, tr.importance);
       // A guide written from this triage shows its own (possibly argued)
       // judgment, which its text agrees with; otherwise the triage's stands.
-      const bool from_triage = *g && (*g)->analysis.verdict == tr.verdict &&
-                               (*g)->analysis.importance.value == tr.importance &&
-                               (*g)->analysis.insight.value == tr.insight;
+      // (A guide stored before guides recorded their triage held the
+      // triage's values where the analysis's belong.)
+      const GuideJudgment* from = nullptr;
+      GuideJudgment recorded;
+      if (*g && !(*g)->triage.verdict.empty()) {
+        recorded.verdict = (*g)->triage.verdict;
+        recorded.importance.value = (*g)->triage.importance;
+        recorded.insight.value = (*g)->triage.insight;
+        from = &recorded;
+      } else if (*g) {
+        from = &(*g)->analysis;
+      }
+      const bool from_triage = from && from->verdict == tr.verdict &&
+                               from->importance.value == tr.importance &&
+                               from->insight.value == tr.insight;
       if (!from_triage) {
         e.change.verdict = tr.verdict;
         e.change.importance = tr.importance;

@@ -31,6 +31,11 @@ struct Entry {
   // from this triage (a model may argue it by a level).
   std::optional<TriageRecord> triage;
   std::string triage_reason;
+  std::string triage_scope;  // the triage's scope in the entry's language; may be empty
+  // The triage moved the analysis's judgment far: the verdict by two levels
+  // or more, or the importance by two points or more (guide/triage_guide.h
+  // triage_moved_far); the triage record holds both judgments.
+  bool triage_moved_far = false;
 };
 
 // The digest paragraph of a guide: Guide::digest when its writer gave one,

@@ -91,7 +91,7 @@ std::string search_text(std::string_view s, bool query, bool* ends_single);
 // The triage table's columns in the order read_triage() reads them.
 inline constexpr std::string_view kTriageColumns =
     "change_id, day, key, rank, importance, insight, verdict, scope, reason_zh, reason_en, "
-    "model, at";
+    "model, at, scope_zh";
 
 // A triage row of either backend's statement (columns kTriageColumns).
 template <class St>
@@ -109,13 +109,16 @@ TriageRecord read_triage(const St& s) {
   t.reason_en = s.text(9);
   t.model = s.text(10);
   t.at = s.i64(11);
+  t.scope_zh = s.text(12);
   return t;
 }
 
-// Whether a new triage record changes what a guide is written from.
+// Whether a new triage record changes what a guide is written from (its
+// prompt shows the triage's judgment, scopes and reasons).
 inline bool triage_judgment_differs(const TriageRecord& a, const TriageRecord& b) {
   return a.verdict != b.verdict || a.importance != b.importance || a.insight != b.insight ||
-         a.scope != b.scope;
+         a.scope != b.scope || a.scope_zh != b.scope_zh || a.reason_zh != b.reason_zh ||
+         a.reason_en != b.reason_en;
 }
 
 }  // namespace mergelens

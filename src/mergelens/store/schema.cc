@@ -302,6 +302,10 @@ CREATE VIEW judged AS
 ALTER TABLE change_files ADD COLUMN unavailable TEXT;
 CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
 )sql",
+    // 11: the triage's scope in Chinese beside its English one (scope).
+    R"sql(
+ALTER TABLE triage ADD COLUMN scope_zh TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 }  // namespace

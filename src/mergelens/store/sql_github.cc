@@ -208,16 +208,17 @@ Result<void> SqlStore::put_triage(std::span<const TriageRecord> records) {
     auto before = triage_of(ids);
     if (!before) return std::unexpected(before.error());
     auto ins = q(fmt::format(
-        "INSERT INTO triage({}) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
+        "INSERT INTO triage({}) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) "
         "ON CONFLICT (change_id) DO UPDATE SET day = excluded.day, key = excluded.key, "
         "rank = excluded.rank, importance = excluded.importance, insight = excluded.insight, "
         "verdict = excluded.verdict, scope = excluded.scope, reason_zh = excluded.reason_zh, "
-        "reason_en = excluded.reason_en, model = excluded.model, at = excluded.at",
+        "reason_en = excluded.reason_en, model = excluded.model, at = excluded.at, "
+        "scope_zh = excluded.scope_zh",
         kTriageColumns));
     auto stale = q("UPDATE guides SET stale = 1 WHERE change_id = $1");
     for (const auto& r : records) {
       ins.bind_all(r.change_id, r.day, r.key, r.rank, r.importance, r.insight, r.verdict, r.scope,
-                   r.reason_zh, r.reason_en, r.model, r.at);
+                   r.reason_zh, r.reason_en, r.model, r.at, r.scope_zh);
       if (auto x = ins.run(); !x) return std::unexpected(x.error());
       auto old = before->find(r.change_id);
       if (old != before->end() && !triage_judgment_differs(old->second, r)) continue;
@@ -228,13 +229,45 @@ Result<void> SqlStore::put_triage(std::span<const TriageRecord> records) {
   });
 }
 
+namespace {
+
+// "a, b, c" → {"a", "b", "c"}.
+std::vector<std::string_view> split_columns(std::string_view list) {
+  std::vector<std::string_view> out;
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    std::string_view c = list.substr(0, comma);
+    while (!c.empty() && c.front() == ' ') c.remove_prefix(1);
+    out.push_back(c);
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::map<std::int64_t, TriageRecord>> SqlStore::triage_of(
     std::span<const std::int64_t> ids) {
   std::map<std::int64_t, TriageRecord> out;
   if (ids.empty()) return out;
-  auto st =
-      q(fmt::format("SELECT {} FROM triage WHERE change_id IN ({})", kTriageColumns, id_list(ids)));
-  auto rows = st.collect(read_triage<db::Query>);
+  // The analysis's own judgment beside each record (facts' columns).
+  std::string cols;
+  for (std::string_view c : split_columns(kTriageColumns)) cols += fmt::format("t.{}, ", c);
+  auto st = q(
+      fmt::format("SELECT {}f.verdict, f.importance, f.insight FROM triage t LEFT JOIN facts f ON "
+                  "f.change_id = t.change_id WHERE t.change_id IN ({})",
+                  cols, id_list(ids)));
+  constexpr int kAfter = 13;  // the columns of kTriageColumns
+  auto rows = st.collect([](const db::Query& s) {
+    TriageRecord t = read_triage(s);
+    if (!s.is_null(kAfter)) {
+      t.analysis_verdict = s.text(kAfter);
+      t.analysis_importance = static_cast<int>(s.i64(kAfter + 1));
+      t.analysis_insight = static_cast<int>(s.i64(kAfter + 2));
+    }
+    return t;
+  });
   if (!rows) return std::unexpected(rows.error());
   for (auto& t : *rows) out[t.change_id] = std::move(t);
   return out;

@@ -201,12 +201,18 @@ struct TriageRecord {
   std::string day;  // "YYYY-MM-DD" (UTC) of the batch the change was triaged in
   std::string key;  // the batch's input hash and model: an equal key means nothing new to ask
   int rank = 0;     // 1-based place in the day, most worth reading first
-  int importance = 0, insight = 0;   // 1-10 on the calibrated scale (docs/judgment.md)
-  std::string verdict;               // close_read | selective_read | skim | skip
-  std::string scope;                 // how much to read, in the model's words; may be empty
+  int importance = 0, insight = 0;  // 1-10 on the calibrated scale (docs/judgment.md)
+  std::string verdict;              // close_read | selective_read | skim | skip
+  std::string scope;  // how much to read, in the model's words (English); may be empty
   std::string reason_zh, reason_en;  // one line each; may be empty
   std::string model;
-  UnixSeconds at = 0;  // when it was stored
+  UnixSeconds at = 0;    // when it was stored
+  std::string scope_zh;  // the scope in Chinese; may be empty
+  // Read only (triage_of fills them from the facts; put_triage ignores
+  // them): the analysis's own judgment of the change, so a reader can see
+  // what the triage moved. Empty and 0 when the change has no facts.
+  std::string analysis_verdict;
+  int analysis_importance = 0, analysis_insight = 0;
 };
 
 class DeliveryStore {

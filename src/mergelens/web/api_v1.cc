@@ -91,7 +91,17 @@ json digest_change(const ApiContext& c, const DigestEntry& e) {
   json j = change_json(c, e.change, e.tags, e.has_guide ? e.headline : "");
   j["headline"] = clean_text(e.headline);
   j["digest"] = clean_text(e.paragraph);
-  j["triage"] = e.triage ? json{{"rank", e.triage->rank}, {"reason", clean_text(e.triage_reason)}}
+  j["triage"] = e.triage ? json{{"rank", e.triage->rank},
+                                {"verdict", e.triage->verdict},
+                                {"importance", e.triage->importance},
+                                {"insight", e.triage->insight},
+                                {"scope", clean_text(e.triage_scope)},
+                                {"reason", clean_text(e.triage_reason)},
+                                {"moved_far", e.triage_moved_far},
+                                {"analysis",
+                                 {{"verdict", e.triage->analysis_verdict},
+                                  {"importance", e.triage->analysis_importance},
+                                  {"insight", e.triage->analysis_insight}}}}
                          : json(nullptr);
   return j;
 }

@@ -84,6 +84,25 @@ Result<DayDigest> day_digest(const Site& site, std::string_view date_in) {
   return d;
 }
 
+std::string triage_moved_text(Lang lang, const TriageRecord& t) {
+  const bool en = lang == Lang::kEn;
+  std::vector<std::string> parts;
+  if (t.analysis_verdict != t.verdict && !t.analysis_verdict.empty())
+    parts.push_back(fmt::format("{} {} → {}", en ? "verdict" : "结论",
+                                verdict_label(lang, t.analysis_verdict),
+                                verdict_label(lang, t.verdict)));
+  if (t.analysis_importance != t.importance && t.analysis_importance > 0)
+    parts.push_back(fmt::format("{} {} → {}", en ? "importance" : "重要度", t.analysis_importance,
+                                t.importance));
+  if (t.analysis_insight != t.insight && t.analysis_insight > 0)
+    parts.push_back(
+        fmt::format("{} {} → {}", en ? "insight" : "洞察价值", t.analysis_insight, t.insight));
+  return fmt::format(
+      "{}{}",
+      en ? "The model's triage moved the analysis's judgment: " : "模型分诊改动了分析的判断：",
+      fmt::join(parts, en ? "; " : "；"));
+}
+
 nlohmann::json digest_item(const Site& site, const DigestEntry& e) {
   nlohmann::json it = change_item(site, e.change, e.tags, e.has_guide ? e.headline : "");
   it["headline"] = e.headline;
@@ -93,7 +112,13 @@ nlohmann::json digest_item(const Site& site, const DigestEntry& e) {
   it["importance_reason"] = e.importance_reason;
   it["insight_reason"] = e.insight_reason;
   it["triage_reason"] = e.triage_reason;
+  it["triage_scope"] = e.triage_scope;
+  it["triage_line"] = !e.triage_reason.empty() || !e.triage_scope.empty();
   it["triaged"] = e.triage.has_value();
+  // Where the model's triage moved the analysis's judgment far, both values.
+  it["triage_moved"] = e.triage_moved_far && e.triage.has_value();
+  if (e.triage_moved_far && e.triage)
+    it["triage_moved_text"] = triage_moved_text(site.lang, *e.triage);
   it["triage_rank"] = e.triage ? nlohmann::json(e.triage->rank) : nlohmann::json(nullptr);
   // Numbers repeat across repositories: their anchors name the repository.
   it["anchor"] = site.all() ? fmt::format("pr-r{}-{}", e.change.repo_id, url_ref(e.change))

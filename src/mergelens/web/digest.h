@@ -52,6 +52,10 @@ Result<DayDigest> day_digest(const Site& site, std::string_view date);
 // nullopt when it has none.
 Result<std::optional<Guide>> guide_for(const Site& site, std::int64_t id);
 
+// What the model's triage moved of the analysis's judgment, with both values
+// ("模型分诊改动了分析的判断：结论 浏览即可 → 值得精读；重要度 3 → 6").
+std::string triage_moved_text(Lang lang, const TriageRecord& triage);
+
 // `entry` as a list item of the pages (change_item() plus "paragraph" as
 // rich segments, "anchor", and the score reasons).
 nlohmann::json digest_item(const Site& site, const DigestEntry& entry);

@@ -252,8 +252,15 @@ std::string md_entry(const Site& site, const DigestEntry& e, int n) {
       line += (i ? " · " : "") + md(tag_display_name(e.tags[i], lang_code(lang)));
   }
   out += line + "\n\n";
-  if (!e.triage_reason.empty())
-    out += fmt::format("{} {}\n\n", md(tr(lang, "triage")), md_prose(e.triage_reason));
+  if (!e.triage_reason.empty() || !e.triage_scope.empty()) {
+    out += md(tr(lang, "triage"));
+    if (!e.triage_scope.empty())
+      out += fmt::format(" {}{}", md(tr(lang, "triage_scope")), md_prose(e.triage_scope));
+    if (!e.triage_reason.empty())
+      out += fmt::format(" {}{}", md(tr(lang, "triage_reason")), md_prose(e.triage_reason));
+    out += "\n\n";
+  }
+  if (e.triage_moved_far && e.triage) out += md(triage_moved_text(lang, *e.triage)) + "\n\n";
   const std::string url = safe_url(e.change.url);
   out += url.empty() ? fmt::format("{} {}", tr(lang, "original_pr"), ref)
                      : fmt::format("[{} {}](<{}>)", tr(lang, "original_pr"), ref, url);

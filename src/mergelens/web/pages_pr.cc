@@ -187,10 +187,20 @@ Result<Page> pr_page(const Site& site, std::string_view ref) {
     m["audience_rich"] = {{"segs", m["audience"]}};
     m["suggested"] = nlohmann::json::array();
     for (const auto& x : g.suggested_code) m["suggested"].push_back(clean_text(x));
-    // The analysis's judgment, when the model argued another.
+    // Whose judgment is whose: the day's triage the guide started from, and
+    // the analysis's when the one shown differs from it.
+    if (!g.triage.verdict.empty())
+      m["triage_judgment"] = {{"verdict", g.triage.verdict},
+                              {"verdict_label", verdict_label(site.lang, g.triage.verdict)},
+                              {"importance", g.triage.importance},
+                              {"insight", g.triage.insight},
+                              {"scope", {{"segs", rich(g.triage.scope)}}},
+                              {"has_scope", !g.triage.scope.empty()},
+                              {"reason", {{"segs", rich(g.triage.reason)}}},
+                              {"has_reason", !g.triage.reason.empty()}};
     const GuideJudgment& a = g.analysis;
     if (!a.verdict.empty() && (a.verdict != g.verdict || a.importance.value != g.importance.value ||
-                               a.insight.value != g.insight.value))
+                               a.insight.value != g.insight.value || !a.argument.empty()))
       m["judgment"] = {{"verdict", a.verdict},
                        {"verdict_label", verdict_label(site.lang, a.verdict)},
                        {"importance", a.importance.value},
@@ -200,6 +210,10 @@ Result<Page> pr_page(const Site& site, std::string_view ref) {
     m["removed"] = nlohmann::json::array();
     for (const auto& r : g.writer.removed) m["removed"].push_back(clean_text(r));
     m["removed_count"] = g.writer.removed.size();
+    m["edits"] = nlohmann::json::array();
+    for (const auto& r : g.writer.edits) m["edits"].push_back(clean_text(r));
+    m["edits_count"] = g.writer.edits.size();
+    m["has_edits"] = !g.writer.edits.empty();
     nlohmann::json refs = nlohmann::json::array();
     for (const auto& r : g.references)
       refs.push_back({{"ref", clean_text(r.ref)},
@@ -209,11 +223,13 @@ Result<Page> pr_page(const Site& site, std::string_view ref) {
     m["importance"] = score(g.importance.value, g.importance.reason);
     m["insight"] = score(g.insight.value, g.insight.reason);
     tags = g.tags;
-    nlohmann::json w = {{"kind", clean_text(g.writer.kind)},
-                        {"model", clean_text(g.writer.model)},
-                        {"prompt_version", clean_text(g.writer.prompt_version)},
-                        {"fallback_reason", clean_text(g.writer.fallback_reason)},
-                        {"cached", g.writer.cached}};
+    nlohmann::json w = {
+        {"kind", clean_text(g.writer.kind)},
+        {"kind_label", tr(site.lang, g.writer.kind == "llm" ? "writer_llm" : "writer_offline")},
+        {"model", clean_text(g.writer.model)},
+        {"prompt_version", clean_text(g.writer.prompt_version)},
+        {"fallback_reason", clean_text(g.writer.fallback_reason)},
+        {"cached", g.writer.cached}};
     m["writer"] = w;
     if (!g.source.author.empty()) m["author"] = clean_text(g.source.author);
     m["open"] = c.open || g.source.open;
