@@ -303,7 +303,9 @@ def main():
     ap.add_argument("--db", required=True, help="an analysed store of the sglang history")
     ap.add_argument("--answers", required=True, action="append",
                     help="a folder of answers; repeatable (N.answer.json: one zh guide; "
-                         "N.both.json or N.reduce-both.json: both languages, --lang both)")
+                         "N.both.json or N.reduce-both.json: both languages, --lang both; "
+                         "with prs.tsv: triage first, then both languages, on any "
+                         "repositories: bench/model_answers_triage.py)")
     ap.add_argument("--answers-only", action="store_true",
                     help="skip the largest PRs and the bilingual token figures")
     ap.add_argument("--bin", action="append", required=True, help="NAME=PATH, in order")
@@ -313,9 +315,13 @@ def main():
     bins = [tuple(b.split("=", 1)) for b in args.bin]
     tmp = tempfile.mkdtemp(prefix="mergelens-answers-")
     current = bins[-1][1]
+    triage_dirs = [d for d in args.answers if os.path.exists(os.path.join(d, "prs.tsv"))]
     single_dirs = [d for d in args.answers
                    if any(f.endswith(".answer.json") for f in os.listdir(d))]
-    both_dirs = [d for d in args.answers if d not in single_dirs]
+    both_dirs = [d for d in args.answers if d not in single_dirs and d not in triage_dirs]
+    for d in triage_dirs:
+        from model_answers_triage import triage_part
+        triage_part(bins, args.db, d, tmp)
     for d in both_dirs:
         both_part(bins, args.db, d, tmp)
     if not single_dirs:

@@ -14,8 +14,13 @@ language, or both languages), for measuring calls and prompt tokens on PRs
 without stored answers.
 
 A day's triage request (schema "triage", docs/triage.md) is matched by the
-"Day:" line of its prompt and its part: ANSWERS/triage-DAY-K.json (K = 1
+"Repository:" and "Day:" lines of its prompt and its part:
+ANSWERS/triage-OWNER+NAME-DAY-K.json, else ANSWERS/triage-DAY-K.json (K = 1
 for a day in one part); it is never synthesized.
+
+With --dump DIR, every request body is also written to DIR as
+PR.KIND.request.json (triage-OWNER+NAME-DAY-K.request.json for a triage):
+the exact messages and schema a stand-in model is given.
 
 Every request is logged as one JSON line to --log: the PR, the call kind,
 the prompt's size in characters, and the tokens the server reports (the
@@ -36,6 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 CHANGE = re.compile(r"^Change: #(\d+)", re.M)
 CALL = re.compile(r"^Call: ([a-z0-9-]+)", re.M)
 DAY = re.compile(r"^Day: (\d{4}-\d\d-\d\d)", re.M)
+REPO = re.compile(r"^Repository: (\S+)", re.M)
 PART = re.compile(r", part (\d+) of \d+")
 
 
@@ -66,7 +72,10 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--log", required=True)
     ap.add_argument("--synthesize", action="store_true")
+    ap.add_argument("--dump", help="write each request body to this folder")
     args = ap.parse_args()
+    if args.dump:
+        os.makedirs(args.dump, exist_ok=True)
     lock = threading.Lock()
     log = open(args.log, "a", encoding="utf-8")
 
@@ -93,8 +102,20 @@ def main():
             if fmt.get("name") == "triage" and user:
                 day = DAY.search(user[0])
                 part = PART.search(user[0])
+                repo = REPO.search(user[0])
                 kind, pr = "triage", day.group(1) if day else ""
-                names = [f"triage-{pr}-{part.group(1) if part else 1}.json"]
+                k = part.group(1) if part else 1
+                names = [f"triage-{pr}-{k}.json"]
+                if repo:
+                    names.insert(0, f"triage-{repo.group(1).replace('/', '+')}-{pr}-{k}.json")
+            if args.dump:
+                name = names[0].replace(".json", ".request.json") if kind == "triage" \
+                    else f"{pr}.{kind}.request.json"
+                path = os.path.join(args.dump, name)
+                with lock:
+                    if not os.path.exists(path):  # the first request, not a retry
+                        with open(path, "w", encoding="utf-8") as f:
+                            json.dump(req, f, ensure_ascii=False, indent=1)
             content = None
             for name in names:
                 path = os.path.join(args.answers, name)
