@@ -11,6 +11,7 @@
 #include "mergelens/guide/prompt.h"
 #include "mergelens/guide/prompt_excerpt.h"
 #include "mergelens/guide/prompt_leaks.h"
+#include "mergelens/llm/tokens.h"
 #include "test_helpers.h"
 
 namespace mergelens {
@@ -44,15 +45,15 @@ TEST(PromptExcerpt, APartNeverEndsMidFunctionWhenTheFunctionFits) {
   f.languages["pkg/steps.py"] = Language::kPython;
   f.roles["pkg/steps.py"] = FileRole::kCore;
   f.focus.push_back({"pkg/steps.py", 1, 75, "", 1.0, {}, 75});
-  // Room for the first function and about half of the second.
+  // Room for the first function and most of the second (which alone fits).
   const auto& lines = c.files[0].hunks[0].lines;
   long room = 0;
-  for (size_t i = 0; i < 26; ++i)
+  for (size_t i = 0; i < 36; ++i)
     room += static_cast<long>(llm::estimate_tokens(fmt::format("{:>5} +{}\n", i + 1, lines[i].text)));
   auto ex = prompt_detail::build_excerpt(c, f, {0}, room + 40, /*other_hunks=*/false);
   EXPECT_NE(ex.diff.find("def first(x):"), std::string::npos);
   EXPECT_NE(ex.diff.find("    return x"), std::string::npos) << "the first function is whole";
-  EXPECT_EQ(ex.diff.find("def second(x):"), std::string::npos)
+  EXPECT_EQ(ex.diff.find("+def second(x):"), std::string::npos)
       << "the second function fits a part whole, so it is not begun:\n" << ex.diff;
   EXPECT_NE(ex.diff.find("cut before `def second(x):`"), std::string::npos) << ex.diff;
   ASSERT_FALSE(ex.cut.empty());
@@ -209,10 +210,10 @@ TEST_F(Claims, AClaimAboutTheParentThatIsFalse) {
   g.summary = "新增文件 `pkg/cache.py`，并新增函数 `first`。";
   auto fails = check(g);
   ASSERT_EQ(fails.size(), 2u);
-  EXPECT_EQ(fails[0].field, "why");
-  EXPECT_EQ(fails[0].citation, "`free`");
-  EXPECT_EQ(fails[1].field, "summary");
-  EXPECT_EQ(fails[1].citation, "`pkg/cache.py`") << "`first` is added by the change: true";
+  EXPECT_EQ(fails[0].field, "summary");
+  EXPECT_EQ(fails[0].citation, "`pkg/cache.py`") << "`first` is added by the change: true";
+  EXPECT_EQ(fails[1].field, "why");
+  EXPECT_EQ(fails[1].citation, "`free`");
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ const RE2& past() {
 }
 const RE2& limited() {
   static const RE2 re(
-      R"((?i)\bonly\s+(?:when|if|with|for)\b|\blimited\s+(?:reach|impact|scope|audience)\b|\bnarrow\s+(?:reach|impact|audience)\b|\bfew\s+users\b|\bopt-in\b|仅在|只在|只有在|仅当|只有当|仅对|只对|影响(?:面|范围)?(?:有限|较小|很小)|范围有限|少数用户)");
+      R"((?i)\bonly\b[^.;]{0,30}?\b(?:when|if|with|for)\b|\blimited\s+(?:reach|impact|scope|audience)\b|\bnarrow\s+(?:reach|impact|audience)\b|\bfew\s+users\b|\bopt-in\b|仅在|只在|只有在|仅当|只有当|仅对|只对|影响(?:面|范围)?(?:有限|较小|很小)|范围有限|少数用户)");
   return re;
 }
 const RE2& rollout() {
@@ -198,12 +198,11 @@ class ClaimChecker {
       for (const auto& sub : subjects(s, c_, ix_))
         names = names || (sub.sw ? sub.sw->name : sub.text) == f.subject;
       if (!names) continue;
-      const bool argues = f.family == Family::kNew
-                              ? matches(s, rollout()) || matches(s, new_before_en()) ||
-                                    s.find("new") != std::string_view::npos ||
-                                    s.find("新") != std::string_view::npos
-                          : f.family == Family::kDefault ? matches(s, default_word())
-                                                          : matches(s, limited());
+      // A default or reach claim is judged where it is made; what argues
+      // from a false "new" is the rollout it supposedly enables.
+      if (f.family != Family::kNew) continue;
+      const bool argues = matches(s, rollout()) || s.find("new") != std::string_view::npos ||
+                          s.find("新") != std::string_view::npos;
       if (argues) {
         fail(field, part, f.subject, "argues from a false claim about `" + f.subject + "`", r);
         break;

@@ -180,7 +180,15 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
       for (const auto& t : *tags)
         if (is_definition_kind(t.kind)) parent_defs_[f.path].emplace(t.qualified(), t);
     for (const auto& h : f.hunks) {
-      spans[old].emplace_back(h.old_start, h.old_start + std::max(h.old_lines, 1) - 1);
+      std::int32_t first = 0, last = 0, at = h.old_start > 0 ? h.old_start - 1 : 0;
+      for (const auto& l : h.lines) {  // the changed lines' span at the parent, no context
+        if (l.old_no > 0) at = l.old_no;
+        if (l.origin != '+' && l.origin != '-') continue;
+        const std::int32_t pos = l.origin == '-' ? at : at + 1;
+        if (!first) first = pos;
+        last = pos;
+      }
+      if (first) spans[old].emplace_back(first, last);
       std::int32_t old_no = h.old_start > 0 ? h.old_start - 1 : 0, new_no = h.new_start;
       for (const auto& l : h.lines) {
         if (l.old_no > 0) old_no = l.old_no;

@@ -25,9 +25,9 @@ using signal_internal::Cap;
   }
 
 SW_PATTERN(registry_assign,
-           R"re(^\s*([A-Z][A-Z0-9]*_[A-Z0-9_]*)\s*(?::[^=]*)?=\s*(Env[A-Za-z]*)\s*\()re")
+           R"re(^\s*([A-Z][A-Z0-9_]*)\s*(?::[^=]*)?=\s*(Env[A-Za-z]*)\s*\()re")
 SW_PATTERN(dict_entry,
-           R"re(^\s*["']([A-Z][A-Z0-9]*_[A-Z0-9_]*)["']\s*:\s*(?:lambda\b|(Env[A-Za-z]*)\s*\())re")
+           R"re(^\s*["']([A-Z][A-Z0-9_]*)["']\s*:\s*(?:lambda\b|(Env[A-Za-z]*)\s*\())re")
 // A read: environ.get("X", ...), environ["X"], getenv("X", ...), any *env*("X", ...).
 SW_PATTERN(
     env_read,
