@@ -209,6 +209,7 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
       if (t.line <= b && a <= t.end) return true;
     return false;
   };
+  std::map<std::string, std::vector<std::string>> imports;  // per file, read once
   // Resolves a name used in `path` to one definition at the parent: in the
   // same file, else in a file it imports, else the only one outside tests.
   auto resolve = [&](const std::string& path, std::string_view name, bool method,
@@ -223,10 +224,13 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
     if (all.empty()) return {nullptr, nullptr};
     for (const auto& pt : all)
       if (*pt.first == path) return pt;
-    auto imports = graph.imports_of(path);
+    auto cached = imports.find(path);
+    if (cached == imports.end()) cached = imports.emplace(path, graph.imports_of(path)).first;
+    const auto& imports_here = cached->second;
     std::vector<std::pair<const std::string*, const CodeTag*>> imported;
     for (const auto& pt : all)
-      if (std::binary_search(imports.begin(), imports.end(), *pt.first)) imported.push_back(pt);
+      if (std::binary_search(imports_here.begin(), imports_here.end(), *pt.first))
+        imported.push_back(pt);
     if (imported.size() == 1) return imported.front();
     std::erase_if(all, [](const auto& pt) { return test_path(*pt.first); });
     if (all.size() == 1) return all.front();
