@@ -51,7 +51,7 @@ class ReleaseNotes(unittest.TestCase):
     def test_markdown_sections_and_dates(self):
         releases = rn.parse_markdown(MD, "o/r")
         self.assertEqual([(v, d) for v, d, _ in releases],
-                         [("v1.2.0", dt.date(2026, 3, 4)), ("v1.1.0", dt.date(2026, 1, 2))])
+                         [("1.2.0", dt.date(2026, 3, 4)), ("1.1.0", dt.date(2026, 1, 2))])
         top, named, span = rn.labels(releases)
         self.assertEqual(top, {120, 101})  # the upstream link is not this repository's PR
         self.assertEqual(named, {120, 131, 101})
