@@ -75,7 +75,7 @@ def _release(text):
     m = VERSION.search(text)
     if not m or len(text.split()) > 8 or re.search(r"unreleased|upcoming", text, re.I):
         return None
-    return m.group(1), heading_date(text)
+    return m.group(1), heading_date(text[:m.start()] + " " + text[m.end():])
 
 
 def _parse(headings_and_lines, other):
