@@ -54,6 +54,7 @@ REPO_TOP = 2.5   # ... and in any one repository
 L2 = 3.0         # penalty on each rule's weight (per 1,000 PRs of weight, see fitlib.fit)
 L2_WORDS = 6.0   # ... on each title word's
 MIN_WORD_REPOS = 5
+MAX_WORDS = 120  # the words in most training repositories' titles, at most this many
 GROUPS = {  # feature groups, for the ablation
     "title words": lambda n: n.startswith("w:"),
     "paths": lambda n: n.startswith("share_") or n in ("adds_files", "adds_defs"),
@@ -67,19 +68,23 @@ HIGHLIGHT_EVIDENCE = ("capability", "model_support", "hardware_support", "defaul
 
 def names_for(sets, exclude=()):
     """The features seen in `sets`: every rule, and the title words present in
-    at least MIN_WORD_REPOS of them."""
-    rules, word_repos = set(), {}
+    at least MIN_WORD_REPOS of them (at most MAX_WORDS, those in the most
+    repositories, then in the most PRs)."""
+    rules, word_repos, word_prs = set(), {}, {}
     for _, rows in sets:
         seen = set()
         for c in rows:
             for k in fitlib.stored(c):
                 if k.startswith("w:"):
                     seen.add(k)
+                    word_prs[k] = word_prs.get(k, 0) + 1
                 else:
                     rules.add(k)
         for w in seen:
             word_repos[w] = word_repos.get(w, 0) + 1
-    words = {w for w, n in word_repos.items() if n >= MIN_WORD_REPOS}
+    common = sorted((w for w, n in word_repos.items() if n >= MIN_WORD_REPOS),
+                    key=lambda w: (-word_repos[w], -word_prs[w], w))
+    words = set(common[:MAX_WORDS])
     names = sorted(rules | words)
     return [n for n in names if not any(GROUPS[g](n) for g in exclude)]
 
@@ -123,9 +128,13 @@ def cuts(values_by_repo):
         if idx:
             i = max(i, idx[-1] + 1)
         idx.append(i)
-    while idx[7] < len(distinct) - 1 and any(
-            sum(v >= distinct[idx[7]] for v in vals) > REPO_TOP / 100 * len(vals)
-            for vals in values_by_repo):
+    by_repo = [np.sort(np.asarray(vals)) for vals in values_by_repo]
+
+    def over(t):  # some repository has more than REPO_TOP % at or above t
+        return any(len(v) - np.searchsorted(v, t, "left") > REPO_TOP / 100 * len(v)
+                   for v in by_repo)
+
+    while idx[7] < len(distinct) - 1 and over(distinct[idx[7]]):
         idx[7] += 1
     idx[8] = max(idx[8], idx[7] + 1)
     while idx[8] < len(distinct) - 1 and 1 - below[idx[8]] > SHARES[9] / 100 + 1e-12:
@@ -204,7 +213,16 @@ def main():
     ap.add_argument("--write", help="the header to write")
     ap.add_argument("--table", help="write the leave-one-out table (Markdown) here")
     ap.add_argument("--only", nargs="*", default=[], help="these repositories only")
+    ap.add_argument("--fit-only", action="store_true",
+                    help="no validation: fit, cut and write the header")
+    ap.add_argument("--keep-insight-cuts", action="store_true",
+                    help="keep the insight cut points of the header being rewritten")
+    ap.add_argument("--test", nargs="*", default=[],
+                    help="leave out only these repositories (the others still train)")
+    ap.add_argument("--parts", default="loo,groups,themes,split",
+                    help="the validations to run (comma-separated)")
     args = ap.parse_args()
+    parts = set() if args.fit_only else set(args.parts.split(","))
 
     sets, all_rows = [], {}
     for spec in lb.specs():
@@ -240,8 +258,10 @@ def main():
 
     # Leave one repository out.
     print(f"\nleave one repository out ({len(sets)} labelled repositories):")
-    table = []
-    for i, (repo, test) in enumerate(sets):
+    table, ablation, split = [], [], []
+    for i, (repo, test) in enumerate(sets if "loo" in parts else []):
+        if args.test and not any(t in repo for t in args.test):
+            continue
         rest = sets[:i] + sets[i + 1:]
         model = train(rest, names_for(rest))
         cs = cuts(scale_values(model, [r for r, _ in rest]))
@@ -265,37 +285,37 @@ def main():
 
     # What transfers: the same, each feature group left out.
     print("\nfeature groups left out (mean leave-one-out AUC, raw; worst margin over changed lines):")
-    ablation = []
-    for drop in [()] + [(g,) for g in GROUPS]:
+    for drop in [(g,) for g in GROUPS] if "groups" in parts else []:
         aucs, margins = [], []
         for i, (repo, test) in enumerate(sets):
             rest = sets[:i] + sets[i + 1:]
             model = train(rest, names_for(rest, drop))
             a = fitlib.auc([raw(c, model) for c in test], [c["y"] for c in test])
             aucs.append(a)
-            margins.append(a - table[i]["size"][0])
-        label = "none" if not drop else drop[0]
+            margins.append(a - fitlib.auc([fitlib.size(c) for c in test],
+                                          [c["y"] for c in test]))
+        label = drop[0]
         ablation.append((label, sum(aucs) / len(aucs), min(margins)))
         print(f"  without {label:<12} mean AUC {ablation[-1][1]:.3f}  worst margin "
               f"{ablation[-1][2]:+.3f}")
 
     # Themes over a window (offline, from titles): measured, not shipped.
     extra = {}
-    for repo, rows in all_rows.items():
+    for repo, rows in all_rows.items() if "themes" in parts else []:
         extra.update(fitlib.theme_features(rows))
     aucs = []
-    for i, (repo, test) in enumerate(sets):
+    for i, (repo, test) in enumerate(sets if "themes" in parts else []):
         rest = sets[:i] + sets[i + 1:]
         names = names_for(rest) + ["theme_shared"]
         model = train(rest, names, extra)
         aucs.append(fitlib.auc([raw(c, model, extra) for c in test], [c["y"] for c in test]))
-    print(f"  with theme_shared (window) mean AUC {sum(aucs) / len(aucs):.3f}; per repository "
-          + ", ".join(f"{a:.3f}" for a in aucs))
+    if aucs:
+        print(f"  with theme_shared (window) mean AUC {sum(aucs) / len(aucs):.3f}; per "
+              "repository " + ", ".join(f"{a:.3f}" for a in aucs))
 
     # A repository's own older notes: split in time.
     print("\nsplit in time (the newer half of a repository's pools is the test):")
-    split = []
-    for i, (repo, rows) in enumerate(sets):
+    for i, (repo, rows) in enumerate(sets if "split" in parts else []):
         pools = sorted({c["pool"] for c in rows})
         if len(pools) < 4:
             continue
@@ -338,6 +358,11 @@ def main():
         imp_vals.append([(-1e9 if c["f"].get("cleanup") else raw(c, model)) for c in rows])
         ins_vals.append([c["f"]["scores"].get("insight_raw", 0.0) for c in rows])
     imp_cuts, ins_cuts = cuts(imp_vals), cuts(ins_vals)
+    if args.write and args.keep_insight_cuts and os.path.exists(args.write):
+        # The insight scale stays as fitted before (issue 21): only the importance is refitted.
+        text = open(args.write).read()
+        body = text[text.index("kInsightCuts[9] = {") + 19:]
+        ins_cuts = [float(v) for v in body[:body.index("}")].split(",")]
     dist = []
     for repo, imp, ins in zip(scale_repos, imp_vals, ins_vals):
         for name, vals, cs in (("importance", imp, imp_cuts), ("insight", ins, ins_cuts)):
@@ -390,6 +415,8 @@ def write_header(path, model, names, counts, imp_cuts, ins_cuts, table, dist, se
            "the caps / changed lines:"]
     for r in table:
         out.append(f"//   {r['repo']}: {r['new_lvl'][0]:.3f} / {r['size'][0]:.3f}")
+    if not table:
+        out.append("//   (bench/README.md, \"Importance fitted on many repositories\")")
     out += ["//",
             "// Scale: cuts at the shares of docs/judgment.md (1-10: "
             + ", ".join(f"{s:g}" for s in SHARES) + " %), each repository weighing the same;",

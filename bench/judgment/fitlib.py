@@ -113,7 +113,7 @@ def design(rows, names, extra=None):
     return x
 
 
-def fit(x, y, groups, l2, penalties=None, iters=40):
+def fit(x, y, groups, l2, penalties=None, iters=15):
     """Weighted L2 logistic regression by Newton's method, one intercept per
     group (repository), each group weighing the same. Returns (weights,
     {group: intercept})."""
@@ -136,7 +136,7 @@ def fit(x, y, groups, l2, penalties=None, iters=40):
         h = (a * (sw * p * (1 - p))[:, None]).T @ a + np.diag(pen)
         step = np.linalg.solve(h, grad)
         w -= step
-        if np.max(np.abs(step)) < 1e-7:
+        if np.max(np.abs(step)) < 1e-4:
             break
     return w[:d], dict(zip(gs, w[d:]))
 

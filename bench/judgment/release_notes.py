@@ -33,6 +33,7 @@ DAY_WORD_DATE = re.compile(r"\b(\d{1,2})\s+([A-Z][a-z]{2,8})\.?,?\s+(\d{4})\b") 
 MONTHS = {m: i + 1 for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split())}
 MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+RST_DIRECTIVE = re.compile(r"^\.\. (?:dropdown|rubric|admonition|topic)::\s*(.*)$")
 RST_UNDERLINE = re.compile(r"^([=\-~^*+#\"'`])\1{2,}\s*$")
 # A PR of this repository: #N, a /pull/N link, :pr:`N` / :pull:`N` / {pr}`N`
 # (Sphinx roles), gh-N (NumPy), "PR N" (mypy).
@@ -99,7 +100,10 @@ def _parse(headings_and_lines, other):
             else:
                 name = text.strip().strip("*_`:").strip().lower()
                 styles = [st for st, _ in stack]
-                stack = stack[:styles.index(style)] if style in styles else stack
+                if style == "directive":  # ".. dropdown:: Additional changes": a top section
+                    stack = []
+                else:
+                    stack = stack[:styles.index(style)] if style in styles else stack
                 stack.append((style, name))
             continue
         if cur is not None:
@@ -124,7 +128,8 @@ def parse_markdown(text, repo=None):
 
 def parse_rst(text, repo=None):
     """As parse_markdown, for reStructuredText headings (a line underlined,
-    and maybe overlined, with = - ~ ^ ...)."""
+    and maybe overlined, with = - ~ ^ ...); a dropdown, rubric, admonition or
+    topic directive at the left margin starts a section of its own."""
     lines = text.splitlines()
     items, i = [], 0
     while i < len(lines):
@@ -142,7 +147,10 @@ def parse_rst(text, repo=None):
             items.append(("h", ("u", under.group(1)), line.strip()))
             i += 2
             continue
-        if not over:
+        m = RST_DIRECTIVE.match(line)
+        if m:
+            items.append(("h", "directive", m.group(1)))
+        elif not over:
             items.append(("l", line))
         i += 1
     return _parse(items, _other(repo))

@@ -67,6 +67,10 @@ New Features
 Bug Fixes
 ~~~~~~~~~
 - A fix (gh-812, :pr:`813`).
+
+.. dropdown:: Additional changes
+
+  - Other (:pr:`814`, :pr-distributed:`9`).
 """
 
 NESTED_MD = """# Changelog
@@ -106,7 +110,8 @@ class ReleaseNotes(unittest.TestCase):
     def test_word_dates_roles_and_unreleased(self):
         releases = rn.parse_rst(XARRAY_LIKE, "o/r")
         self.assertEqual([(v, d) for v, d, _ in releases], [("2026.07.0", dt.date(2026, 7, 9))])
-        self.assertEqual(releases[0][2], {"new features": {811}, "bug fixes": {812, 813}})
+        self.assertEqual(releases[0][2], {"new features": {811}, "bug fixes": {812, 813},
+                                              "additional changes": {814}})
 
     def test_nested_sections_keep_their_parents(self):
         releases = rn.parse_markdown(NESTED_MD, "o/r")
