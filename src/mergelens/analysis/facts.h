@@ -16,7 +16,7 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 11;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 12;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
                                             // replacements; 5: reach; 6: importance by
                                             // reach, insight by density, ranked tags;
@@ -32,6 +32,9 @@ inline constexpr int kAnalyzerVersion = 11;  // 2: review facts, open PRs; 3: te
                                             // verdict by how much reading pays
                                             // 11: switches at the parent and the
                                             // merge, code context at the parent
+                                            // 12: importance fitted on many
+                                            // repositories: title words, path
+                                            // shares, series, follow-ups
 
 enum class Language {
   kUnknown,
