@@ -295,7 +295,7 @@ std::vector<Tool> build() {
                                       {{"type", "string"},
                                        {"minLength", 1},
                                        {"maxLength", 64},
-                                       {"pattern", "^#?([0-9]{1,9}|[0-9a-fA-F]{7,40})$"},
+                                       {"pattern", "^(#?[0-9]{1,18}|[0-9a-fA-F]{7,40})$"},
                                        {"description",
                                         "The PR number (\"1234\" or \"#1234\") or a commit sha "
                                         "prefix of at least 7 hex digits."}}},
