@@ -312,6 +312,7 @@ struct Server::Impl {
         return page_reply(site, fail(ErrorKind::kNotFound, "no subscription named {}", name),
                           url_encode(prefix + path, true), "", api);
       filter = it->second;
+      site.filter_name = name;
       sub_prefix = "/s/" + name;
       path = slash == std::string::npos ? "/" : path.substr(slash);
     } else {
@@ -319,6 +320,11 @@ struct Server::Impl {
       if (!f)
         return page_reply(site, std::unexpected(f.error()), url_encode(prefix + path, true), "",
                           api);
+      // A tag no change carries is 404, as on the tag pages.
+      if (!f->tags.empty())
+        if (auto known = known_tags(site, f->tags); !known)
+          return page_reply(site, std::unexpected(known.error()), url_encode(prefix + path, true),
+                            "", api);
       if (!f->empty()) filter = std::move(*f);
     }
     if (filter) site.filter = &*filter;
