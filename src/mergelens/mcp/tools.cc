@@ -6,7 +6,6 @@
 
 #include "mergelens/mcp/paging.h"
 #include "mergelens/report/filter.h"
-#include "mergelens/report/notes.h"
 #include "mergelens/report/week.h"
 #include "mergelens/util/strings.h"
 #include "mergelens/web/api_v1.h"
@@ -472,27 +471,9 @@ std::vector<Tool> build() {
        paged("release_notes",
              {"highlights", "sections[].entries", "visible", "new_contributors", "skipped"}, 40, {},
              [](const ToolContext& c, const json& args) {
-               return on_site(c, args, [&](const web::ApiContext& a) -> Result<json> {
-                 if (a.site.all())
-                   return fail(ErrorKind::kInvalidInput,
-                               "release_notes drafts one repository's notes: name it in `repo`");
-                 report::NotesRange range;
-                 range.from_label = args.at("since").get<std::string>();
-                 range.to_label = args.value("until", "");
-                 auto since = parse_instant(range.from_label);
-                 if (!since) return wrap(since.error(), "since");
-                 range.since = *since;
-                 if (!range.to_label.empty()) {
-                   auto until = parse_instant(range.to_label);
-                   if (!until) return wrap(until.error(), "until");
-                   range.until = *until;
-                 }
-                 report::NotesOptions o;
-                 o.lang = web::lang_code(a.site.lang);
-                 o.max_highlights = args.value("highlights", 10);
-                 auto notes = report::draft_notes(c.store, a.site.repo, range, o);
-                 if (!notes) return std::unexpected(notes.error());
-                 return report::notes_json(*notes);
+               return on_site(c, args, [&](const web::ApiContext& a) {
+                 return web::v1_notes(a, args.at("since").get<std::string>(),
+                                      args.value("until", ""), args.value("highlights", 10));
                });
              }),
        [](const json& r) {
