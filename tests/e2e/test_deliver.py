@@ -162,7 +162,11 @@ def check_wire_form(raw):
     one multipart/alternative at the root, no one-part multipart/mixed."""
     head = raw.split(b"\r\n\r\n", 1)[0]
     for line in head.split(b"\r\n"):
-        assert len(line) <= 78, (len(line), line)
+        # A single word longer than a line (a long target's Message-ID) cannot
+        # be folded: it stands alone on its continuation line (RFC 5322 2.1.1's
+        # limit is a SHOULD; 998 is the MUST).
+        alone = line.startswith(b" ") and b" " not in line[1:]
+        assert len(line) <= 78 or (alone and len(line) <= 998), (len(line), line)
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert msg.get_content_type() == "multipart/alternative", msg.get_content_type()
     assert "multipart/mixed" not in [p.get_content_type() for p in msg.walk()]
@@ -185,8 +189,9 @@ def test_one_click_unsubscribe_where_it_is_honoured():
     assert len(new) == 1, new
     raw = open(os.path.join(STATE["out"], new[0]), "rb").read()
     msg = email.message_from_bytes(raw, policy=email.policy.default)
-    assert str(msg["List-Unsubscribe"]) == f"<{url}>", msg["List-Unsubscribe"]
-    assert str(msg["List-Unsubscribe-Post"]) == "List-Unsubscribe=One-Click"
+    # Folded onto its own line (the address is long): the value is the same.
+    assert str(msg["List-Unsubscribe"]).strip() == f"<{url}>", msg["List-Unsubscribe"]
+    assert str(msg["List-Unsubscribe-Post"]).strip() == "List-Unsubscribe=One-Click"
     assert "每日摘要" in str(msg["From"]) and "someone.with.a.long.name@example.org" in str(msg["To"])
     check_wire_form(raw)
 
@@ -281,8 +286,8 @@ if __name__ == "__main__":
     try:
         setup()
         main([test_email_has_both_parts_and_chinese_and_code_survive,
-              test_one_click_unsubscribe_where_it_is_honoured,
               test_refused_login_is_a_failure_and_the_next_run_sends_once,
+              test_one_click_unsubscribe_where_it_is_honoured,
               test_run_delivers_the_closed_day_once, test_bad_configuration_is_exit_2_naming_it])
     finally:
         teardown()
