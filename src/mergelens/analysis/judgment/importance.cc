@@ -19,6 +19,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "mergelens/util/strings.h"
+
 #include "mergelens/analysis/code/code_text.h"
 #include "mergelens/analysis/judgment/score_fitted.h"
 #include "mergelens/analysis/judgment/score_parts.h"
@@ -178,7 +180,7 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
   }
   // Size, sublinear.
   if (st.code_lines > 0) {
-    const std::string lines = fmt::format("{} lines of code changed", st.code_lines);
+    const std::string lines = plural(st.code_lines, "line") + " of code changed";
     ft.add("size_log", lines, std::log10(1.0 + st.code_lines));
     if (st.code_lines >= w::kCodeLinesMany)
       ft.add("size_many", lines);
