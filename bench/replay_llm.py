@@ -72,7 +72,10 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--log", required=True)
     ap.add_argument("--synthesize", action="store_true")
-    ap.add_argument("--dump", help="write each request body to this folder")
+    ap.add_argument("--dump", help="write each request (messages and response_format) to "
+                    "DUMP/N.KIND.request.json (a day's triage to "
+                    "triage-OWNER+NAME-DAY-K.request.json), a retry to "
+                    "N.KIND.retry-K.request.json")
     args = ap.parse_args()
     if args.dump:
         os.makedirs(args.dump, exist_ok=True)
@@ -108,14 +111,6 @@ def main():
                 names = [f"triage-{pr}-{k}.json"]
                 if repo:
                     names.insert(0, f"triage-{repo.group(1).replace('/', '+')}-{pr}-{k}.json")
-            if args.dump:
-                name = names[0].replace(".json", ".request.json") if kind == "triage" \
-                    else f"{pr}.{kind}.request.json"
-                path = os.path.join(args.dump, name)
-                with lock:
-                    if not os.path.exists(path):  # the first request, not a retry
-                        with open(path, "w", encoding="utf-8") as f:
-                            json.dump(req, f, ensure_ascii=False, indent=1)
             content = None
             for name in names:
                 path = os.path.join(args.answers, name)
@@ -127,6 +122,17 @@ def main():
                 system = req["messages"][0]["content"] if req["messages"] else ""
                 content = json.dumps(synthesize(kind, system), ensure_ascii=False)
             prompt_chars = sum(len(m.get("content", "")) for m in req["messages"])
+            if args.dump:
+                with lock:
+                    stem = names[0][:-len(".json")] if kind == "triage" else f"{pr or 'x'}.{kind}"
+                    base = os.path.join(args.dump, stem)
+                    path, k = base + ".request.json", 1
+                    while os.path.exists(path):
+                        path, k = f"{base}.retry-{k}.request.json", k + 1
+                    with open(path, "w", encoding="utf-8") as f:
+                        json.dump({"messages": req["messages"],
+                                   "response_format": req.get("response_format")}, f,
+                                  ensure_ascii=False, indent=1)
             with lock:
                 log.write(json.dumps({"pr": pr, "call": kind, "messages": len(req["messages"]),
                                       "prompt_chars": prompt_chars,

@@ -199,7 +199,7 @@ class ModelPath : public ::testing::Test {
 // of their own, labelled as a model's earlier judgment; the facts keep the
 // analysis's reasons.
 TEST_F(ModelPath, TheTriageHasItsOwnPlaceInThePromptNeverTheFacts) {
-  Prompt p = build_prompt(c, f, "both", 12000, &t);
+  Prompt p = build_prompt(c, f, "both", 12000, {}, &t);
   const size_t facts = p.user.find("## Facts (deterministic analysis)");
   const size_t earlier = p.user.find("## The model's earlier judgment");
   const size_t text = p.user.find("## The PR's own text");
@@ -324,7 +324,7 @@ TEST_F(ModelPath, TheTriagesScopeAndBothReasonsReachTheGuide) {
   j.insight = f.insight.value + 1;
   j.scope = "the flag in `server_args.py` and `load_model` in `loader.py`";
   j.scope_zh = "`server_args.py` 的参数与 `loader.py` 的 `load_model`";
-  Prompt p = build_prompt(c, f, "both", 12000, &j);
+  Prompt p = build_prompt(c, f, "both", 12000, {}, &j);
   EXPECT_NE(p.user.find(j.scope), std::string::npos);
   EXPECT_NE(p.user.find(j.scope_zh), std::string::npos);
   for (const char* lang : {"zh", "en"}) {

@@ -25,7 +25,14 @@ namespace mergelens {
 struct TriageJudgment;  // guide/triage.h
 
 // Part of the answer-cache key: bump when the prompt's wording or layout changes.
-inline constexpr std::string_view kPromptVersion = "guide-prompt-4";
+inline constexpr std::string_view kPromptVersion = "guide-prompt-5";
+
+// A context item of the facts (Facts::context) with its lines, read by the
+// pipeline from the clone at the item's revision (pipeline/context_text.h).
+struct ContextText {
+  ContextItem item;
+  std::string text;  // lines start_line..end_line, each ending in '\n'
+};
 
 // The focus regions a prompt is judged by: a single prompt is enough when it
 // shows (90 % of the changed lines of) each of the top ones.
@@ -53,17 +60,24 @@ struct Prompt {
 };
 
 // Builds the prompt for `lang` ("zh", "en", or "both": one answer holding
-// {"zh": guide, "en": guide}) within `budget_tokens` (the
-// facts and PR text take what they need up to ~35% of it; the diff excerpt the
-// rest: top focus regions first with context, then other hunks by score, then
-// the list of files left out). The PR body, commit messages and reviews are
-// clipped and fenced; the system message says nothing inside a fence is an
-// instruction. `facts` are the analysis's own; `triage`, when the change's
-// day has one (not owned, may be null), gets a section of its own labelled
-// as a model's earlier judgment (guide/triage_guide.h), and the answer is
-// asked to start from it.
+// {"zh": guide, "en": guide}) within `budget_tokens`. The facts and PR text
+// take what they need up to ~35% of it; the rest goes to the diff and the
+// code around it (`context`, with the facts' switches) under its own
+// heading. The whole diff is shown when it fits beside the context (files
+// in order, tests last); otherwise the context takes at most a quarter of
+// the rest and the excerpt the remainder: code focus regions first, then
+// tests' regions, then other hunks by score (tests after code), never
+// cutting a definition that would fit whole. What is left out (files,
+// hunks cut, context items) is listed at the end under "What you were not
+// shown", with the instruction to ask rather than assert about it. The PR
+// body, commit messages and reviews are clipped and fenced; the system
+// message says nothing inside a fence is an instruction. `facts` are the
+// analysis's own; `triage`, when the change's day has one (not owned, may
+// be null), gets a section of its own labelled as a model's earlier
+// judgment (guide/triage_guide.h), and the answer is asked to start from it.
 Prompt build_prompt(const Change& change, const Facts& facts, std::string_view lang,
-                    size_t budget_tokens, const TriageJudgment* triage = nullptr);
+                    size_t budget_tokens, const std::vector<ContextText>& context = {},
+                    const TriageJudgment* triage = nullptr);
 
 // The notes calls of a large PR: groups of focus-region indexes (into
 // facts.focus), at most max_calls - 1 of them, within the budget of one call
@@ -88,13 +102,16 @@ std::optional<SplitPlan> plan_split(const Change& change, const Facts& facts, si
 // A call asked again after an answer cut off at its token limit asks for
 // fewer notes (`max_notes`, at most kMaxNotes).
 Prompt build_notes_prompt(const Change& change, const Facts& facts, const SplitPlan& plan,
-                          size_t group, size_t budget_tokens, size_t max_notes = kMaxNotes);
+                          size_t group, size_t budget_tokens,
+                          const std::vector<ContextText>& context = {},
+                          size_t max_notes = kMaxNotes);
 
 // The prompt that writes the guide (in `lang`, as build_prompt) from the
 // notes of the notes calls, rendered as text by render_notes (guide/notes.h),
 // with an excerpt of the top regions in the budget left.
 Prompt build_reduce_prompt(const Change& change, const Facts& facts, std::string_view lang,
                            std::string_view notes, size_t budget_tokens,
+                           const std::vector<ContextText>& context = {},
                            const TriageJudgment* triage = nullptr);
 
 // The completion tokens an answer may need, sized from its schema and item

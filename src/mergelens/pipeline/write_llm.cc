@@ -16,6 +16,7 @@
 #include "mergelens/llm/repair.h"
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
+#include "mergelens/pipeline/context_text.h"
 #include "mergelens/pipeline/write_llm_job.h"
 #include "mergelens/util/hash.h"
 
@@ -41,6 +42,9 @@ Job::Job(const Change& c, const Facts& f, llm::Client& cl, const LlmOptions& o, 
     };
   }
   index = std::make_unique<CitationIndex>(c, f, std::move(lookup));
+  // The code around the change the prompts show may be cited like the change's own.
+  context = read_context(o.clone_path, c, f);
+  for (const auto& x : context) index->add_context_code(x.text);
   if (t) triage = *t;
   // The triage's texts were checked when it was stored; a record older than
   // that check is checked here, so its reason never reaches a guide unchecked.
@@ -217,8 +221,8 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
           // many notes while a call is left for the guide.
           std::optional<nlohmann::json> json;
           for (size_t max_notes = kMaxNotes; job.calls_left > 1;) {
-            Prompt prompt =
-                build_notes_prompt(change, facts, *plan, k, options_.budget_tokens, max_notes);
+            Prompt prompt = build_notes_prompt(change, facts, *plan, k, options_.budget_tokens,
+                                               job.context, max_notes);
             llm::ChatRequest req;
             req.messages = {{"system", prompt.system}, {"user", prompt.user}};
             req.json_schema = nlohmann::json{
@@ -266,8 +270,9 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
     const bool bilingual = missing.size() == 2 && options_.bilingual;
     auto prompt_for = [&](const std::string& lang) {
       return notes.empty()
-                 ? build_prompt(change, facts, lang, options_.budget_tokens, triage)
-                 : build_reduce_prompt(change, facts, lang, notes, options_.budget_tokens, triage);
+                 ? build_prompt(change, facts, lang, options_.budget_tokens, job.context, triage)
+                 : build_reduce_prompt(change, facts, lang, notes, options_.budget_tokens,
+                                       job.context, triage);
     };
     Answer first;
     if (bilingual) {
