@@ -10,6 +10,7 @@
 #include "mergelens/analysis/facts.h"
 #include "mergelens/analysis/judgment/scores.h"
 #include "mergelens/analysis/repo_config.h"
+#include "mergelens/analysis/text/threads.h"
 #include "mergelens/model/change.h"
 
 namespace mergelens {
@@ -22,6 +23,9 @@ struct AnalysisContext {
   VerdictThresholds thresholds;
   std::vector<Backlink> referenced_by;  // later changes naming this one (from the store)
   Reach reach;                          // the change's reach at its merge commit (pipeline)
+  // The repository's stored history for thread links (pipeline); null: none.
+  // Not owned; read-only while changes are analysed.
+  const ThreadIndex* threads = nullptr;
 };
 
 // Builds a context from the repository's own files: `mergelens_toml` and

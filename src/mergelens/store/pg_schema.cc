@@ -299,6 +299,26 @@ CREATE VIEW judged AS
 ALTER TABLE change_files ADD COLUMN unavailable TEXT;
 CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
 )sql",
+    // 8: threads and themes, as SQLite migration 11.
+    R"sql(
+CREATE TABLE change_links (
+  change_id BIGINT NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  target_id BIGINT NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  relation TEXT NOT NULL,
+  detail TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (change_id, target_id)
+);
+CREATE INDEX change_links_by_target ON change_links(target_id);
+CREATE TABLE themes (
+  repo_id BIGINT NOT NULL REFERENCES repos(id) ON DELETE CASCADE,
+  span TEXT NOT NULL,
+  key TEXT NOT NULL,
+  model TEXT NOT NULL DEFAULT '',
+  at BIGINT NOT NULL DEFAULT 0,
+  doc TEXT NOT NULL,
+  PRIMARY KEY (repo_id, span)
+);
+)sql",
 };
 
 }  // namespace
