@@ -275,8 +275,9 @@ std::vector<Tool> build() {
   t.push_back(
       {"release_notes", "A release-notes draft",
        "A draft of release notes for the PRs of one repository merged in a date range: "
-       "highlights (the most important), sections by tag, changed flags and environment "
-       "variables, new contributors, each line linking its PR. A starting point to edit, not "
+       "highlights (the most important themes, each citing its PRs), sections by kind with "
+       "a line per theme, changed flags and environment variables, new contributors, each "
+       "PR linked once. A starting point to edit, not "
        "the notes. (`mergelens notes --from REV --to REV` drafts a range of revisions.)",
        object_schema(
            site_arguments(
@@ -292,7 +293,7 @@ std::vector<Tool> build() {
                  {{"type", "integer"},
                   {"minimum", 1},
                   {"maximum", 50},
-                  {"description", "Highlights at most (default 10)."}}}}),
+                  {"description", "Highlight bullets (themes) at most (default 8)."}}}}),
            {"since"}),
        result_schema({{"repo", {{"type", "string"}}},
                       {"from", {{"type", "string"}}},
@@ -318,7 +319,7 @@ std::vector<Tool> build() {
            }
            report::NotesOptions o;
            o.lang = web::lang_code(a.site.lang);
-           o.max_highlights = args.value("highlights", 10);
+           o.max_highlights = args.value("highlights", 8);
            auto notes = report::draft_notes(c.store, a.site.repo, range, o);
            if (!notes) return std::unexpected(notes.error());
            return report::notes_json(*notes);
