@@ -23,6 +23,10 @@ struct AnalysisContext {
   VerdictThresholds thresholds;
   std::vector<Backlink> referenced_by;  // later changes naming this one (from the store)
   Reach reach;                          // the change's reach at its merge commit (pipeline)
+  std::vector<SwitchFact> switches;     // its switches at the parent and the merge (pipeline)
+  bool switches_known = false;
+  std::vector<ContextItem> context;     // code around it at the parent and the merge (pipeline)
+  bool context_known = false;
   // The repository's stored history for thread links (pipeline); null: none.
   // Not owned; read-only while changes are analysed.
   const ThreadIndex* threads = nullptr;

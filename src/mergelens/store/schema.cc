@@ -302,7 +302,16 @@ CREATE VIEW judged AS
 ALTER TABLE change_files ADD COLUMN unavailable TEXT;
 CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
 )sql",
-    // 11: threads and themes. change_links: the earlier changes a change belongs with
+    // 11: switches a change declares for the first time (Facts::switches, change "added"),
+    // indexed by put_facts so the analysis knows where each switch was introduced.
+    R"sql(
+CREATE TABLE switch_origins (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  PRIMARY KEY (change_id, name)
+);
+)sql",
+    // 12: threads and themes. change_links: the earlier changes a change belongs with
     // (Facts::thread, written with its facts); themes: a model's themes of a window (a week, a
     // release range), one document per window (pipeline/themes.h).
     R"sql(
