@@ -1,11 +1,88 @@
 #!/bin/sh
-# The release-notes figure of bench/README.md: the draft for vllm-ascend
-# v0.23.0rc1 beside the notes the project published for it.
+# The release-notes figures of bench/README.md ("Release notes: themes"):
+# drafts of real releases of vllm-ascend and dask beside their published
+# Highlights, under each judgment:
+#   theme pass      the model's themes of the release (stand-in answers in
+#                   bench/judgment/theme-answers/REPO/, replayed), over the triage
+#   triage, per PR  the day-by-day triage alone (stand-in answers in
+#                   bench/judgment/triage-answers/REPO/, replayed), one PR a bullet
+#   analysis        the analysis's themes (threads, tags, paths), no model
+#   analysis per PR the analysis's judgment, one PR a bullet (the draft before themes)
+#   changed lines   the 8 biggest PRs
+#
 #   MERGELENS_VA_REPO=/work/.mirror/vllm-project+vllm-ascend/repo \
-#   bench/release_notes.sh build/src/mergelens /tmp/va-copy.db
+#   MERGELENS_DASK_REPO=/work/.mirror/dask+dask/repo \
+#   bench/release_notes.sh build/mergelens WORKDIR VA_STORE DASK_STORE
+#
+# VA_STORE, DASK_STORE: analysed stores (ingest --since 2026-03-01 and
+# 2025-06-01; analyze) that are copied, never written. A theme answer that is
+# missing is not asked: its request is written to WORKDIR/requests/ for a
+# stand-in to answer (docs/themes.md), and that judgment is left out.
 set -eu
-BIN=${1:?usage: release_notes.sh BINARY STORE_COPY}
-DB=${2:?usage: release_notes.sh BINARY STORE_COPY}
+BIN=$(realpath "${1:?usage: release_notes.sh BINARY WORKDIR VA_STORE DASK_STORE}")
+WORK=${2:?usage: release_notes.sh BINARY WORKDIR VA_STORE DASK_STORE}
+VA_STORE=${3:?}
+DASK_STORE=${4:?}
 : "${MERGELENS_VA_REPO:?set MERGELENS_VA_REPO to a vllm-ascend clone}"
-exec python3 "$(dirname "$0")/release_notes.py" --binary "$BIN" --db "$DB" \
-  --repo "$MERGELENS_VA_REPO" --prev "${PREV:-v0.22.1rc1}" --release "${RELEASE:-v0.23.0rc1}"
+: "${MERGELENS_DASK_REPO:?set MERGELENS_DASK_REPO to a dask clone}"
+HERE=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$WORK/requests"
+
+serve() {  # serve DIR: starts the replay server on a free port, sets PORT and PID
+  python3 "$HERE/replay_llm.py" --answers "$1" --port 0 --log "$WORK/replay.jsonl" \
+    > "$WORK/replay.out" 2>&1 &
+  PID=$!
+  for _ in $(seq 50); do
+    PORT=$(sed -n 's/^listening on //p' "$WORK/replay.out")
+    [ -n "$PORT" ] && return 0
+    sleep 0.1
+  done
+  echo "replay server did not start" >&2
+  exit 1
+}
+
+# bench_repo NAME KIND CLONE STORE SINCE UNTIL PREVIOUS RELEASES
+bench_repo() {
+  name=$1 kind=$2 clone=$3 store=$4 since=$5 until=$6 previous=$7 releases=$8
+  cp "$store" "$WORK/$name-analysis.db"
+  cp "$store" "$WORK/$name-triage.db"
+  variants="--variant analysis=$WORK/$name-analysis.db
+            --variant analysis-per-pr=$WORK/$name-analysis.db:per-pr"
+  if [ -d "$HERE/judgment/triage-answers/$name" ]; then
+    serve "$HERE/judgment/triage-answers/$name"
+    "$BIN" --db "$WORK/$name-triage.db" triage --since "$since" --until "$until" \
+      --llm-base-url "http://127.0.0.1:$PORT" --llm-model standin > "$WORK/$name-triage.log" || true
+    kill "$PID"
+    grep -m1 "triage:" "$WORK/$name-triage.log" || true
+    variants="$variants --variant triage-per-pr=$WORK/$name-triage.db:per-pr"
+  fi
+  cp "$WORK/$name-triage.db" "$WORK/$name-themes.db"
+  serve "$HERE/judgment/theme-answers/$name"
+  prev=$previous
+  answered=0
+  for rel in $(echo "$releases" | tr ',' ' '); do
+    from=$(git -C "$clone" merge-base "$prev" main)
+    to=$(git -C "$clone" merge-base "$rel" main)
+    if "$BIN" --db "$WORK/$name-themes.db" themes --from "$from" --to "$to" --git "$clone" \
+        --llm-base-url "http://127.0.0.1:$PORT" --llm-model standin \
+        > "$WORK/$name-themes-$rel.log" 2>&1 && grep -q "stored$" "$WORK/$name-themes-$rel.log"; then
+      answered=$((answered + 1))
+    else
+      "$BIN" --db "$WORK/$name-themes.db" themes --from "$from" --to "$to" --git "$clone" \
+        --dump-requests "$WORK/requests/$name" > /dev/null
+      echo "$name $rel: no stored theme answer; request written to $WORK/requests/$name/"
+    fi
+    prev=$rel
+  done
+  kill "$PID"
+  [ "$answered" -gt 0 ] && variants="--variant theme-pass=$WORK/$name-themes.db $variants"
+  # shellcheck disable=SC2086
+  python3 "$HERE/release_notes.py" --binary "$BIN" --kind "$kind" --clone "$clone" \
+    --previous "$previous" --releases "$releases" $variants \
+    --out "$WORK/drafts/$name" --json "$WORK/$name.json"
+}
+
+bench_repo vllm-ascend vllm-ascend "$MERGELENS_VA_REPO" "$VA_STORE" 2026-04-30 2026-07-07 \
+  v0.19.1rc1 v0.20.2rc1,v0.21.0rc1,v0.22.1rc1,v0.23.0rc1
+bench_repo dask dask "$MERGELENS_DASK_REPO" "$DASK_STORE" 2025-09-16 2026-07-07 \
+  2025.9.1 2025.10.0,2025.11.0,2025.12.0,2026.1.0,2026.1.1,2026.1.2,2026.3.0,2026.6.0,2026.7.0

@@ -16,7 +16,11 @@ without stored answers.
 A day's triage request (schema "triage", docs/triage.md) is matched by the
 "Repository:" and "Day:" lines of its prompt and its part:
 ANSWERS/triage-OWNER+NAME-DAY-K.json, else ANSWERS/triage-DAY-K.json (K = 1
-for a day in one part); it is never synthesized.
+for a day in one part); it is never synthesized. A theme request (schema
+"themes", docs/release-notes.md) is matched by the "Window:" line of its
+prompt: ANSWERS/themes-LABEL.json, LABEL the window's label with every byte
+other than ASCII letters, digits, '-' and '.' written as '_' (the name
+`mergelens themes --dump-requests` gives the request); never synthesized.
 
 With --dump DIR, every request body is also written to DIR as
 PR.KIND.request.json (triage-OWNER+NAME-DAY-K.request.json for a triage):
@@ -43,6 +47,13 @@ CALL = re.compile(r"^Call: ([a-z0-9-]+)", re.M)
 DAY = re.compile(r"^Day: (\d{4}-\d\d-\d\d)", re.M)
 REPO = re.compile(r"^Repository: (\S+)", re.M)
 PART = re.compile(r", part (\d+) of \d+")
+WINDOW = re.compile(r"^Window: (.*)$", re.M)
+
+
+def label_name(label):
+    """The window label as `mergelens themes` names its files."""
+    return "".join(chr(b) if (chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-.")) else "_"
+                   for b in label.encode("utf-8"))
 
 
 def guide(lang):
@@ -111,6 +122,10 @@ def main():
                 names = [f"triage-{pr}-{k}.json"]
                 if repo:
                     names.insert(0, f"triage-{repo.group(1).replace('/', '+')}-{pr}-{k}.json")
+            if fmt.get("name") == "themes" and user:
+                window = WINDOW.search(user[0])
+                kind, pr = "themes", label_name(window.group(1)) if window else ""
+                names = [f"themes-{pr}.json"]
             content = None
             for name in names:
                 path = os.path.join(args.answers, name)
@@ -118,7 +133,7 @@ def main():
                     with open(path, encoding="utf-8") as f:
                         content = f.read()
                     break
-            if content is None and args.synthesize and kind != "triage":
+            if content is None and args.synthesize and kind not in ("triage", "themes"):
                 system = req["messages"][0]["content"] if req["messages"] else ""
                 content = json.dumps(synthesize(kind, system), ensure_ascii=False)
             prompt_chars = sum(len(m.get("content", "")) for m in req["messages"])

@@ -161,29 +161,57 @@ TEST(ReportNotes, HighlightsSectionsContributorsAndLinks) {
   ASSERT_TRUE(n) << n.error().message;
   // 1005 merged 23:30 on the 16th: inside; every change of the range is there.
   EXPECT_EQ(n->entries.size(), 5u);
-  ASSERT_GE(n->highlights.size(), 2u);
-  EXPECT_EQ(n->entries[n->highlights[0]].change.number, 1005);
-  EXPECT_EQ(n->entries[n->highlights[1]].change.number, 1001);
-  ASSERT_EQ(n->skipped.size(), 1u);
-  // alice is new (nothing before the range), and the author without a login.
-  ASSERT_EQ(n->new_contributors.size(), 2u);
-  EXPECT_EQ(n->new_contributors[0].name, "alice");
+  EXPECT_EQ(n->themes.source, "analysis");
+  ASSERT_EQ(n->highlights.size(), 3u) << "the close and selective reads";
+  auto first = [&](size_t h) {
+    return n->entries[n->themes.themes[n->highlights[h]].entries[0]].change.number;
+  };
+  EXPECT_EQ(first(0), 1005);
+  EXPECT_EQ(first(1), 1001);
+  EXPECT_EQ(first(2), 1004);
+  EXPECT_TRUE(n->sections.empty());
+  EXPECT_EQ(n->unlisted, 2u);
+  EXPECT_EQ(n->unlisted_skips, 1u);
+  // The store does not hold the history before the range: no new contributors.
+  EXPECT_FALSE(n->contributors_known);
+  EXPECT_TRUE(n->new_contributors.empty());
   const std::string md = report::notes_markdown(*n);
   EXPECT_NE(md.find("## Highlights"), std::string::npos) << md;
-  EXPECT_NE(md.find("([#1005](https://github.com/o/r/pull/1005))"), std::string::npos) << md;
-  EXPECT_NE(md.find("1 more PR not listed"), std::string::npos) << md;
-  EXPECT_NE(md.find("## New contributors"), std::string::npos) << md;
+  EXPECT_NE(md.find("- **Late night MoE fix** ([#1005](https://github.com/o/r/pull/1005))"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("2 more changes not listed"), std::string::npos) << md;
+  EXPECT_NE(md.find("New contributors are not listed"), std::string::npos) << md;
   // A javascript: URL never becomes a link: the repository's PR URL is used instead.
   EXPECT_EQ(md.find("javascript:"), std::string::npos) << md;
   auto j = report::notes_json(*n);
   EXPECT_EQ(j["merged"], 5);
-  EXPECT_EQ(j["highlights"][0]["ref"], "#1005");
+  EXPECT_EQ(j["highlights"][0]["refs"][0], "#1005");
+  EXPECT_TRUE(j["new_contributors"].is_null());
+  // With the whole history stored (the repository's base reached): alice is
+  // new (nothing before the range), and so is the author without a login.
+  RepoRecord whole = w.repo;
+  whole.base_sha = "0123456789abcdef0123456789abcdef01234567";
+  auto known = report::draft_notes(*w.store, whole, range, o);
+  ASSERT_TRUE(known);
+  EXPECT_TRUE(known->contributors_known);
+  ASSERT_EQ(known->new_contributors.size(), 2u);
+  EXPECT_EQ(known->new_contributors[0].name, "alice");
+  EXPECT_NE(report::notes_markdown(*known).find("## New contributors"), std::string::npos);
+  // --all lists every change: the skim and the skip get lines too.
+  report::NotesOptions all = o;
+  all.list_all = true;
+  auto everything = report::draft_notes(*w.store, w.repo, range, all);
+  ASSERT_TRUE(everything);
+  EXPECT_EQ(everything->unlisted, 0u);
+  EXPECT_NE(report::notes_markdown(*everything).find("## Build, CI, docs and tests"),
+            std::string::npos);
   // A later range: alice is no longer new.
   w.add(1006, "2026-09-21T10:00:00Z", "Scheduler: chunked prefill", Verdict::kSelectiveRead, 6, 5,
         {"scheduler"});
   report::NotesRange later;
   later.since = *parse_instant("2026-09-20");
-  auto n2 = report::draft_notes(*w.store, w.repo, later, o);
+  auto n2 = report::draft_notes(*w.store, whole, later, o);
   ASSERT_TRUE(n2);
   EXPECT_EQ(n2->entries.size(), 1u);
   EXPECT_TRUE(n2->new_contributors.empty());

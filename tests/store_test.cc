@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "mergelens/model/diff.h"
 #include "mergelens/store/schema.h"
 #include "mergelens/store/store.h"
@@ -183,6 +185,63 @@ TEST(Store, ShallowBoundaryIsFilledInByAReadWithItsParent) {
   EXPECT_TRUE(store->shallow_boundaries(repo->id)->empty());
   EXPECT_EQ(*store->put_changes(repo->id, deeper, std::nullopt), 0u);
   EXPECT_EQ(*store->count_changes(repo->id), 2u);
+}
+
+// Thread links are written with the facts (to the stored change with the
+// link's sha), read both ways with both ends named, and replaced when the
+// facts are; themes are one document per window.
+TEST(StoreThreads, LinksBothWaysAddedFilesAndThemes) {
+  TempDir dir;
+  TestStore store(dir);
+  ASSERT_TRUE(store.store);
+  auto repo = store->upsert_repo({0, "o/r", "/src", "https://github.com/o/r", "main", ""});
+  ASSERT_TRUE(repo);
+  std::vector<Change> in = {sample_change(7, std::string(40, 'a'), 1000),
+                            sample_change(8, std::string(40, 'b'), 2000),
+                            sample_change(9, std::string(40, 'c'), 3000)};
+  ASSERT_TRUE(store->put_changes(repo->id, in, std::nullopt));
+  std::map<std::int64_t, std::int64_t> id;
+  for (std::int64_t n : {7, 8, 9}) id[n] = (*store->get_change_by_number(repo->id, n))->id;
+  Facts f8, f9;
+  f8.thread = {{"builds_on", std::string(40, 'a'), 7, "docs/logo.png"}};
+  f9.thread = {{"reverts", std::string(40, 'b'), 8, "number"},
+               {"series", std::string(40, 'f'), 0, "2/2"}};  // not stored: no link
+  std::vector<std::pair<std::int64_t, Facts>> facts{{id[8], f8}, {id[9], f9}};
+  ASSERT_TRUE(store->put_facts(facts));
+  std::vector<std::int64_t> just8{id[8]};
+  auto edges = store->thread_edges(just8);
+  ASSERT_TRUE(edges) << edges.error().message;
+  ASSERT_EQ(edges->size(), 2u);
+  EXPECT_EQ((*edges)[0].from.number, 8);
+  EXPECT_EQ((*edges)[0].to.number, 7);
+  EXPECT_EQ((*edges)[0].relation, "builds_on");
+  EXPECT_EQ((*edges)[0].detail, "docs/logo.png");
+  EXPECT_EQ((*edges)[1].from.number, 9);
+  EXPECT_EQ((*edges)[1].to.id, id[8]);
+  EXPECT_EQ((*edges)[1].relation, "reverts");
+  EXPECT_EQ((*edges)[1].from.title, in[2].title);
+  EXPECT_EQ((*edges)[1].from.merged_at, 3000);
+  // New facts replace the change's links.
+  f9.thread.clear();
+  std::vector<std::pair<std::int64_t, Facts>> again{{id[9], f9}};
+  ASSERT_TRUE(store->put_facts(again));
+  edges = store->thread_edges(just8);
+  ASSERT_TRUE(edges);
+  EXPECT_EQ(edges->size(), 1u);
+  // Every change added docs/logo.png; since 2000 only #8's and #9's count.
+  auto added = store->added_files(repo->id, 2000);
+  ASSERT_TRUE(added);
+  ASSERT_EQ(added->size(), 2u);
+  EXPECT_EQ((*added)[0], (std::pair<std::string, std::string>{std::string(40, 'b'), "docs/logo.png"}));
+  // Themes: one document per window, replaced in place.
+  EXPECT_FALSE(*store->get_themes(repo->id, "week:2026-W38"));
+  ASSERT_TRUE(store->put_themes(repo->id, {"week:2026-W38", "k1", "m", 5, R"({"themes":[]})"}));
+  ASSERT_TRUE(store->put_themes(repo->id, {"week:2026-W38", "k2", "m", 6, R"({"themes":[1]})"}));
+  auto t = store->get_themes(repo->id, "week:2026-W38");
+  ASSERT_TRUE(t && *t);
+  EXPECT_EQ((*t)->key, "k2");
+  EXPECT_EQ((*t)->doc, R"({"themes":[1]})");
+  EXPECT_FALSE(*store->get_themes(repo->id, "week:2026-W39"));
 }
 
 TEST(SqliteStore, RefusesDamagedForeignAndNewerFiles) {

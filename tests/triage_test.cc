@@ -72,7 +72,7 @@ struct Day {
       facts.push_back(
           small_facts(3 + i % 5, 2 + i % 6, i % 2 ? Verdict::kSkim : Verdict::kSelectiveRead));
     }
-    for (int i = 0; i < n; ++i) inputs.push_back({1000 + i, &changes[i], &facts[i]});
+    for (int i = 0; i < n; ++i) inputs.push_back({1000 + i, &changes[i], &facts[i], ""});
   }
 };
 

@@ -259,10 +259,12 @@ def test_notes_over_a_fixture_range():
     b.run("ingest", repo)
     b.run("analyze")
     b.run("write", "--lang", "both")
-    js = json.loads(b.run("notes", "--from", "v1", "--to", "v2", "--format", "json").stdout)
-    refs = sorted(e["ref"] for s in js["sections"] for e in s["entries"]) + \
-        sorted(e["ref"] for e in js["skipped"])
+    js = json.loads(b.run("notes", "--from", "v1", "--to", "v2", "--format", "json",
+                          "--all").stdout)
+    refs = [e["ref"] for t in js["highlights"] for e in t["entries"]]
+    refs += [e["ref"] for s in js["sections"] for t in s["lines"] for e in t["entries"]]
     assert js["merged"] == 6, js
+    # Every PR of the range once, in a highlight or a section line.
     assert sorted(refs, key=lambda r: int(r[1:])) == [f"#{k}" for k in range(5, 11)], refs
     md = b.run("notes", "--from", "v1", "--to", "v2", "--lang", "en", "--all").stdout.decode()
     lines = [ln for ln in md.splitlines() if ln.startswith("- ")]
@@ -273,7 +275,8 @@ def test_notes_over_a_fixture_range():
     js = json.loads(b.run("notes", "--since", "2026-09-01T00:15:00Z",
                           "--until", "2026-09-01T00:45:00Z", "--format", "json").stdout)
     assert js["merged"] == 3, js
-    for bad in (["--from", "nope"], ["--since", "yesterday"], []):
+    for bad in (["--from", "nope"], ["--since", "yesterday"], [],
+                ["--since", "2026-09-02", "--until", "2026-09-01"]):
         p = b.run("notes", *bad, check=False)
         assert p.returncode == 2, (bad, p.stderr)
 

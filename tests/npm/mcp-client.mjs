@@ -138,7 +138,9 @@ await check("week (newest, en)", async () => {
 await check("release_notes", async () => {
   const n = data(await call("release_notes", { since: day.date, highlights: 3, lang: "en" }));
   assert.ok(n.highlights.length >= 1 && n.highlights.length <= 3);
-  for (const h of n.highlights) assert.ok(day.changes.some((c) => c.sha === h.sha), h.sha);
+  // Each highlight is a theme citing its PRs.
+  for (const h of n.highlights)
+    for (const e of h.entries) assert.ok(day.changes.some((c) => c.sha === e.sha), e.sha);
 });
 await check("bad arguments are tool errors", async () => {
   toolError(await call("week", { week: "2026-38" }), /must match/);

@@ -168,6 +168,8 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
       break;
     }
   facts.tags = assign_tags(change, facts.roles, ctx.rules, hints);
+  if (ctx.threads)
+    facts.thread = find_thread_links(change, facts.references, facts.roles, *ctx.threads);
   rank_focus(change, facts);
   finish_rationale(facts);
   score_change(change, facts, ctx.thresholds);

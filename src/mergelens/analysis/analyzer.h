@@ -10,6 +10,7 @@
 #include "mergelens/analysis/facts.h"
 #include "mergelens/analysis/judgment/scores.h"
 #include "mergelens/analysis/repo_config.h"
+#include "mergelens/analysis/text/threads.h"
 #include "mergelens/model/change.h"
 
 namespace mergelens {
@@ -26,6 +27,9 @@ struct AnalysisContext {
   bool switches_known = false;
   std::vector<ContextItem> context;     // code around it at the parent and the merge (pipeline)
   bool context_known = false;
+  // The repository's stored history for thread links (pipeline); null: none.
+  // Not owned; read-only while changes are analysed.
+  const ThreadIndex* threads = nullptr;
 };
 
 // Builds a context from the repository's own files: `mergelens_toml` and

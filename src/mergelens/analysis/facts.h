@@ -16,7 +16,7 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 12;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 13;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
                                             // replacements; 5: reach; 6: importance by
                                             // reach, insight by density, ranked tags;
@@ -35,6 +35,8 @@ inline constexpr int kAnalyzerVersion = 12;  // 2: review facts, open PRs; 3: te
                                             // 12: importance fitted on many
                                             // repositories: title words, path
                                             // shares, series, follow-ups
+                                            // 13: thread links (series, reverts,
+                                            // re-lands, follow-ups, files added)
 
 enum class Language {
   kUnknown,
@@ -200,6 +202,19 @@ struct Backlink {
   std::int64_t merged_at = 0;  // UTC seconds
 };
 
+// An earlier change this one belongs with (analysis/text/threads.h): the
+// same series, a revert or re-land of it, a follow-up naming it, or work on
+// files it added. Stored with the facts and indexed (store: change_links).
+struct ThreadLink {
+  std::string relation;     // "series", "reverts", "relands", "follow_up", "fixes", "builds_on"
+  std::string sha;          // the earlier change's merge sha
+  std::int64_t number = 0;  // its PR number; 0 without one
+  // series: this change's part ("3/5", "3/N", "III"); builds_on: a path the
+  // earlier change added; reverts/relands: "title", "number" or "sha" (how
+  // it was found); else empty.
+  std::string detail;
+};
+
 // What reviewers said about the change (from the GitHub source).
 struct ReviewPoint {
   std::string reviewer;
@@ -315,6 +330,7 @@ struct Facts {
   std::vector<std::string> verdict_scope;  // paths to read for a selective read
   std::vector<Reference> references;
   std::vector<Backlink> referenced_by;  // as known when the facts were computed
+  std::vector<ThreadLink> thread;       // earlier changes it belongs with, strongest first
   std::vector<std::string> reviewers;   // logins of people who reviewed or commented
   std::vector<ReviewPoint> review_points;
   std::vector<RationaleNote> rationale;   // in focus order first, then by position

@@ -199,6 +199,10 @@ json facts_to_json(const Facts& f) {
                          {"relation", b.relation},
                          {"merged_at", b.merged_at},
                          {"change_id", b.change_id}});
+  json thread = json::array();
+  for (const auto& l : f.thread)
+    thread.push_back(
+        {{"relation", l.relation}, {"sha", l.sha}, {"number", l.number}, {"detail", l.detail}});
   json points = json::array();
   for (const auto& p : f.review_points)
     points.push_back({{"reviewer", p.reviewer},
@@ -229,6 +233,7 @@ json facts_to_json(const Facts& f) {
           {"reviewers", f.reviewers},
           {"review_points", std::move(points)},
           {"referenced_by", std::move(backlinks)},
+          {"thread", std::move(thread)},
           {"roles", std::move(roles)},
           {"languages", std::move(languages)},
           {"hunk_facts", std::move(hunks)},
@@ -359,6 +364,9 @@ Result<Facts> facts_from_json(const json& j) {
       f.referenced_by.push_back({b.value("change_id", std::int64_t{0}), b.value("ref", ""),
                                  b.value("title", ""), b.value("relation", ""),
                                  b.value("merged_at", std::int64_t{0})});
+    for (const auto& l : j.value("thread", json::array()))
+      f.thread.push_back({l.value("relation", ""), l.value("sha", ""),
+                          l.value("number", std::int64_t{0}), l.value("detail", "")});
     f.open = j.value("open", false);
     f.reviewers = j.value("reviewers", std::vector<std::string>{});
     for (const auto& p : j.value("review_points", json::array()))

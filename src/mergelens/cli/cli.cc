@@ -50,6 +50,8 @@ constexpr Command kCommands[] = {
      setup_write},
     {"triage", "Ask a model to compare each day's changes: order, verdicts and calibrated scores",
      setup_triage},
+    {"themes", "Ask a model for a week's or a release's themes (what its highlights would name)",
+     setup_themes},
     {"schema", "Print the JSON schema of a guide (docs/guide.schema.json)", setup_schema},
     {"list", "List stored changes by day, newest first", setup_list},
     {"show", "Show one stored change (REF = PR number, #N or commit sha)", setup_show},

@@ -2,16 +2,13 @@
 #include <fmt/format.h>
 
 #include "mergelens/cli/commands.h"
+#include "mergelens/guide/themes.h"
 #include "mergelens/report/notes.h"
 #include "mergelens/source/git_source.h"
 
 namespace mergelens::cli {
 
-namespace {
-
-// The first-parent commits of `to` down to (not including) `from`: the
-// merges a release `from..to` adds on its branch.
-Result<std::vector<std::string>> first_parent_range(const std::string& path,
+Result<RevRange> first_parent_range(const std::string& path,
                                                     const std::string& from,
                                                     const std::string& to) {
   auto git = GitSource::open(path);
@@ -40,8 +37,10 @@ Result<std::vector<std::string>> first_parent_range(const std::string& path,
                 "--from {} is not on the first-parent history of --to {} (a release branch? use "
                 "--since/--until dates)",
                 from, to);
-  return shas;
+  return RevRange{from_sha, *to_sha, std::move(shas)};
 }
+
+namespace {
 
 // A full sha as its 12-character prefix; other revisions as given.
 std::string short_rev(const std::string& rev) {
@@ -55,8 +54,8 @@ std::string short_rev(const std::string& rev) {
 Runner setup_notes(CLI::App& sub, const Globals& g) {
   struct Args {
     std::string from, to, since, until, git, filter, web_base, format = "md", lang = "zh";
-    size_t highlights = 10;
-    bool all = false;
+    size_t highlights = 8;
+    bool all = false, per_pr = false;
   };
   auto a = std::make_shared<Args>();
   sub.add_option("--from", a->from, "The previous release (a revision: tag, branch or sha)");
@@ -70,7 +69,10 @@ Runner setup_notes(CLI::App& sub, const Globals& g) {
   sub.add_option("--highlights", a->highlights, "At most this many highlights")
       ->capture_default_str()
       ->check(CLI::Range(0, 50));
-  sub.add_flag("--all", a->all, "List skip-verdict changes too (else one line counts them)");
+  sub.add_flag("--all", a->all,
+               "List every change, routine ones and skips too (else one line counts them)");
+  sub.add_flag("--per-pr", a->per_pr,
+               "One highlight per PR by its own judgment, no themes (to compare with themes)");
   sub.add_option("--format", a->format, "md or json")->capture_default_str();
   sub.add_option("--lang", a->lang, "zh or en")->capture_default_str();
   return [a, &g]() -> Result<void> {
@@ -100,7 +102,8 @@ Runner setup_notes(CLI::App& sub, const Globals& g) {
       const std::string to = a->to.empty() ? "HEAD" : a->to;
       auto shas = first_parent_range(a->git.empty() ? repo->path : a->git, a->from, to);
       if (!shas) return std::unexpected(shas.error());
-      range.shas = std::move(*shas);
+      range.span = revs_span(shas->from, shas->to);
+      range.shas = std::move(shas->shas);
       range.from_label = short_rev(a->from);
       range.to_label = short_rev(to);
     } else {
@@ -112,7 +115,8 @@ Runner setup_notes(CLI::App& sub, const Globals& g) {
     report::NotesOptions o;
     o.lang = a->lang;
     o.max_highlights = a->highlights;
-    o.list_skips = a->all;
+    o.list_all = a->all;
+    o.per_pr = a->per_pr;
     auto notes =
         report::draft_notes(**store, *repo, range, o, filter->empty() ? nullptr : &*filter);
     if (!notes) return std::unexpected(notes.error());

@@ -12,6 +12,7 @@
 #include "mergelens/model/json.h"
 #include "mergelens/pipeline/context_text.h"
 #include "mergelens/pipeline/triage.h"
+#include "mergelens/report/threads.h"
 #include "mergelens/util/http.h"
 #include "mergelens/util/utf8.h"
 
@@ -199,6 +200,11 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
     }
     auto guide = (*store)->get_guide(change->id, a->lang);
     if (!guide) return std::unexpected(guide.error());
+    // The changes it belongs with, both ways (report/threads.h).
+    const std::int64_t change_id = change->id;
+    auto notes = report::thread_notes(**store, std::span(&change_id, 1));
+    if (!notes) return std::unexpected(notes.error());
+    const std::vector<report::ThreadNote>& thread = (*notes)[change_id];
     if (a->json) {
       nlohmann::json j = to_json(*change);
       if (*facts) {
@@ -214,6 +220,9 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
                         {"relation", b.relation},
                         {"merged_at", format_utc(b.merged_at)}});
       j["referenced_by"] = std::move(back);
+      // The thread both ways, with phrases (the facts' own "thread" lists
+      // only the earlier changes this one links to).
+      j["thread"] = report::thread_json(a->lang, change->title, change->merged_at, thread);
       if (*guide) j["guide"] = guide_to_json(**guide);
       // The model's triage of the day beside the analysis's judgment above.
       const std::int64_t id = change->id;
@@ -256,6 +265,10 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
         print_text(std::back_inserter(text), *change, a->patch);
         if (*facts) print_facts(std::back_inserter(text), **facts, *backlinks);
       }
+      const auto phrases = report::thread_phrases(a->lang, change->title, change->merged_at, thread);
+      if (!phrases.empty())
+        text += fmt::format("{}: {}\n", a->lang == "en" ? "Thread" : "关联",
+                            fmt::join(phrases, a->lang == "en" ? "; " : "；"));
       fmt::print("{}", terminal_safe(text));
     }
     return {};

@@ -31,6 +31,7 @@ Runner setup_show(CLI::App& sub, const Globals& g);
 Runner setup_analyze(CLI::App& sub, const Globals& g);
 Runner setup_write(CLI::App& sub, const Globals& g);
 Runner setup_triage(CLI::App& sub, const Globals& g);
+Runner setup_themes(CLI::App& sub, const Globals& g);
 Runner setup_schema(CLI::App& sub, const Globals& g);
 Runner setup_run(CLI::App& sub, const Globals& g);
 Runner setup_serve(CLI::App& sub, const Globals& g);
@@ -69,6 +70,18 @@ Result<void> parse_date_flag(const std::string& text, const char* flag,
 // concurrency counts (this process, this worker).
 void add_llm_options(CLI::App& sub, llm::Settings& llm,
                      const char* concurrency_help = "Requests in flight");
+
+// A revision range along the first parent (cmd_notes.cc).
+struct RevRange {
+  std::string from, to;           // full shas (`from` empty when not given)
+  std::vector<std::string> shas;  // the first-parent commits of `to` down to, not incl., `from`
+};
+// The first-parent commits of `to` down to (not including) `from` in the
+// clone at `path`: the merges a release `from..to` adds on its branch.
+// kInvalidInput naming --from/--to when a revision does not resolve or
+// `from` is not on that history.
+Result<RevRange> first_parent_range(const std::string& path, const std::string& from,
+                                    const std::string& to);
 
 // Prints what a triage did: days, calls, cache hits, failures and problems.
 void print_triage_report(const TriageReport& report);

@@ -44,6 +44,10 @@ struct Content {
   std::string repo, date;
   std::string title;           // "sgl-project/sglang · 2026-09-16"
   std::string figures;         // "合并 44 个，其中 6 个值得精读；选读 9 · ..."
+  // A week's themes (report/themes.h), one line each ("title: highlight
+  // (#1, #2)"), most important first; empty for a day.
+  std::vector<std::string> themes;
+  std::string themes_label;    // "本周主题（模型）" / "Themes of the week (analysis)"
   std::vector<Entry> entries;  // most worth reading first, skip-verdict ones excluded
   std::vector<Entry> skipped;  // skip-verdict entries, one line each
   std::string day_url;         // the day page when site_url is set; else empty
@@ -59,7 +63,8 @@ Result<Content> build_content(Store& store, const RepoRecord& repo, const Target
                               std::string_view day);
 
 // The digest of ISO week `week` ("2026-W48") for a weekly target: the
-// week's close and selective reads (report/week.h) most worth reading first,
+// week's themes (at most five lines), then its close and selective reads
+// (report/week.h) by their theme's rank, then the day's order,
 // filtered by the target's filter; `date` is the week. kInvalidInput for a
 // bad week.
 Result<Content> build_week_content(Store& store, const RepoRecord& repo, const Target& target,

@@ -3,12 +3,17 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "mergelens/deliver/content.h"
 #include "mergelens/deliver/deliver.h"
 #include "mergelens/report/week.h"
 
 namespace mergelens::deliver {
+
+namespace {
+constexpr size_t kWeekThemes = 5;
+}  // namespace
 
 Result<Content> build_week_content(Store& store, const RepoRecord& repo, const Target& target,
                                    std::string_view week) {
@@ -29,10 +34,30 @@ Result<Content> build_week_content(Store& store, const RepoRecord& repo, const T
       return;
     }
     c.figures = web::week_figures(lang, *w);
+    const bool en = lang == web::Lang::kEn;
+    // What mattered this week: its themes, then its reads by their theme's rank.
+    for (const auto& t : w->themes.themes) {
+      if (c.themes.size() >= kWeekThemes) break;
+      if (!t.substantive || t.reverted) continue;
+      std::vector<std::string> refs;
+      for (size_t i : t.entries) refs.push_back(web::display_ref(w->entries[i].change));
+      std::string line = t.title;
+      if (!t.highlight.empty() && t.highlight != t.title) line += (en ? ": " : "：") + t.highlight;
+      line += fmt::format(fmt::runtime(en ? " ({})" : "（{}）"), fmt::join(refs, en ? ", " : "、"));
+      c.themes.push_back(std::move(line));
+    }
+    c.themes_label = w->themes.source == "model"
+                         ? (en ? "Themes of the week (chosen by a model)" : "本周主题（模型选出）")
+                         : (en ? "Themes of the week (found by the analysis)"
+                               : "本周主题（静态分析归组）");
     // A week is read for its close and selective reads; the rest are counted.
-    for (const auto& e : w->entries)
-      if (report::verdict_level(e.change.verdict) >= 3)
-        c.entries.push_back(entry_of(site, target, e));
+    std::vector<size_t> reads;
+    for (size_t i = 0; i < w->entries.size(); ++i)
+      if (report::verdict_level(w->entries[i].change.verdict) >= 3) reads.push_back(i);
+    std::ranges::stable_sort(reads, [&](size_t a, size_t b) {
+      return w->themes.rank_of[a] < w->themes.rank_of[b];
+    });
+    for (size_t i : reads) c.entries.push_back(entry_of(site, target, w->entries[i]));
   });
   if (!snap) return std::unexpected(snap.error());
   if (!built) return std::unexpected(built.error());

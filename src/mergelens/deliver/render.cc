@@ -183,6 +183,11 @@ std::vector<Block> blocks_of(const Dialect& d, const Content& c, size_t budget) 
     if (e.verdict == "close_read") close += " " + d.link(d.esc(e.ref), e.link);
   if (!close.empty()) top += d.nl() + d.esc(c.labels.close_links) + close;
   out.push_back({top, false, 0});
+  if (!c.themes.empty()) {
+    out.push_back({d.bold(d.esc(c.themes_label)), false, 0});
+    for (size_t i = 0; i < c.themes.size(); ++i)
+      out.push_back({cut_utf8(std::to_string(i + 1) + ". " + d.esc(c.themes[i]), budget), true, 0});
+  }
   for (const auto& e : c.entries) out.push_back({entry_block(d, c, e, budget), false, 1});
   if (!c.skipped.empty()) {
     out.push_back({d.bold(d.esc(c.labels.skipped)), false, 2});

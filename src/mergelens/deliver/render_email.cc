@@ -48,6 +48,15 @@ std::string render_email(const Content& c) {
       html(c.figures) + "</p>\n";
   std::string t = c.title + "\n" + std::string(c.title.size() > 40 ? 40 : c.title.size(), '=') +
                   "\n\n" + c.figures + "\n";
+  if (!c.themes.empty()) {
+    h += "<h2>" + html(c.themes_label) + "</h2>\n<ol>\n";
+    t += "\n" + c.themes_label + "\n";
+    for (size_t i = 0; i < c.themes.size(); ++i) {
+      h += "<li>" + html(c.themes[i]) + "</li>\n";
+      t += std::to_string(i + 1) + ". " + c.themes[i] + "\n";
+    }
+    h += "</ol>\n";
+  }
   std::string close_h, close_t;
   for (const auto& e : c.entries) {
     if (e.verdict != "close_read") continue;

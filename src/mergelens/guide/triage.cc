@@ -2,12 +2,14 @@
 #include "mergelens/guide/triage.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "mergelens/analysis/facts_json.h"
+#include "mergelens/guide/answer_check.h"
 #include "mergelens/guide/prompt_excerpt.h"
 #include "mergelens/guide/triage_text.h"
 #include "mergelens/llm/tokens.h"
@@ -16,23 +18,16 @@
 
 namespace mergelens {
 
+using answer_check::backticked;
+using answer_check::one_line;
+using answer_check::shown_in;
+using prompt_detail::clip_tokens;
 using prompt_detail::replace_all;
 
 namespace {
 
 bool is_code_role(FileRole r) {
   return r == FileRole::kCore || r == FileRole::kKernel || r == FileRole::kModel;
-}
-
-// One line, at most `chars` characters (UTF-8 safe), newlines folded.
-std::string one_line(std::string_view text, size_t chars) {
-  std::string s;
-  for (char c : text) s.push_back(c == '\n' || c == '\r' || c == '\t' ? ' ' : c);
-  s = std::string(trim(s));
-  if (s.size() <= chars) return s;
-  size_t cut = chars;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut) + "…";
 }
 
 // The first paragraph lines of a description, without Markdown headings,
@@ -67,8 +62,30 @@ struct Entry {
   std::string text;
 };
 
+// The comment the insight's reasons say argues the decision: the added
+// comment at one of the argued places (Facts::score_inputs.argued), else the
+// first comment in a focus region; null when the reasons claim none.
+const RationaleNote* argued_note(const Facts& f) {
+  const bool claimed = std::ranges::any_of(f.insight.reasons, [](const std::string& r) {
+    return r.find("argues") != std::string::npos;
+  });
+  if (!claimed) return nullptr;
+  for (const auto& place : f.score_inputs.argued) {
+    const size_t colon = place.rfind(':');
+    if (colon == std::string::npos) continue;
+    const std::string path = place.substr(0, colon);
+    const int line = std::atoi(place.c_str() + colon + 1);
+    for (const auto& n : f.rationale)
+      if (n.path == path && n.start_line <= line && line <= n.end_line) return &n;
+  }
+  for (const auto& n : f.rationale)
+    if (n.focus >= 0) return &n;
+  return nullptr;
+}
+
 // The entry of one change at a level of detail (3 = all, 1 = least).
-std::string entry_text(const Change& c, const Facts& f, const std::string& ref, int detail) {
+std::string entry_text(const Change& c, const Facts& f, const std::string& ref,
+                       const std::string& thread, int detail) {
   std::string t = fmt::format("[{}] {}\n", ref, one_line(c.title, detail >= 2 ? 160 : 100));
   std::string who = !c.author.login.empty() ? c.author.login : c.author.name;
   std::string line = fmt::format("by {}", one_line(who, 40));
@@ -137,8 +154,14 @@ std::string entry_text(const Change& c, const Facts& f, const std::string& ref, 
     }
     t += fmt::format("read first: {}\n", fmt::join(places, "; "));
   }
-  // The author's own argument, when the change adds one in code.
-  if (detail >= 2)
+  // The author's own argument: the comment the analysis says argues the
+  // decision, quoted at every level of detail (a claim a model can check);
+  // else, with room, the first comment the change adds in code.
+  if (const RationaleNote* note = argued_note(f)) {
+    t += fmt::format("argued comment in {}:{}: \"{}\"\n", one_line(note->path, 90),
+                     note->start_line,
+                     one_line(note->text, detail >= 3 ? 220 : detail == 2 ? 140 : 100));
+  } else if (detail >= 2) {
     for (const auto& note : f.rationale) {
       auto r = f.roles.find(note.path);
       if (r != f.roles.end() && !is_code_role(r->second)) continue;
@@ -146,6 +169,9 @@ std::string entry_text(const Change& c, const Facts& f, const std::string& ref, 
                        one_line(note.text, detail >= 3 ? 220 : 140));
       break;
     }
+  }
+  // The changes it belongs with (computed by the pipeline from the store).
+  if (!thread.empty()) t += "thread: " + one_line(thread, detail >= 2 ? 240 : 140) + "\n";
   const std::string desc = description_head(c.body, detail >= 3 ? 240 : detail == 2 ? 120 : 0);
   if (!desc.empty()) t += "description: " + desc + "\n";
   return t;
@@ -156,12 +182,13 @@ std::string entry_text(const Change& c, const Facts& f, const std::string& ref, 
 // (a quiet day shows everything; a busy one stays within its budget).
 std::vector<std::string> render_entries(std::span<const TriageInput> inputs) {
   const size_t n = inputs.size();
+  const std::vector<std::string> refs = triage_refs(inputs);
   std::vector<std::string> text(n);
   std::vector<int> detail(n, 3);
   std::vector<size_t> tokens(n);
   size_t total = 0;
   for (size_t i = 0; i < n; ++i) {
-    text[i] = entry_text(*inputs[i].change, *inputs[i].facts, triage_ref(*inputs[i].change), 3);
+    text[i] = entry_text(*inputs[i].change, *inputs[i].facts, refs[i], inputs[i].thread, 3);
     tokens[i] = llm::estimate_tokens(text[i]);
     total += tokens[i];
   }
@@ -173,8 +200,8 @@ std::vector<std::string> render_entries(std::span<const TriageInput> inputs) {
     if (worst == n) break;
     --detail[worst];
     total -= tokens[worst];
-    text[worst] = entry_text(*inputs[worst].change, *inputs[worst].facts,
-                             triage_ref(*inputs[worst].change), detail[worst]);
+    text[worst] = entry_text(*inputs[worst].change, *inputs[worst].facts, refs[worst],
+                             inputs[worst].thread, detail[worst]);
     tokens[worst] = llm::estimate_tokens(text[worst]);
     total += tokens[worst];
   }
@@ -187,34 +214,6 @@ std::vector<std::string> render_entries(std::span<const TriageInput> inputs) {
       total += tokens[i];
     }
   return text;
-}
-
-// The names a text field cites in backticks.
-std::vector<std::string> backticked(std::string_view text) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  for (;;) {
-    const size_t open = text.find('`', pos);
-    if (open == std::string_view::npos) break;
-    const size_t close = text.find('`', open + 1);
-    if (close == std::string_view::npos) break;
-    out.emplace_back(trim(text.substr(open + 1, close - open - 1)));
-    pos = close + 1;
-  }
-  return out;
-}
-
-// Whether a backticked name is shown in `entry`: as written, or its core
-// without call parentheses and member dots (`.to()` → "to"), or, for a
-// pattern such as `NAME_*`, its prefix.
-bool shown_in(std::string_view name, std::string_view entry) {
-  if (entry.find(name) != std::string_view::npos) return true;
-  std::string_view core = name;
-  while (!core.empty() && (core.front() == '.' || core.front() == ':')) core.remove_prefix(1);
-  while (core.ends_with("()")) core.remove_suffix(2);
-  while (!core.empty() && (core.back() == '.' || core.back() == ':' || core.back() == '*'))
-    core.remove_suffix(1);
-  return core.empty() || entry.find(core) != std::string_view::npos;
 }
 
 std::optional<int> score_of(const nlohmann::json& v) {
@@ -241,23 +240,53 @@ std::string triage_ref(const Change& c) {
   return c.sha.substr(0, 10);
 }
 
+std::vector<std::string> triage_refs(std::span<const TriageInput> inputs) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto& in : inputs) {
+    std::string ref = triage_ref(*in.change);
+    if (seen.contains(ref)) ref = in.change->sha.substr(0, 10);  // a reused number
+    seen.insert(ref);
+    out.push_back(std::move(ref));
+  }
+  return out;
+}
+
 Prompt build_triage_prompt(std::string_view repo, std::string_view day, int batch, int batches,
-                           std::span<const TriageInput> inputs) {
+                           std::span<const TriageInput> inputs,
+                           std::span<const std::string> other_parts) {
   Prompt p;
   p.system = std::string(triage_text::kSystem);
   std::string data;
   Hasher h;
   for (const auto& e : render_entries(inputs)) data += e + "\n";
   for (const auto& in : inputs) h.add(in.change->sha);
+  // A busy day's other parts, by title only: what this part is compared with.
+  if (!other_parts.empty()) {
+    data += "Other PRs of this day, judged in the other parts (for comparison only; do not "
+            "judge them here):\n";
+    size_t used = 0;
+    for (const auto& line : other_parts) {
+      std::string l = one_line(line, 110);
+      used += llm::estimate_tokens(l);
+      if (used > kTriageOtherPartsTokens) {
+        data += "…\n";
+        break;
+      }
+      data += "- " + l + "\n";
+    }
+    data += "\n";
+  }
   // The fence cannot be closed from inside, and its tag is not guessable
   // from any one PR.
   data = replace_all(std::move(data), "UNTRUSTED", "untrusted");
   const std::string fence = h.hex().substr(0, 12);
   p.user = fmt::format(
-      "Repository: {}\nDay: {} (UTC){}\nPRs merged that day: {}\n\n", one_line(repo, 100), day,
+      "Repository: {}\nDay: {} (UTC){}\nPRs {}: {}\n\n", one_line(repo, 100), day,
       batches > 1 ? fmt::format(", part {} of {} (a busy day is split; judge on the same scale)",
                                 batch, batches)
                   : std::string(),
+      batches > 1 ? "in this part" : "merged that day",
       inputs.size());
   p.user += fmt::format("<<<UNTRUSTED {}\n{}UNTRUSTED>>> {}\n\n", fence, data, fence);
   p.user += std::string(triage_text::kFormat);
@@ -305,8 +334,9 @@ Result<TriageAnswer> parse_triage_answer(const nlohmann::json& answer,
   std::map<std::string, size_t> by_ref;  // ref → index into inputs
   // What the prompt showed of each change: a reason may cite only that.
   const std::vector<std::string> entries = render_entries(inputs);
+  const std::vector<std::string> refs = triage_refs(inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string ref = triage_ref(*inputs[i].change);
+    const std::string& ref = refs[i];
     by_ref[ref] = i;
     if (ref.starts_with('#')) by_ref[ref.substr(1)] = i;
   }

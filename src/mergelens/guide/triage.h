@@ -34,24 +34,35 @@ inline constexpr std::string_view kTriagePromptVersion = "triage-2";
 inline constexpr size_t kTriageTokensPerChange = 170;
 // A quiet day's entries may take this much in all, so they keep full detail.
 inline constexpr size_t kTriageQuietDayTokens = 4000;
+// A busy day's part lists the other parts' PRs by title within this much.
+inline constexpr size_t kTriageOtherPartsTokens = 2500;
 
 // One change of a batch. Neither pointer is owned; both outlive the call.
 struct TriageInput {
   std::int64_t change_id = 0;
   const Change* change = nullptr;
   const Facts* facts = nullptr;
+  // The changes it belongs with, as one line ("reverts #12; part 2/3 with
+  // #10"); empty when none (report/threads.h's links, computed by the pipeline).
+  std::string thread;
 };
 
 // The id a triage prompt gives a change and the model answers with: "#N" for
 // a pull request, else the first 10 characters of its sha.
 std::string triage_ref(const Change& change);
+// The ids of a batch, each once: a second change with the same number (a
+// reused "(#N)") is named by its sha.
+std::vector<std::string> triage_refs(std::span<const TriageInput> inputs);
 
 // The prompt for one batch of `repo`'s day `day` ("YYYY-MM-DD"), batch
 // `batch` (1-based) of `batches`. The entries take kTriageTokensPerChange
-// estimated tokens each on average at most. The answer schema is
+// estimated tokens each on average at most. `other_parts`: the day's PRs in
+// the other batches, one "#N title" line each, listed inside the fence for
+// comparison (within kTriageOtherPartsTokens). The answer schema is
 // triage_answer_schema(). Never fails.
 Prompt build_triage_prompt(std::string_view repo, std::string_view day, int batch, int batches,
-                           std::span<const TriageInput> inputs);
+                           std::span<const TriageInput> inputs,
+                           std::span<const std::string> other_parts = {});
 
 // The JSON schema of a triage answer (for response_format json_schema).
 nlohmann::json triage_answer_schema();

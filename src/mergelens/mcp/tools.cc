@@ -440,10 +440,10 @@ std::vector<Tool> build() {
   t.push_back(
       {"release_notes", "A release-notes draft",
        "A draft of release notes for the PRs of one repository merged in a date range: "
-       "highlights (the most important), sections by tag, changed flags and environment "
-       "variables, new contributors, each line linking its PR, a page at a time. A starting "
-       "point to edit, not the notes. (`mergelens notes --from REV --to REV` drafts a range of "
-       "revisions.)",
+       "highlights (the most important themes, each citing its PRs), sections by kind with a "
+       "line per theme, changed flags and environment variables, new contributors, each PR "
+       "linked once, a page at a time. A starting point to edit, not the notes. (`mergelens "
+       "notes --from REV --to REV` drafts a range of revisions.)",
        object_schema(
            page_arguments(
                site_arguments({{"since",
@@ -459,7 +459,7 @@ std::vector<Tool> build() {
                                 {{"type", "integer"},
                                  {"minimum", 1},
                                  {"maximum", 50},
-                                 {"description", "Highlights at most (default 10)."}}}}),
+                                 {"description", "Highlight bullets (themes) at most (default 8)."}}}}),
                40, 500),
            {"since"}),
        result_schema({{"repo", {{"type", "string"}}},
@@ -469,11 +469,11 @@ std::vector<Tool> build() {
                       {"highlights", {{"type", "array"}}}},
                      {"repo", "highlights"}),
        paged("release_notes",
-             {"highlights", "sections[].entries", "visible", "new_contributors", "skipped"}, 40, {},
+             {"highlights", "sections[].lines", "visible", "new_contributors"}, 40, {},
              [](const ToolContext& c, const json& args) {
                return on_site(c, args, [&](const web::ApiContext& a) {
                  return web::v1_notes(a, args.at("since").get<std::string>(),
-                                      args.value("until", ""), args.value("highlights", 10));
+                                      args.value("until", ""), args.value("highlights", 8));
                });
              }),
        [](const json& r) {

@@ -297,6 +297,31 @@ void mark_shallow(Facts& f) {
   f.cleanup.clear();
 }
 
+// The repository's stored history for thread links, with the files changes
+// merged since `since` added. Every stored change is a candidate (links
+// point backward only), so the links of a change do not depend on which
+// other changes this run analyses.
+Result<void> fill_thread_index(Store& store, const RepoRecord& repo, UnixSeconds since,
+                               ThreadIndex& index) {
+  index = ThreadIndex();
+  auto rows = store.list_changes(repo.id, ListQuery{});
+  if (!rows) return std::unexpected(rows.error());
+  for (auto& r : *rows) {
+    if (r.open || r.merged_at <= 0) continue;
+    index.add({std::move(r.sha), r.number.value_or(0), std::move(r.title),
+               r.author.login.empty() ? std::move(r.author.name) : std::move(r.author.login),
+               r.merged_at});
+  }
+  auto added = store.added_files(repo.id, since);
+  if (!added) return std::unexpected(added.error());
+  for (auto& [sha, path] : *added) index.add_added_path(sha, std::move(path));
+  index.finish();
+  return {};
+}
+
+// How far back a change's "builds on" link looks (threads.h: 30 days), with a day to spare.
+constexpr UnixSeconds kThreadLookBack = 31 * 86400;
+
 }  // namespace
 
 Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const AnalyzeOptions& opt,
@@ -359,6 +384,8 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
   // Pass 1 analyses what is missing (or everything with --force); facts that
   // name older changes as fixed, followed up or reverted invalidate those, and
   // later passes recompute them with the back-reference (at most 3 passes).
+  ThreadIndex thread_index;
+  UnixSeconds thread_horizon = INT64_MAX;
   for (int pass = 0; pass < 3; ++pass) {
     auto ids =
         store.changes_needing_analysis(repo.id, opt.force && pass == 0 ? -1 : kAnalyzerVersion);
@@ -366,6 +393,24 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
     if (ids->empty()) break;
     if (progress) progress->set_total(report.analyzed + ids->size());
 
+    // The thread index reaches back far enough for the oldest change to analyse.
+    {
+      UnixSeconds oldest = INT64_MAX;
+      for (auto id : *ids) {
+        auto c = store.get_change_by_id(id);  // merge order: the first is the oldest
+        if (!c) return std::unexpected(c.error());
+        if (*c && !(*c)->open && (*c)->merged_at > 0) {
+          oldest = (*c)->merged_at;
+          break;
+        }
+      }
+      if (oldest != INT64_MAX && oldest - kThreadLookBack < thread_horizon) {
+        if (auto r = fill_thread_index(store, repo, oldest - kThreadLookBack, thread_index); !r)
+          return std::unexpected(r.error());
+        thread_horizon = oldest - kThreadLookBack;
+        ctx->threads = &thread_index;
+      }
+    }
     const size_t batch = std::max<size_t>(1, opt.batch_size);
     for (size_t start = 0; start < ids->size(); start += batch) {
       const size_t n = std::min(batch, ids->size() - start);

@@ -14,10 +14,11 @@
 #include "mergelens/analysis/facts_json.h"
 #include "mergelens/analysis/judgment/scores.h"
 #include "mergelens/guide/citations.h"
+#include "mergelens/analysis/text/threads.h"
 #include "mergelens/guide/triage.h"
 #include "mergelens/guide/triage_guide.h"
 #include "mergelens/llm/client.h"
-#include "mergelens/llm/repair.h"
+#include "mergelens/pipeline/listwise.h"
 #include "mergelens/model/json.h"
 #include "mergelens/source/tree_lookup.h"
 #include "mergelens/util/hash.h"
@@ -73,99 +74,59 @@ struct BatchResult {
 std::optional<BatchResult> ask_batch(Store& store, llm::Client& client, const RepoRecord& repo,
                                      const std::string& day, size_t batch, size_t batches,
                                      const std::vector<TriageInput>& inputs,
+                                     const std::vector<std::string>& other_parts,
                                      const TriageOptions& options, TriageReport& report,
                                      bool* truncated) {
   const Prompt prompt = build_triage_prompt(repo.name, day, static_cast<int>(batch + 1),
-                                            static_cast<int>(batches), inputs);
+                                            static_cast<int>(batches), inputs, other_parts);
   report.max_prompt_tokens = std::max(report.max_prompt_tokens, prompt.estimated_tokens);
   Hasher h;
   h.add(prompt.system).add(prompt.user);
   const std::string key =
       fmt::format("{}|{}|{}", kTriagePromptVersion, client.settings().model, h.hex());
-  const std::string cache_key = "triage|" + key;
   const std::string where =
       fmt::format("triage of {} {} batch {}/{}", repo.name, day, batch + 1, batches);
+  ListwiseRequest request;
+  request.prompt = &prompt;
+  request.schema_name = "triage";
+  request.schema = triage_answer_schema();
+  request.cache_key = "triage|" + key;
+  request.again = "Answer again with one JSON object {\"prs\": [...]} judging every PR of the "
+                  "list once.";
+  request.where = where;
+  request.force = options.force;
+  // Cut off at the token limit: the last items are cut too. A batch of
+  // several is asked again in halves (the caller splits it).
+  request.stop_when_cut_off = inputs.size() > 1;
   if (!options.dump_dir.empty()) {
-    const nlohmann::json request = {
-        {"messages",
-         {{{"role", "system"}, {"content", prompt.system}},
-          {{"role", "user"}, {"content", prompt.user}}}},
-        {"response_format",
-         {{"type", "json_schema"},
-          {"json_schema",
-           {{"name", "triage"}, {"strict", true}, {"schema", triage_answer_schema()}}}}},
-        {"estimated_tokens", prompt.estimated_tokens}};
     const auto path =
         std::filesystem::path(options.dump_dir) / fmt::format("{}-{}.request.json", day, batch + 1);
-    std::error_code ec;
-    std::filesystem::create_directories(options.dump_dir, ec);
-    std::ofstream out(path, std::ios::binary);
-    out << dump_json(request, 2) << "\n";
-    if (!out) report.problems.push_back(fmt::format("{}: cannot write {}", where, path.string()));
+    if (auto e = write_listwise_request(request, path.string()); !e.empty())
+      report.problems.push_back(e);
     return std::nullopt;
   }
-  auto use = [&](const nlohmann::json& answer) -> std::optional<BatchResult> {
-    auto parsed = parse_triage_answer(answer, inputs);
-    if (!parsed) return std::nullopt;
-    for (const auto& d : parsed->dropped) report.problems.push_back(where + ": " + d);
-    report.missing += parsed->missing.size();
-    return BatchResult{std::move(parsed->items), key, batch};
-  };
-  if (!options.force) {
-    auto hit = store.cache_get(cache_key);
-    if (hit && *hit) {
-      auto j = nlohmann::json::parse(**hit, nullptr, false);
-      if (!j.is_discarded())
-        if (auto r = use(j)) {
-          ++report.cached;
-          return r;
-        }
-    }
+  auto outcome = ask_listwise(store, client, request, [&](const nlohmann::json& j) {
+    auto parsed = parse_triage_answer(j, inputs);
+    return parsed ? std::nullopt : std::optional<std::string>(parsed.error().message);
+  });
+  report.calls += outcome.calls;
+  report.cached += outcome.cached;
+  report.prompt_tokens += outcome.prompt_tokens;
+  report.completion_tokens += outcome.completion_tokens;
+  if (outcome.cut_off) {
+    report.problems.push_back(
+        fmt::format("{}: {}: asked again in two halves", where, outcome.problem));
+    *truncated = true;
+    return std::nullopt;
   }
-  llm::ChatRequest req;
-  req.messages = {{"system", prompt.system}, {"user", prompt.user}};
-  req.json_schema =
-      nlohmann::json{{"name", "triage"}, {"strict", true}, {"schema", triage_answer_schema()}};
-  req.temperature = 0.2;
-  req.max_tokens = prompt.max_tokens;
-  std::string problem;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    ++report.calls;
-    auto res = client.chat(req);
-    if (!res) {
-      report.problems.push_back(fmt::format("{}: {}", where, res.error().message));
-      return std::nullopt;  // the client has retried what can be retried
-    }
-    report.prompt_tokens += res->usage.prompt_tokens;
-    report.completion_tokens += res->usage.completion_tokens;
-    // Cut off at the token limit: the last items are cut too. A batch of
-    // several is asked again in halves (the caller splits it).
-    if (res->finish_reason == "length" && inputs.size() > 1) {
-      report.problems.push_back(
-          fmt::format("{}: the answer was cut off at its {} token limit: asked again in two halves",
-                      where, req.max_tokens));
-      *truncated = true;
-      return std::nullopt;
-    }
-    auto json = llm::parse_json_answer(res->content, nullptr);
-    if (json) {
-      auto parsed = parse_triage_answer(*json, inputs);
-      if (parsed) {
-        (void)store.cache_put(cache_key, dump_json(*json, -1));
-        return use(*json);
-      }
-      problem = parsed.error().message;
-    } else {
-      problem = json.error().message;
-    }
-    req.messages.push_back({"assistant", res->content.substr(0, 2000)});
-    req.messages.push_back(
-        {"user", fmt::format("That answer could not be used ({}). Answer again with one JSON "
-                             "object {{\"prs\": [...]}} judging every PR of the list once.",
-                             problem.substr(0, 300))});
+  if (!outcome.answer) {
+    report.problems.push_back(fmt::format("{}: {}", where, outcome.problem));
+    return std::nullopt;
   }
-  report.problems.push_back(fmt::format("{}: unusable answer: {}", where, problem.substr(0, 300)));
-  return std::nullopt;
+  auto parsed = parse_triage_answer(*outcome.answer, inputs);
+  for (const auto& d : parsed->dropped) report.problems.push_back(where + ": " + d);
+  report.missing += parsed->missing.size();
+  return BatchResult{std::move(parsed->items), key, batch};
 }
 
 // Triages one day's changes (loaded, in merge order) and stores the records.
@@ -176,15 +137,48 @@ Result<void> triage_day(Store& store, llm::Client& client, const RepoRecord& rep
   std::vector<BatchResult> results;
   std::map<std::int64_t, const Loaded*> by_id;
   for (const auto& l : day_changes) by_id[l.id] = &l;
+  // Each change's thread as one line: the links it has, both ways.
+  std::vector<std::int64_t> day_ids;
+  for (const auto& l : day_changes) day_ids.push_back(l.id);
+  auto edges = store.thread_edges(day_ids);
+  if (!edges) return std::unexpected(edges.error());
+  std::map<std::int64_t, std::vector<std::string>> links;
+  auto ref = [](const LinkEnd& e) {
+    return e.number ? fmt::format("#{}", *e.number) : e.sha.substr(0, 10);
+  };
+  for (const auto& e : *edges) {
+    const auto days = static_cast<int>(e.from.merged_at / 86400 - e.to.merged_at / 86400);
+    const bool dated = e.relation == "reverts" || e.relation == "relands";
+    links[e.from.id].push_back(link_phrase("en", e.relation, false, ref(e.to), e.detail, -1));
+    links[e.to.id].push_back(
+        link_phrase("en", e.relation, true, ref(e.from), e.detail, dated ? days : -1));
+  }
+  std::vector<std::string> threads(day_changes.size());
+  for (size_t i = 0; i < day_changes.size(); ++i) {
+    std::vector<std::string> parts;
+    if (auto p = series_phrase("en", day_changes[i].change.title); !p.empty()) parts.push_back(p);
+    if (auto it = links.find(day_changes[i].id); it != links.end())
+      for (const auto& l : it->second)
+        if (parts.size() < 5) parts.push_back(l);
+    threads[i] = fmt::format("{}", fmt::join(parts, "; "));
+  }
   for (size_t b = 0; b < batches.size(); ++b) {
     const std::vector<size_t> batch = batches[b];
     std::vector<TriageInput> inputs;
     for (size_t i : batch)
-      inputs.push_back({day_changes[i].id, &day_changes[i].change, &day_changes[i].facts});
+      inputs.push_back(
+          {day_changes[i].id, &day_changes[i].change, &day_changes[i].facts, threads[i]});
+    // The other parts of a busy day, by title.
+    std::vector<std::string> others;
+    for (size_t o = 0; o < batches.size(); ++o)
+      if (o != b)
+        for (size_t i : batches[o])
+          others.push_back(fmt::format("{} {}", triage_ref(day_changes[i].change),
+                                       day_changes[i].change.title));
     ++report.batches;
     bool truncated = false;
-    auto r =
-        ask_batch(store, client, repo, day, b, batches.size(), inputs, options, report, &truncated);
+    auto r = ask_batch(store, client, repo, day, b, batches.size(), inputs, others, options,
+                       report, &truncated);
     if (r) {
       results.push_back(std::move(*r));
     } else if (truncated) {
@@ -314,7 +308,9 @@ Result<TriageReport> triage_days(Store& store, const RepoRecord& repo, llm::Clie
   }
   for (const auto& [day, ids] : by_day) {
     std::vector<Loaded> loaded;
+    std::set<std::int64_t> seen;  // each change once, however the rows came
     for (auto id : ids) {
+      if (!seen.insert(id).second) continue;
       auto c = store.get_change_by_id(id);
       if (!c) return std::unexpected(c.error());
       auto f = store.get_facts(id);

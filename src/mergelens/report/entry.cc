@@ -33,6 +33,8 @@ Result<std::vector<Entry>> load_entries(Store& store, std::string_view lang,
   if (!tags) return std::unexpected(tags.error());
   auto triage = store.triage_of(ids);
   if (!triage) return std::unexpected(triage.error());
+  auto threads = thread_notes(store, ids);
+  if (!threads) return std::unexpected(threads.error());
   const bool en = lang == "en";
   std::vector<Entry> out;
   out.reserve(rows.size());
@@ -89,6 +91,8 @@ Result<std::vector<Entry>> load_entries(Store& store, std::string_view lang,
       }
     }
     if (e.headline.empty()) e.headline = clean_utf8_text(r.title);
+    if (auto t = threads->find(r.id); t != threads->end()) e.thread = std::move(t->second);
+    e.thread_text = thread_phrases(lang, r.title, r.merged_at, e.thread);
     out.push_back(std::move(e));
   }
   return out;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mergelens/guide/guide.h"
+#include "mergelens/report/threads.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
 
@@ -36,6 +37,11 @@ struct Entry {
   // or more, or the importance by two points or more (guide/triage_guide.h
   // triage_moved_far); the triage record holds both judgments.
   bool triage_moved_far = false;
+  // The changes it belongs with (report/threads.h), strongest first, and the
+  // same as phrases in the entry's language ("part 2 of 3 (with #12)",
+  // "reverted by #130 on the same day").
+  std::vector<ThreadNote> thread;
+  std::vector<std::string> thread_text;
 };
 
 // The digest paragraph of a guide: Guide::digest when its writer gave one,
@@ -46,8 +52,8 @@ std::string digest_paragraph(const Guide& guide);
 // nullopt when it has none. Store errors pass through.
 Result<std::optional<Guide>> guide_in(Store& store, std::string_view lang, std::int64_t id);
 
-// The entries of `rows`, in the order given: tags, triage records and each
-// change's guide (in `lang`, else the other language) read from `store`.
+// The entries of `rows`, in the order given: tags, triage records, thread
+// links and each change's guide (in `lang`, else the other language) read from `store`.
 // Fails only with the store's errors. The caller owns the result.
 Result<std::vector<Entry>> load_entries(Store& store, std::string_view lang,
                                         const std::vector<ChangeSummary>& rows);

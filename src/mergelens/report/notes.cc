@@ -5,12 +5,37 @@
 #include <set>
 #include <unordered_set>
 
+#include "mergelens/guide/themes.h"
+
 namespace mergelens::report {
 
 namespace {
 
+constexpr UnixSeconds kYear = 365 * 86400;
+
 std::string who(const Person& p) {
   return p.login.empty() ? p.name : p.login;
+}
+
+std::string section_of(std::string_view kind) {
+  if (kind == "model-support") return "models";
+  if (kind == "feature") return "features";
+  if (kind == "perf") return "performance";
+  if (kind == "bugfix") return "fixes";
+  if (kind == "refactor") return "refactoring";
+  if (kind == "revert") return "reverts";
+  if (kind == "docs" || kind == "ci" || kind == "tests" || kind == "deps") return "maintenance";
+  return "other";
+}
+
+constexpr std::string_view kSectionOrder[] = {"models",      "features", "performance", "fixes",
+                                              "refactoring", "other",    "reverts",     "maintenance"};
+
+// Whether a theme gets a line of its own in the sections: something in it
+// is worth reading or important (a routine change, CI, docs are counted).
+bool listed(const Theme& t, const std::vector<Entry>& entries) {
+  if (!t.substantive) return false;
+  return std::ranges::any_of(t.entries, [&](size_t i) { return entries[i].change.verdict != "skip"; });
 }
 
 }  // namespace
@@ -19,13 +44,17 @@ Result<Notes> draft_notes(Store& store, const RepoRecord& repo, const NotesRange
                           const NotesOptions& o, const Filter* filter) {
   if (!range.shas && !range.since && !range.until)
     return fail(ErrorKind::kInvalidInput, "a release-notes range needs revisions or dates");
+  if (!range.shas && range.since && range.until && *range.since > *range.until)
+    return fail(ErrorKind::kInvalidInput,
+                "the release-notes range ends ({}) before it starts ({}): swap the bounds",
+                range.to_label, range.from_label);
   Notes n;
   n.repo = repo.name;
   n.web_base = repo.web_base;
   n.from = range.from_label;
   n.to = range.to_label;
   n.lang = o.lang;
-  n.list_skips = o.list_skips;
+  n.list_all = o.list_all;
   ListQuery q;
   if (!range.shas) {
     q.since = range.since;
@@ -47,41 +76,45 @@ Result<Notes> draft_notes(Store& store, const RepoRecord& repo, const NotesRange
     n.left_out = *left;
   }
   order_entries(n.entries);
-
-  // Highlights: close reads and changes of importance 7 or more, by
-  // importance, then insight, then the entries' order; at least three
-  // (the most important ones) when the range has that many to choose from.
-  std::vector<size_t> cands;
-  for (size_t i = 0; i < n.entries.size(); ++i)
-    if (verdict_level(n.entries[i].change.verdict) >= 2) cands.push_back(i);
-  std::ranges::stable_sort(cands, [&](size_t a, size_t b) {
-    const auto& ca = n.entries[a].change;
-    const auto& cb = n.entries[b].change;
-    if (ca.importance != cb.importance) return ca.importance > cb.importance;
-    return ca.insight > cb.insight;
-  });
-  for (size_t i : cands) {
-    if (n.highlights.size() >= o.max_highlights) break;
-    const auto& c = n.entries[i].change;
-    if (c.verdict == "close_read" || c.importance >= 7 || n.highlights.size() < 3)
-      n.highlights.push_back(i);
+  const std::string span =
+      !range.span.empty() || range.shas ? range.span : time_span(range.since, range.until);
+  if (o.per_pr) {
+    n.themes = single_themes(n.entries);
+  } else {
+    auto themes = window_themes(store, repo.id, span, n.entries, o.lang);
+    if (!themes) return std::unexpected(themes.error());
+    n.themes = std::move(*themes);
   }
 
-  // Sections by each entry's strongest tag, biggest first.
-  for (size_t i = 0; i < n.entries.size(); ++i) {
-    if (n.entries[i].change.verdict == "skip") {
-      n.skipped.push_back(i);
+  // Highlights: the best themes that are worth naming and were not reverted
+  // in the range; the model's themes only, when it chose them.
+  std::vector<bool> shown(n.themes.themes.size(), false);
+  for (size_t t = 0; t < n.themes.themes.size() && n.highlights.size() < o.max_highlights; ++t) {
+    const Theme& th = n.themes.themes[t];
+    if (n.themes.source == "model" && th.kind != "model") break;
+    if (th.reverted || !listed(th, n.entries)) continue;
+    n.highlights.push_back(t);
+    shown[t] = true;
+  }
+  // Sections: every other listed theme (all of them with list_all), by kind.
+  for (size_t t = 0; t < n.themes.themes.size(); ++t) {
+    if (shown[t]) continue;
+    const Theme& th = n.themes.themes[t];
+    if (!o.list_all && !listed(th, n.entries)) {
+      for (size_t i : th.entries) {
+        ++n.unlisted;
+        n.unlisted_skips += n.entries[i].change.verdict == "skip";
+      }
       continue;
     }
-    auto tag = strongest_tag(store, n.entries[i]);
-    if (!tag) return std::unexpected(tag.error());
-    auto s = std::ranges::find(n.sections, *tag, &NotesSection::tag);
-    if (s == n.sections.end()) s = n.sections.insert(n.sections.end(), {*tag, {}});
-    s->entries.push_back(i);
+    const std::string kind = section_of(th.tag);
+    auto s = std::ranges::find(n.sections, kind, &NotesSection::kind);
+    if (s == n.sections.end()) s = n.sections.insert(n.sections.end(), {kind, {}});
+    s->lines.push_back(t);
   }
   std::ranges::stable_sort(n.sections, [](const NotesSection& a, const NotesSection& b) {
-    if (a.tag.empty() != b.tag.empty()) return b.tag.empty();  // untagged last
-    return a.entries.size() > b.entries.size();
+    auto pos = [](const std::string& k) { return std::ranges::find(kSectionOrder, k) - kSectionOrder; };
+    return pos(a.kind) < pos(b.kind);
   });
 
   for (size_t i = 0; i < n.entries.size(); ++i) {
@@ -91,26 +124,33 @@ Result<Notes> draft_notes(Store& store, const RepoRecord& repo, const NotesRange
     if (*v) n.visible.emplace_back(i, std::move(**v));
   }
 
-  // New contributors: no change of theirs merged before the range's first one.
+  // New contributors: no change of theirs merged before the range's first
+  // one, said only when the store holds the history before it.
   if (!n.entries.empty()) {
     UnixSeconds first = INT64_MAX;
     for (const auto& e : n.entries) first = std::min(first, e.change.merged_at);
-    ListQuery before;
-    before.until = first;
-    auto older = store.list_changes(repo.id, before);
-    if (!older) return std::unexpected(older.error());
-    std::set<std::string> known;
-    for (const auto& c : *older)
-      if (!c.open) known.insert(who(c.author));
-    std::vector<size_t> by_time(n.entries.size());
-    for (size_t i = 0; i < by_time.size(); ++i) by_time[i] = i;
-    std::ranges::stable_sort(by_time, [&](size_t a, size_t b) {
-      return n.entries[a].change.merged_at < n.entries[b].change.merged_at;
-    });
-    for (size_t i : by_time) {
-      const std::string name = who(n.entries[i].change.author);
-      if (name.empty() || n.entries[i].change.kind == ChangeKind::kCommit) continue;
-      if (known.insert(name).second) n.new_contributors.push_back({name, i});
+    auto oldest = store.adjacent_merge(repo.id, 1, /*before=*/false);
+    if (!oldest) return std::unexpected(oldest.error());
+    n.history_from = oldest->value_or(first);
+    n.contributors_known = !repo.base_sha.empty() || n.history_from <= first - kYear;
+    if (n.contributors_known) {
+      ListQuery before;
+      before.until = first;
+      auto older = store.list_changes(repo.id, before);
+      if (!older) return std::unexpected(older.error());
+      std::set<std::string> known;
+      for (const auto& c : *older)
+        if (!c.open) known.insert(who(c.author));
+      std::vector<size_t> by_time(n.entries.size());
+      for (size_t i = 0; i < by_time.size(); ++i) by_time[i] = i;
+      std::ranges::stable_sort(by_time, [&](size_t a, size_t b) {
+        return n.entries[a].change.merged_at < n.entries[b].change.merged_at;
+      });
+      for (size_t i : by_time) {
+        const std::string name = who(n.entries[i].change.author);
+        if (name.empty() || n.entries[i].change.kind == ChangeKind::kCommit) continue;
+        if (known.insert(name).second) n.new_contributors.push_back({name, i});
+      }
     }
   }
   return n;

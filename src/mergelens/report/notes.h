@@ -1,9 +1,13 @@
-// A release-notes draft for a range of merged changes: Highlights chosen by
-// importance (the model's triage when there is one: the judgment an Entry
-// shows), sections by tag, changed defaults and flags, new contributors
-// (authors whose first merged change in the repository is in the range),
-// every line linking its PR; rendered as Markdown or JSON. `mergelens notes`
-// and the MCP tool `release_notes` build it.
+// A release-notes draft for a range of merged changes, in the form
+// maintainers write by hand: a few highlight bullets, each a theme with a
+// one-line headline citing its PRs (report/themes.h: the model's theme pass
+// for the range when stored, else the analysis's threads, tags and paths);
+// then sections by kind (features, performance, fixes, ...) whose lines are
+// themes, several PRs to a line; changed defaults and flags; new
+// contributors when the store holds enough history to know; and one line
+// for what is left out. Every PR appears once. Rendered as Markdown that
+// renders cleanly on GitHub, or as JSON. `mergelens notes` and the MCP tool
+// `release_notes` build it.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +20,7 @@
 
 #include "mergelens/report/entry.h"
 #include "mergelens/report/filter.h"
+#include "mergelens/report/themes.h"
 #include "mergelens/report/visible.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
@@ -29,17 +34,28 @@ struct NotesRange {
   std::optional<std::vector<std::string>> shas;
   std::optional<UnixSeconds> since, until;
   std::string from_label, to_label;  // as the reader named them ("v0.9.0", "2026-09-01")
+  // The key the range's model themes are stored under (guide/themes.h):
+  // revs_span(from, to) for revisions (empty: offline themes only); for
+  // dates, empty means time_span(since, until).
+  std::string span;
 };
 
 struct NotesOptions {
-  std::string lang = "zh";     // "zh" or "en"
-  size_t max_highlights = 10;  // at most this many highlights
-  bool list_skips = false;     // list skip-verdict changes too (else one line counts them)
+  std::string lang = "zh";    // "zh" or "en"
+  size_t max_highlights = 8;  // highlight bullets at most
+  // List every change: minor ones and skips too (else they are counted in
+  // the closing line).
+  bool list_all = false;
+  // One highlight per PR by its own judgment, no themes (report/themes.h
+  // single_themes): the per-PR view, for comparison.
+  bool per_pr = false;
 };
 
+// Changes of one kind, each line a theme.
 struct NotesSection {
-  std::string tag;              // empty: changes without a tag
-  std::vector<size_t> entries;  // indexes into Notes::entries, most worth reading first
+  std::string kind;           // "models", "features", "performance", "fixes", "refactoring",
+                              // "reverts", "other", "maintenance"
+  std::vector<size_t> lines;  // indexes into Notes::themes.themes, by rank
 };
 
 struct Contributor {
@@ -53,29 +69,41 @@ struct Notes {
   std::string lang;
   std::vector<Entry> entries;  // every change of the range passing the filter, most worth first
   size_t left_out = 0;         // changes of the range the filter left out
-  std::vector<size_t> highlights;
-  std::vector<NotesSection> sections;  // non-skip entries by strongest tag, biggest first
-  std::vector<size_t> skipped;         // skip-verdict entries
+  Themes themes;               // every entry in one theme
+  std::vector<size_t> highlights;      // indexes into themes.themes
+  std::vector<NotesSection> sections;  // the other listed themes, by kind
+  size_t unlisted = 0;                 // entries neither highlighted nor in a section
+  size_t unlisted_skips = 0;           // of them, skip verdicts
   std::vector<std::pair<size_t, Visible>> visible;  // changed flags, env vars, public API
+  // New contributors are listed only when the store knows the repository's
+  // history before the range (its whole first-parent history, or a year
+  // before the range's first merge); else `history_from` says from when it
+  // does.
+  bool contributors_known = false;
+  UnixSeconds history_from = 0;
   std::vector<Contributor> new_contributors;
-  bool list_skips = false;
+  bool list_all = false;
 };
 
 // Drafts the notes of `range` of `repo`, reading guides in options.lang
 // (else the other language) and keeping the entries that pass `filter`
-// (nullptr: all). kInvalidInput when the range names no bound and no shas.
-// A range without changes is a draft without entries. Store errors pass
-// through.
+// (nullptr: all). kInvalidInput when the range names no bound and no shas,
+// or ends before it starts. A range without changes is a draft without
+// entries. Store errors pass through.
 Result<Notes> draft_notes(Store& store, const RepoRecord& repo, const NotesRange& range,
                           const NotesOptions& options, const Filter* filter = nullptr);
 
-// The draft as Markdown: a title, Highlights, one section per tag, changed
-// defaults and flags, new contributors and the count of what is not listed;
-// every entry line "- headline ([#123](url))", labels in notes.lang.
+// The draft as Markdown: a title, whose judgment chose the themes,
+// Highlights ("- **title**: line ([#1](url), [#2](url))"), one section per
+// kind with a line per theme, changed defaults and flags, new contributors
+// and the line counting what is not listed; labels in notes.lang. One line
+// per bullet: nothing runs on in a CommonMark renderer.
 std::string notes_markdown(const Notes& notes);
 
-// The draft as data: repo, from, to, lang, counts, highlights (entries),
-// sections (tag, name, entries), visible, new_contributors, skipped.
+// The draft as data: repo, from, to, lang, counts, themes_source,
+// highlights (themes with their entries), sections (kind, name, lines:
+// themes with their entries), visible, new_contributors (null when not
+// known), unlisted; every entry with its theme's rank.
 nlohmann::json notes_json(const Notes& notes);
 
 }  // namespace mergelens::report

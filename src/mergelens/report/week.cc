@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/guide/themes.h"
 #include "mergelens/util/time.h"
 
 namespace mergelens::report {
@@ -37,6 +38,16 @@ std::string trend_of(std::int64_t count, double mean) {
   if (count >= 1.5 * mean && count - mean >= 2) return "up";
   if (count <= 0.5 * mean && mean - count >= 2) return "down";
   return "steady";
+}
+
+nlohmann::json thread_refs(const Entry& e) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& n : e.thread)
+    a.push_back({{"relation", n.relation},
+                 {"direction", n.later ? "later" : "earlier"},
+                 {"ref", link_ref(n.other)},
+                 {"detail", n.detail}});
+  return a;
 }
 
 }  // namespace
@@ -154,6 +165,10 @@ Result<Week> load_week(Store& store, std::int64_t repo_id, std::string_view week
     if (!v) return std::unexpected(v.error());
     if (*v) w.visible.push_back({i, std::move(**v)});
   }
+  auto themes = window_themes(store, repo_id, repo_id == kAllRepos ? "" : week_span(w.week),
+                              w.entries, lang);
+  if (!themes) return std::unexpected(themes.error());
+  w.themes = std::move(*themes);
   auto p = store.adjacent_merge(repo_id, w.since, /*before=*/true);
   if (!p) return std::unexpected(p.error());
   auto n = store.adjacent_merge(repo_id, w.until, /*before=*/false);
@@ -181,7 +196,9 @@ nlohmann::json entry_json(const Entry& e) {
                    {"merged_at", format_utc(c.merged_at)},
                    {"url", c.url},
                    {"triaged", e.triage.has_value()},
-                   {"triage_reason", e.triage_reason}};
+                   {"triage_reason", e.triage_reason},
+                   {"thread", thread_refs(e)},
+                   {"thread_text", e.thread_text}};
   return j;
 }
 
@@ -197,8 +214,16 @@ nlohmann::json week_json(const Week& w) {
   j["skims"] = w.skims;
   j["skips"] = w.skips;
   j["triaged"] = w.triaged;
+  j["themes_source"] = w.themes.source;
+  j["themes_model"] = w.themes.model;
+  j["themes"] = nlohmann::json::array();
+  for (const auto& t : w.themes.themes) j["themes"].push_back(theme_json(t, w.entries));
   j["entries"] = nlohmann::json::array();
-  for (const auto& e : w.entries) j["entries"].push_back(entry_json(e));
+  for (size_t i = 0; i < w.entries.size(); ++i) {
+    nlohmann::json e = entry_json(w.entries[i]);
+    if (i < w.themes.rank_of.size()) e["theme_rank"] = w.themes.rank_of[i];
+    j["entries"].push_back(std::move(e));
+  }
   j["close_by_tag"] = nlohmann::json::array();
   for (const auto& g : w.close_by_tag) {
     nlohmann::json refs = nlohmann::json::array();

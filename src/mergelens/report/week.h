@@ -16,6 +16,7 @@
 
 #include "mergelens/report/entry.h"
 #include "mergelens/report/filter.h"
+#include "mergelens/report/themes.h"
 #include "mergelens/report/visible.h"
 #include "mergelens/store/store.h"
 #include "mergelens/util/error.h"
@@ -64,6 +65,9 @@ struct Week {
   std::vector<TagGroup> close_by_tag;     // groups ordered by their best entry
   std::vector<TagMove> moves;             // of the shown entries' tags, busiest first (at most 12)
   std::vector<VisibleEntry> visible;      // in entry order, skips excluded
+  // The week's themes (report/themes.h): the model's theme pass of the week
+  // when stored, else the analysis's; what mattered this week, by rank.
+  Themes themes;
   std::optional<std::string> prev, next;  // nearest weeks with changes
 };
 
@@ -75,9 +79,11 @@ struct Week {
 Result<Week> load_week(Store& store, std::int64_t repo_id, std::string_view week,
                        std::string_view lang, const Filter* filter = nullptr);
 
-// The week as data: week, since/until (ISO times), counts, entries (ref,
-// number, sha, title, headline, paragraph, verdict, importance, insight,
-// tags, author, merged_at, url), close_by_tag (tag, refs), moves, visible.
+// The week as data: week, since/until (ISO times), counts, themes (rank,
+// title, highlight, refs; themes_source), entries (ref, number, sha, title,
+// headline, paragraph, verdict, importance, insight, tags, author,
+// merged_at, url, thread, theme_rank), close_by_tag (tag, refs), moves,
+// visible.
 nlohmann::json week_json(const Week& week);
 
 // One entry as data (shared by week_json and the release notes' JSON).

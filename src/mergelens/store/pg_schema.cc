@@ -311,6 +311,26 @@ CREATE TABLE switch_origins (
     R"sql(
 ALTER TABLE triage ADD COLUMN scope_zh TEXT NOT NULL DEFAULT '';
 )sql",
+    // 10: threads and themes, as SQLite migration 13.
+    R"sql(
+CREATE TABLE change_links (
+  change_id BIGINT NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  target_id BIGINT NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  relation TEXT NOT NULL,
+  detail TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (change_id, target_id)
+);
+CREATE INDEX change_links_by_target ON change_links(target_id);
+CREATE TABLE themes (
+  repo_id BIGINT NOT NULL REFERENCES repos(id) ON DELETE CASCADE,
+  span TEXT NOT NULL,
+  key TEXT NOT NULL,
+  model TEXT NOT NULL DEFAULT '',
+  at BIGINT NOT NULL DEFAULT 0,
+  doc TEXT NOT NULL,
+  PRIMARY KEY (repo_id, span)
+);
+)sql",
 };
 
 }  // namespace

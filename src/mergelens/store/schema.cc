@@ -315,6 +315,28 @@ CREATE TABLE switch_origins (
     R"sql(
 ALTER TABLE triage ADD COLUMN scope_zh TEXT NOT NULL DEFAULT '';
 )sql",
+    // 13: threads and themes. change_links: the earlier changes a change belongs with
+    // (Facts::thread, written with its facts); themes: a model's themes of a window (a week, a
+    // release range), one document per window (pipeline/themes.h).
+    R"sql(
+CREATE TABLE change_links (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  target_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  relation TEXT NOT NULL,
+  detail TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (change_id, target_id)
+) WITHOUT ROWID;
+CREATE INDEX change_links_by_target ON change_links(target_id);
+CREATE TABLE themes (
+  repo_id INTEGER NOT NULL REFERENCES repos(id) ON DELETE CASCADE,
+  span TEXT NOT NULL,
+  key TEXT NOT NULL,
+  model TEXT NOT NULL DEFAULT '',
+  at INTEGER NOT NULL DEFAULT 0,
+  doc TEXT NOT NULL,
+  PRIMARY KEY (repo_id, span)
+);
+)sql",
 };
 
 }  // namespace

@@ -70,6 +70,11 @@ Result<size_t> SqlStore::put_facts(std::span<const std::pair<std::int64_t, Facts
     auto del_origins = q("DELETE FROM switch_origins WHERE change_id = $1");
     auto ins_origin =
         q("INSERT INTO switch_origins(change_id, name) VALUES($1,$2) ON CONFLICT DO NOTHING");
+    auto del_links = q("DELETE FROM change_links WHERE change_id = $1");
+    auto ins_link =
+        q("INSERT INTO change_links(change_id, target_id, relation, detail) SELECT c.id, t.id, "
+          "$2, $3 FROM changes c JOIN changes t ON t.repo_id = c.repo_id AND t.sha = $4 "
+          "WHERE c.id = $1 AND t.id != c.id ON CONFLICT DO NOTHING");
     for (const auto& [id, facts] : items) {
       auto doc = zstd_compress(dump_json(facts_to_json(facts), -1));
       if (!doc) return std::unexpected(doc.error());
@@ -93,6 +98,12 @@ Result<size_t> SqlStore::put_facts(std::span<const std::pair<std::int64_t, Facts
       for (const auto& t : facts.tags) {
         ins_tag.bind(1, id).bind(2, t.name).bind(3, t.source);
         if (auto r = ins_tag.run(); !r) return std::unexpected(r.error());
+      }
+      del_links.bind(1, id);
+      if (auto r = del_links.run(); !r) return std::unexpected(r.error());
+      for (const auto& l : facts.thread) {
+        ins_link.bind(1, id).bind(2, l.relation).bind(3, l.detail).bind(4, l.sha);
+        if (auto r = ins_link.run(); !r) return std::unexpected(r.error());
       }
       // References stored by an earlier analysis of this change were already
       // seen by the changes they name (their facts were dropped then): only

@@ -97,6 +97,13 @@ class SqlStore : public Store {
   Result<std::optional<Facts>> get_facts(std::int64_t change_id) override;
   Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id, const Change& change) override;
 
+  // Threads and themes (sql_threads.cc).
+  Result<std::vector<std::pair<std::string, std::string>>> added_files(
+      std::int64_t repo_id, UnixSeconds since) override;
+  Result<std::vector<ThreadEdge>> thread_edges(std::span<const std::int64_t> ids) override;
+  Result<void> put_themes(std::int64_t repo_id, const ThemeSet& set) override;
+  Result<std::optional<ThemeSet>> get_themes(std::int64_t repo_id, std::string_view span) override;
+
   // Guides, the answer cache, the write ledger (sql_guides.cc).
   Result<std::vector<std::int64_t>> changes_needing_guide(std::int64_t repo_id,
                                                           std::string_view lang, bool want_llm,

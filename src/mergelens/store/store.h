@@ -215,6 +215,32 @@ struct TriageRecord {
   int analysis_importance = 0, analysis_insight = 0;
 };
 
+// One end of a thread link (analysis/text/threads.h) as pages name it.
+struct LinkEnd {
+  std::int64_t id = 0;
+  std::optional<std::int64_t> number;
+  std::string sha, title;
+  UnixSeconds merged_at = 0;
+};
+
+// A stored thread link: `from` (the later change) belongs with `to` as
+// `relation` says ("series", "reverts", "relands", "follow_up", "fixes",
+// "builds_on"; detail as ThreadLink::detail).
+struct ThreadEdge {
+  LinkEnd from, to;
+  std::string relation, detail;
+};
+
+// A model's themes of a window (pipeline/themes.h), kept as the document the
+// pipeline wrote: the store does not read it.
+struct ThemeSet {
+  std::string span;  // the window: "week:2026-W25", "dates:2026-06-01..2026-06-30", ...
+  std::string key;   // the request's hash and model: an equal key means nothing new to ask
+  std::string model;
+  UnixSeconds at = 0;
+  std::string doc;  // JSON
+};
+
 class DeliveryStore {
  public:
   virtual ~DeliveryStore() = default;
@@ -311,7 +337,8 @@ class Store : public DeliveryStore, public JobStore {
   virtual Result<std::vector<std::int64_t>> changes_needing_analysis(std::int64_t repo_id,
                                                                      int version) = 0;
   // Stores (or replaces) the facts of several changes in one transaction,
-  // with their verdict, scores, tags and references indexed for queries.
+  // with their verdict, scores, tags, references and thread links (to the
+  // stored change of the repository with the link's sha) indexed for queries.
   // Older changes of the same repository that these facts say they fix,
   // follow up or revert lose their facts in the same transaction, so the next
   // analysis recomputes them with the new back-reference. Returns how many
@@ -353,6 +380,23 @@ class Store : public DeliveryStore, public JobStore {
   // The triage records of `ids` that have one (changes without are absent).
   virtual Result<std::map<std::int64_t, TriageRecord>> triage_of(
       std::span<const std::int64_t> ids) = 0;
+  // --- threads and themes (store/sql_threads.cc) ---
+
+  // (merge sha, path) of every file added by the repository's changes merged
+  // at or after `since`, oldest merge first: thread detection's "files
+  // another recent change added".
+  virtual Result<std::vector<std::pair<std::string, std::string>>> added_files(
+      std::int64_t repo_id, UnixSeconds since) = 0;
+  // Every stored thread link with either end in `ids`, ordered by the later
+  // change's merge time, then the earlier one's. Links are written by
+  // put_facts from Facts::thread.
+  virtual Result<std::vector<ThreadEdge>> thread_edges(std::span<const std::int64_t> ids) = 0;
+  // Stores `set` for `repo_id`, replacing the window's earlier one.
+  virtual Result<void> put_themes(std::int64_t repo_id, const ThemeSet& set) = 0;
+  // The stored themes of window `span`; nullopt when none.
+  virtual Result<std::optional<ThemeSet>> get_themes(std::int64_t repo_id,
+                                                     std::string_view span) = 0;
+
   // The model-answer cache: a JSON text by key (see pipeline/write.h for the
   // key). nullopt on a miss.
   virtual Result<std::optional<std::string>> cache_get(std::string_view key) = 0;

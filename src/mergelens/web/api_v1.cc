@@ -487,7 +487,7 @@ ApiAnswer answer_v1(Store& store, const TimeZone& tz, Lang default_lang, std::in
     if (path.starts_with("/week/") && path.size() > 6)
       return answer(v1_week(c, path.substr(6), params));
     if (path == "/release-notes") {
-      auto highlights = count_param(param("highlights"), 10, 50, "highlights");
+      auto highlights = count_param(param("highlights"), 8, 50, "highlights");
       if (!highlights) return answer(std::unexpected(highlights.error()));
       return answer(v1_notes(c, param("since"), param("until"), *highlights));
     }

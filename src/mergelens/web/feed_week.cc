@@ -143,6 +143,25 @@ Result<std::string> week_feed(const Site& site, std::string_view self) {
     // paragraph and original-PR line as on the day page (code spans as
     // <code>: no Markdown reaches the reader).
     std::string html = "<p>" + escape_html(figures) + "</p>";
+    // What mattered this week: its themes first, by rank.
+    std::string themes;
+    size_t listed = 0;
+    for (const auto& t : w.themes.themes) {
+      if (listed >= 5) break;
+      if (!t.substantive || t.reverted) continue;
+      ++listed;
+      std::vector<std::string> refs;
+      for (size_t i : t.entries) refs.push_back(escape_html(display_ref(w.entries[i].change)));
+      themes += "<li><strong>" + escape_html(t.title) + "</strong>";
+      if (!t.highlight.empty() && t.highlight != t.title) themes += " " + escape_html(t.highlight);
+      themes += fmt::format(" ({})</li>", fmt::join(refs, ", "));
+    }
+    if (!themes.empty())
+      html += fmt::format("<h3>{}</h3><ol>{}</ol>",
+                          w.themes.source == "model"
+                              ? (en ? "Themes (chosen by a model)" : "本周主题（模型选出）")
+                              : (en ? "Themes (found by the analysis)" : "本周主题（静态分析归组）"),
+                          themes);
     for (const auto& g : w.close_by_tag) {
       html += fmt::format("<h3>{}</h3><ul>",
                           escape_html(g.tag.empty() ? (en ? "Untagged" : "未分类")

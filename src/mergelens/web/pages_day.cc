@@ -40,9 +40,33 @@ Result<Page> day_page(const Site& site, std::string_view date_in) {
   m["next"] = nullptr;
   page.title =
       fmt::format("{} · {}", d->date.empty() ? tr(site.lang, "digest") : d->date, site.repo.name);
+  // A revert folds under the change it reverts when both merged that day.
+  std::map<std::int64_t, size_t> index;
+  for (size_t i = 0; i < d->entries.size(); ++i) index[d->entries[i].change.id] = i;
+  std::map<size_t, std::vector<size_t>> folded;  // change → its reverts of the day
+  std::set<size_t> folded_away;
+  for (size_t i = 0; i < d->entries.size(); ++i)
+    for (const auto& n : d->entries[i].thread)
+      if (n.relation == "reverts" && !n.later)
+        if (auto t = index.find(n.other.id); t != index.end() && !folded_away.contains(t->second)) {
+          folded[t->second].push_back(i);
+          folded_away.insert(i);
+          break;
+        }
   // Most worth reading first; skip-verdict PRs at the bottom, one line each.
-  for (const auto& e : d->entries) {
+  for (size_t k = 0; k < d->entries.size(); ++k) {
+    const auto& e = d->entries[k];
+    if (folded_away.contains(k)) continue;
     nlohmann::json it = digest_item(site, e);
+    it["folded"] = nlohmann::json::array();
+    for (size_t r : folded[k]) {
+      nlohmann::json f = digest_item(site, d->entries[r]);
+      it["folded"].push_back({{"href", f["href"]},
+                              {"ref", f["ref"]},
+                              {"headline_rich", f["headline_rich"]},
+                              {"author", f["author"]},
+                              {"merged", f["merged"]}});
+    }
     if (e.change.verdict == "skip") {
       m["skipped"].push_back(std::move(it));
       continue;

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "mergelens/analysis/text/glossary.h"
+#include "mergelens/analysis/text/threads.h"
 #include "mergelens/guide/guide.h"
+#include "mergelens/report/threads.h"
 #include "mergelens/web/pages.h"
 
 namespace mergelens::web {
@@ -155,6 +157,27 @@ Result<Page> pr_page(const Site& site, std::string_view ref) {
   m["open"] = c.open;
   m["same_number"] = same;
   m["has_same_number"] = !same.empty();
+  // Its thread: "part 3 of 5", "reverted by #M on the same day", each linked.
+  {
+    const std::int64_t id = c.id;
+    auto notes = report::thread_notes(site.store, std::span<const std::int64_t>(&id, 1));
+    if (!notes) return std::unexpected(notes.error());
+    const auto& mine = (*notes)[id];
+    const std::string lang = lang_code(site.lang);
+    nlohmann::json thread = nlohmann::json::array();
+    for (const auto& n : mine) {
+      ChangeSummary o;
+      o.number = n.other.number;
+      o.sha = n.other.sha;
+      const std::string phrase = report::thread_phrase(lang, c.merged_at, n);
+      thread.push_back({{"phrase", clean_text(phrase)},
+                        {"href", site.links.pr(url_ref(o))},
+                        {"ref", display_ref(o)},
+                        {"title", clean_text(n.other.title)}});
+    }
+    m["thread"] = thread;
+    m["series"] = clean_text(series_phrase(lang, c.title));
+  }
   nlohmann::json focus = nlohmann::json::array(), skim = nlohmann::json::array();
   std::vector<std::string> tags;
   if (guide) {

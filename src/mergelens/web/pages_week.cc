@@ -10,6 +10,8 @@ namespace mergelens::web {
 
 namespace {
 
+constexpr size_t kWeekThemes = 8;
+
 nlohmann::json week_words(Lang lang) {
   const bool en = lang == Lang::kEn;
   return {{"week", en ? "Week" : "周"},
@@ -24,6 +26,14 @@ nlohmann::json week_words(Lang lang) {
           {"untagged", en ? "Untagged" : "未分类"},
           {"empty", en ? "No pull requests were merged that week." : "这一周没有合并的 PR。"},
           {"feed", en ? "Weekly feed" : "每周订阅"},
+          {"themes", en ? "What mattered this week" : "本周要点"},
+          {"themes_model", en ? "Themes chosen by a model in one pass over the week ({})."
+                              : "主题由模型对整周的一次评审选出（{}）。"},
+          {"themes_analysis",
+           en ? "Themes found by the analysis: threads (series, reverts, follow-ups, work on "
+                "added files), tags and paths; no model theme pass for this week."
+              : "主题由静态分析按关联（系列、回滚、跟进、对新增文件的后续修改）、标签和路径归组；"
+                "这一周没有模型的主题评审。"},
           {"moves_caption",
            en ? "Merged pull requests per tag this week and in each of the four weeks before "
                 "(oldest first): ↑ up, ↓ down, ★ new, ∅ none this week, → steady."
@@ -91,6 +101,27 @@ Result<Page> week_page(const Site& site, std::string_view week_in) {
   m["empty"] = w->entries.empty();
   m["left_out"] = w->left_out;
   m["filter"] = site.filter ? site.filter->query() : "";
+  // What mattered this week: its themes, most important first.
+  m["themes"] = nlohmann::json::array();
+  for (const auto& t : w->themes.themes) {
+    if (m["themes"].size() >= kWeekThemes) break;
+    if (!t.substantive || t.reverted) continue;
+    nlohmann::json refs = nlohmann::json::array();
+    for (size_t k = 0; k < t.entries.size(); ++k) {
+      const auto& c = w->entries[t.entries[k]].change;
+      refs.push_back({{"ref", display_ref(c)},
+                      {"href", site.links.pr(url_ref(c))},
+                      {"sep", k + 1 < t.entries.size() ? ", " : ""}});
+    }
+    m["themes"].push_back({{"rank", t.rank},
+                           {"title", clean_text(t.title)},
+                           {"highlight", t.highlight == t.title ? "" : clean_text(t.highlight)},
+                           {"refs", std::move(refs)}});
+  }
+  m["themes_by"] = w->themes.source == "model"
+                       ? fmt::format(fmt::runtime(m["w"]["themes_model"].get<std::string>()),
+                                     clean_text(w->themes.model))
+                       : m["w"]["themes_analysis"].get<std::string>();
   m["groups"] = nlohmann::json::array();
   for (const auto& g : w->close_by_tag) {
     nlohmann::json items = nlohmann::json::array();
