@@ -316,6 +316,10 @@ std::vector<Tool> build() {
              if (!until) return wrap(until.error(), "until");
              range.until = *until;
            }
+           if (auto r = check_range(range.since, range.until, "since " + range.from_label,
+                                    "until " + range.to_label);
+               !r)
+             return std::unexpected(r.error());
            report::NotesOptions o;
            o.lang = web::lang_code(a.site.lang);
            o.max_highlights = args.value("highlights", 10);
