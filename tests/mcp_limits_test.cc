@@ -4,6 +4,7 @@
 // Content-Type parsing. The end-to-end side is tests/e2e/test_request_limits.py.
 #include <gtest/gtest.h>
 
+#include "mergelens/mcp/paging.h"
 #include "mergelens/mcp/protocol.h"
 #include "mergelens/mcp/transport.h"
 #include "web_fixture.h"
@@ -60,7 +61,9 @@ TEST(McpLimits, AResultOverTheCapIsAToolErrorAskingForLess) {
   // In a batch, the results share four results' worth: four fit, the fifth not.
   m.context.max_result_bytes = 1 << 20;
   auto small = mcp::handle_message(call(1, "repos"), m.context, "");
-  const size_t one = (*small)["result"]["content"][0]["text"].get<std::string>().size();
+  // A result's size: its structuredContent and its text block.
+  const size_t one = (*small)["result"]["structuredContent"].dump().size() +
+                     (*small)["result"]["content"][0]["text"].get<std::string>().size();
   m.context.max_result_bytes = one + 1;
   json five = json::array();
   for (int i = 0; i < 5; ++i) five.push_back(call(i, "repos"));
@@ -68,6 +71,39 @@ TEST(McpLimits, AResultOverTheCapIsAToolErrorAskingForLess) {
   ASSERT_TRUE(all && all->is_array());
   for (int i = 0; i < 4; ++i) EXPECT_FALSE((*all)[i]["result"]["isError"].get<bool>()) << i;
   EXPECT_TRUE((*all)[4]["result"]["isError"].get<bool>());
+}
+
+// The paging arguments (limit, cursor, fields) are bounded like any other:
+// a cursor is the caller's text, so what it pins is checked again.
+TEST(McpLimits, PagingArgumentsAreBoundedToo) {
+  McpStore m;
+  auto error_of = [&](json args) {
+    auto r = mcp::handle_message(call(1, "day", std::move(args)), m.context, "2025-06-18");
+    EXPECT_TRUE(r && (*r)["result"]["isError"].get<bool>()) << (r ? r->dump() : "");
+    return r ? (*r)["result"]["content"][0]["text"].get<std::string>() : "";
+  };
+  EXPECT_NE(error_of({{"date", "2026-09-16"}, {"limit", 100000}}).find("at most"),
+            std::string::npos);
+  EXPECT_NE(error_of({{"cursor", std::string(5000, 'A')}}).find("longer than"), std::string::npos);
+  EXPECT_NE(
+      error_of({{"date", "2026-09-16"}, {"fields", std::string(500, 'f')}}).find("longer than"),
+      std::string::npos);
+  // A forged cursor pinning an argument past its bound, or one the tool does
+  // not take, is refused as the argument itself would be.
+  EXPECT_NE(error_of({{"cursor", mcp::make_cursor("day", 0, {{"paths", std::string(2000, 'p')}})}})
+                .find("longer than"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of({{"cursor", mcp::make_cursor("day", 0, {{"bogus", "x"}})}}).find("unknown argument"),
+      std::string::npos);
+  // An offset past the end is an empty page, not an error or a long walk.
+  auto far = mcp::handle_message(
+      call(1, "day",
+           {{"cursor", mcp::make_cursor("day", size_t{1} << 60, {{"date", "2026-09-16"}})}}),
+      m.context, "2025-06-18");
+  ASSERT_TRUE(far);
+  EXPECT_FALSE((*far)["result"]["isError"].get<bool>()) << far->dump();
+  EXPECT_EQ((*far)["result"]["structuredContent"]["page"]["returned"], 0);
 }
 
 TEST(McpLimits, StrictAcceptAndContentType) {

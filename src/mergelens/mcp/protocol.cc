@@ -91,18 +91,24 @@ json call_tool(const json& id, const json& params, const ToolContext& context, s
       return result_response(id, tool_error(public_message(e)));
     return error_response(id, -32603, public_message(e));
   }
-  std::string dumped = out->dump(-1, ' ', false, json::error_handler_t::replace);
+  // One copy of the result: structuredContent, with a short text summary.
+  // Paging (mcp/paging.h) keeps a list's page within a model's token
+  // budget; this cap is the floor under every result, paged or not.
+  std::string text = result_text(*tool, *out);
+  const size_t size =
+      out->dump(-1, ' ', false, json::error_handler_t::replace).size() + text.size();
   const size_t cap = std::min(context.max_result_bytes, budget);
-  if (dumped.size() > cap)
+  if (size > cap)
     return result_response(
         id, tool_error(fmt::format(
                 "The result of {} is {} bytes, more than the {} this server sends in one answer{}. "
-                "Ask for less: a shorter date range, a smaller limit, one repository.",
-                name, dumped.size(), cap,
+                "Ask for less: a smaller `limit`, fewer `fields`, a shorter date range, one "
+                "repository.",
+                name, size, cap,
                 cap < context.max_result_bytes ? " (what is left of the batch's)" : "")));
-  budget -= dumped.size();
-  json text = {{"type", "text"}, {"text", std::move(dumped)}};
-  return result_response(id, {{"content", json::array({text})},
+  budget -= size;
+  json content = {{"type", "text"}, {"text", std::move(text)}};
+  return result_response(id, {{"content", json::array({content})},
                               {"structuredContent", std::move(*out)},
                               {"isError", false}});
 }
