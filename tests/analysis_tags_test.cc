@@ -181,6 +181,65 @@ TEST(Glob, PathologicalPatternsStayFast) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
 }
 
+// Nested extglobs made the backtracking matcher take minutes for one path
+// (issue 34); the automaton's work is states × length whatever the pattern.
+TEST(Glob, NestedExtglobsMatchInLinearTime) {
+  const std::string seg(200, 'Q');
+  for (const char* p : {"*(*(*(*(?))))[Q]*", "*(*(*(*(?))))x", "+(+(+(a|aa)))b", "*(!(*(a)))b",
+                        "@(*|*)*(*|*)*(*|*)*(*|*)x", "!(!(!(!(*a*))))z"}) {
+    const Glob g = glob(p);
+    ASSERT_FALSE(g.pattern().empty()) << p;
+    for (const std::string& path : {seg, "d/" + seg, std::string(4000, 'a')}) g.matches(path);
+  }
+  EXPECT_TRUE(glob("*(*(*(*(?))))[Q]*").matches("QQQ"));
+  EXPECT_FALSE(glob("*(*(*(*(?))))x").matches(seg));
+  EXPECT_TRUE(glob("*(*(*(*(?))))x").matches(seg + "x"));
+  // Many globstars: segments × parts, not a search over every split.
+  std::string deep;
+  for (int i = 0; i < 200; ++i) deep += "x/";
+  EXPECT_FALSE(glob("**/x/**/x/**/x/**/x/**/x/**/x/**/y").matches(deep + "z"));
+  EXPECT_TRUE(glob("**/x/**/x/**/x/**/x/**/x/**/x/**/y").matches(deep + "y"));
+}
+
+TEST(Glob, OversizedPatternsAreRefused) {
+  std::string nested;
+  for (int i = 0; i < 20; ++i) nested += "@(";
+  nested += "a";
+  for (int i = 0; i < 20; ++i) nested += ")";
+  auto deep = Glob::compile(nested);
+  ASSERT_FALSE(deep);
+  EXPECT_NE(deep.error().message.find("nested"), std::string::npos) << deep.error().message;
+  // 1024 alternatives of a ~30-state pattern: more states than one glob may hold.
+  auto big = Glob::compile(
+      "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}/*(a|b)*(c|d)*(e|f)*(g|h)???????????");
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("too complex"), std::string::npos) << big.error().message;
+}
+
+TEST(Glob, ExtglobSemanticsKeptByTheAutomaton) {
+  EXPECT_TRUE(
+      glob("*(a|b)").matches(""
+                             "ab"));
+  EXPECT_TRUE(glob("a*(b)").matches("a"));
+  EXPECT_FALSE(glob("+(a)").matches("b"));
+  EXPECT_TRUE(glob("z!(a)").matches("zb"));
+  EXPECT_FALSE(glob("z!(a)").matches("za"));
+  EXPECT_TRUE(glob("z!(a)").matches("zaa"));
+  EXPECT_TRUE(glob("z*(!(a))").matches("zaa"));
+  EXPECT_TRUE(glob("d/!(*.py|*.md)").matches("d/x.cc"));
+  EXPECT_FALSE(glob("d/!(*.py|*.md)").matches("d/x.md"));
+  EXPECT_TRUE(glob("a/!(b)/c").matches("a/x/c"));
+  EXPECT_FALSE(glob("a/!(b)/c").matches("a/b/c"));
+  EXPECT_TRUE(glob("@(a|b)!(c)").matches("ad"));
+  EXPECT_FALSE(glob("@(a|b)!(c)").matches("ac"));
+  EXPECT_TRUE(glob("**").matches("a/b"));
+  EXPECT_TRUE(glob("a/**/b/**/c").matches("a/b/c"));
+  EXPECT_TRUE(glob("a/**/b/**/c").matches("a/x/b/y/z/c"));
+  EXPECT_FALSE(glob("a/**/b/**/c").matches("a/x/c"));
+  EXPECT_FALSE(glob("a/**").matches("a"));
+  EXPECT_TRUE(glob("caf[\xC3\xA9]").matches("caf\xC3\xA9"));
+}
+
 // ------------------------------------------------------------------ roles --
 
 const char* role(std::string_view path, const RepoConfig& cfg = {}) {

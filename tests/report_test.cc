@@ -74,6 +74,41 @@ TEST(ReportFilter, ReadsATomlTable) {
   EXPECT_FALSE(report::filter_from_toml(*(*bad)["y"].as_table(), "y"));
 }
 
+// Issue 34: brace globs as actions/labeler writes them, in a URL and in TOML.
+TEST(ReportFilter, BraceGlobsKeepTheirCommas) {
+  auto f = report::parse_filter_query("paths=**/*.{py,md},docs/**,a\\,b.txt&tags=x,y");
+  ASSERT_TRUE(f) << f.error().message;
+  EXPECT_EQ(f->paths, (std::vector<std::string>{"**/*.{py,md}", "docs/**", "a\\,b.txt"}));
+  EXPECT_EQ(f->tags, (std::vector<std::string>{"x", "y"}));
+  ASSERT_EQ(f->globs.size(), 3u);
+  EXPECT_TRUE(f->globs[0].matches("src/a.md"));
+  EXPECT_TRUE(f->globs[2].matches("a,b.txt"));
+  auto again = report::parse_filter_query(f->query());
+  ASSERT_TRUE(again) << f->query();
+  EXPECT_EQ(again->paths, f->paths) << f->query();
+  auto t = parse_toml("[s]\npaths = [\"**/*.{py,md}\", \"a,b.txt\"]\n", "m");
+  ASSERT_TRUE(t);
+  auto g = report::filter_from_toml(*(*t)["s"].as_table(), "s");
+  ASSERT_TRUE(g) << g.error().message;
+  EXPECT_EQ(g->paths, (std::vector<std::string>{"**/*.{py,md}", "a,b.txt"}));
+  // Written as a query and read back, a TOML glob's own comma stays one glob.
+  auto back = report::parse_filter_query(g->query());
+  ASSERT_TRUE(back) << g->query();
+  ASSERT_EQ(back->globs.size(), 2u) << g->query();
+  EXPECT_TRUE(back->globs[1].matches("a,b.txt"));
+  auto tags = parse_toml("[s]\ntags = [\"a,b\"]\n", "m");
+  EXPECT_FALSE(report::filter_from_toml(*(*tags)["s"].as_table(), "s"));
+  EXPECT_FALSE(report::parse_filter_query("paths=**/*.{py,md"));
+}
+
+TEST(ReportFilter, GlobsTooComplexTogetherAreRefused) {
+  std::string q = "paths=";
+  for (int i = 0; i < 32; ++i) q += (i ? "," : "") + std::string(600, '?') + std::to_string(i);
+  auto f = report::parse_filter_query(q);
+  ASSERT_FALSE(f);
+  EXPECT_NE(f.error().message.find("too complex together"), std::string::npos) << f.error().message;
+}
+
 TEST(ReportFilter, MatchesEveryCriterionGivenAnyValueOfAList) {
   auto f = *report::parse_filter_query("tags=moe,quantization&min=selective_read");
   const report::ChangeFacets none;

@@ -148,6 +148,53 @@ TEST(Utf8, TerminalSafeMakesControlCharactersVisible) {
   EXPECT_EQ(terminal_safe("中文 back\\slash é"), "中文 back\\slash é");
   const std::string once = terminal_safe("\x1b[2J");
   EXPECT_EQ(terminal_safe(once), once);
+  // Bidirectional overrides and isolates reorder what a terminal shows.
+  EXPECT_EQ(terminal_safe("admin\u202Enimda \u2066x\u2069 \u200F"),
+            "admin\\u202enimda \\u2066x\\u2069 \\u200f");
+}
+
+// Issue 34: one date parser for every command and surface.
+TEST(Time, OneDateParserForEveryCommand) {
+  for (const char* bad : {"2026-02-30", "0000-01-01", "2025-02-29", "2026-04-31", "2026-00-10",
+                          "2026-9-1", "2026-09-01x", "+2026-09-01"}) {
+    EXPECT_FALSE(parse_date(bad)) << bad;
+    EXPECT_FALSE(parse_instant(bad)) << bad;
+  }
+  for (const char* good : {"2024-02-29", "0001-01-01", "9999-12-31", "1906-08-16", "2000-02-29"})
+    EXPECT_TRUE(parse_date(good)) << good;
+  EXPECT_EQ(format_day(*parse_instant("1906-08-16")), "1906-08-16");
+  EXPECT_EQ(format_day(*parse_instant("0001-01-01")), "0001-01-01");
+  EXPECT_FALSE(parse_instant("2026-09-01T10:00:00+15:00"));
+  EXPECT_FALSE(parse_instant("2026-09-01T10:00:00+01:60"));
+  EXPECT_TRUE(parse_instant("2026-09-01T10:00:00-12:00"));
+}
+
+TEST(Time, ReversedAndEmptyRangesAreErrorsNamingBothEnds) {
+  const auto a = *parse_instant("2026-09-10"), b = *parse_instant("2026-08-01");
+  auto r = check_range(a, b, "--since 2026-09-10", "--until 2026-08-01");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_NE(r.error().message.find("--until 2026-08-01 is not after --since 2026-09-10"),
+            std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("reversed"), std::string::npos);
+  EXPECT_FALSE(check_range(a, a, "s", "u"));
+  EXPECT_TRUE(check_range(b, a, "s", "u"));
+  EXPECT_TRUE(check_range(std::nullopt, a, "s", "u"));
+  EXPECT_TRUE(check_range(a, std::nullopt, "s", "u"));
+}
+
+TEST(Time, IsoWeeksOfEveryValidYear) {
+  EXPECT_EQ(format_day(*parse_iso_week("1906-W33")), "1906-08-13");
+  EXPECT_EQ(format_iso_week(*parse_instant("1906-08-16")), "1906-W33");
+  EXPECT_EQ(format_day(*parse_iso_week("0001-W01")), "0001-01-01");  // a Monday
+  EXPECT_EQ(format_iso_week(*parse_instant("0001-01-01")), "0001-W01");
+  EXPECT_EQ(format_day(*parse_iso_week("2026-w38")), "2026-09-14");
+  EXPECT_EQ(format_iso_week(*parse_instant("2021-01-03")), "2020-W53");
+  EXPECT_TRUE(parse_iso_week("2020-W53"));
+  EXPECT_TRUE(parse_iso_week("9999-W52"));
+  for (const char* bad : {"2021-W53", "0000-W01", "2026-W00", "2026-W54", "2026W38", "1906-W3"})
+    EXPECT_FALSE(parse_iso_week(bad)) << bad;
 }
 
 }  // namespace

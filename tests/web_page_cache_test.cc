@@ -52,7 +52,7 @@ class BusyBuilds {
 };
 
 TEST(PageCache, AStalePageIsRebuiltByTheNextRequestWhenTheServerIsIdle) {
-  PageCache cache(1 << 20, 30s, 2);
+  PageCache cache(1 << 20, 1000, 30s, 2);
   cache.set_modified("t0");
   auto first = cache.get("k", [](std::string m) { return page("v1", m); });
   EXPECT_EQ(first->body, "v1");
@@ -67,7 +67,7 @@ TEST(PageCache, AStalePageIsRebuiltByTheNextRequestWhenTheServerIsIdle) {
 }
 
 TEST(PageCache, APageIsBuiltOnceHoweverManyAskAtOnce) {
-  PageCache cache(1 << 20, 30s, 2);
+  PageCache cache(1 << 20, 1000, 30s, 2);
   std::atomic<int> builds{0};
   std::promise<void> release;
   std::shared_future<void> go = release.get_future().share();
@@ -86,7 +86,7 @@ TEST(PageCache, APageIsBuiltOnceHoweverManyAskAtOnce) {
 }
 
 TEST(PageCache, WhenBusyAStaleCopyIsServedAndRebuiltInTheBackground) {
-  PageCache cache(1 << 20, 30s, 2);
+  PageCache cache(1 << 20, 1000, 30s, 2);
   cache.get("hot", [](std::string) { return page("old"); });
   cache.invalidate("t1");
   BusyBuilds busy(cache);
@@ -103,7 +103,7 @@ TEST(PageCache, WhenBusyAStaleCopyIsServedAndRebuiltInTheBackground) {
 }
 
 TEST(PageCache, AStaleCopyOlderThanTheLimitIsNeverServed) {
-  PageCache cache(1 << 20, 0s, 2);
+  PageCache cache(1 << 20, 1000, 0s, 2);
   cache.get("k", [](std::string) { return page("old"); });
   cache.invalidate("t1");
   BusyBuilds busy(cache);
@@ -117,7 +117,7 @@ TEST(PageCache, AStaleCopyOlderThanTheLimitIsNeverServed) {
 }
 
 TEST(PageCache, MemoryStaysUnderItsBoundAndErrorsAreNotKept) {
-  PageCache cache(64 * 1024, 30s, 0);
+  PageCache cache(64 * 1024, 1000, 30s, 0);
   for (int i = 0; i < 100; ++i)
     cache.get("k" + std::to_string(i), [](std::string) { return page(std::string(4000, 'x')); });
   int kept = 0;
@@ -131,6 +131,34 @@ TEST(PageCache, MemoryStaysUnderItsBoundAndErrorsAreNotKept) {
     return std::make_shared<const Reply>(r);
   });
   EXPECT_EQ(cache.fresh("err"), nullptr);
+}
+
+// Issue 34: small pages under long unique keys grew the cache without bound,
+// since only bodies were counted.
+TEST(PageCache, KeysCountAgainstTheBoundAndEntriesAreCapped) {
+  PageCache by_bytes(256 * 1024, 100000, 30s, 0);
+  const std::string long_key(16 * 1024, 'q');
+  for (int i = 0; i < 200; ++i)
+    by_bytes.get(long_key + std::to_string(i), [](std::string) { return page("tiny"); });
+  int kept = 0;
+  for (int i = 0; i < 200; ++i) kept += by_bytes.fresh(long_key + std::to_string(i)) != nullptr;
+  EXPECT_LE(kept, 8);  // 256 KiB of keys counted twice: 32 KiB each
+  EXPECT_GT(kept, 0);
+
+  PageCache by_count(1 << 30, 50, 30s, 0);
+  for (int i = 0; i < 500; ++i)
+    by_count.get("k" + std::to_string(i), [](std::string) { return page("tiny"); });
+  kept = 0;
+  for (int i = 0; i < 500; ++i) kept += by_count.fresh("k" + std::to_string(i)) != nullptr;
+  EXPECT_LE(kept, 50);
+  EXPECT_NE(by_count.fresh("k499"), nullptr);
+  // Answers of 400 and above are not kept: unknown pages cannot fill it.
+  by_count.get("missing", [](std::string) {
+    Reply r;
+    r.status = 404;
+    return std::make_shared<const Reply>(r);
+  });
+  EXPECT_EQ(by_count.fresh("missing"), nullptr);
 }
 
 }  // namespace

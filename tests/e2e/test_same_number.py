@@ -97,8 +97,29 @@ def test_pages_link_both_and_each_page_links_the_other():
         pages = {c["sha"]: c["page_url"] for c in changes_in(json.loads(api))}
         assert pages[NEW].endswith("/pr/106"), pages
         assert pages[OLD].endswith("/pr/" + OLD[:12]), pages
+        # The older one's own answer links itself, not the newer (issue 34).
+        status, api = common.http_get(base + f"/api/v1/pr/{OLD[:12]}")
+        assert status == 200, (status, api[-2000:])
+        older = json.loads(api)
+        assert older["sha"] == OLD and older["page_url"].endswith("/pr/" + OLD[:12]), older
+        assert f"/api/v1/pr/{OLD[:12]}" in older["api_url"], older["api_url"]
+        status, api = common.http_get(base + "/api/v1/pr/106")
+        assert json.loads(api)["page_url"].endswith("/pr/106"), api[:500]
     finally:
         common.stop(p)
+
+
+def test_the_mcp_pr_tool_links_the_older_one_by_sha():
+    lines = [{"jsonrpc": "2.0", "id": i, "method": "tools/call",
+              "params": {"name": "pr", "arguments": {"ref": ref}}}
+             for i, ref in enumerate((OLD[:12], "106"))]
+    r = subprocess.run([args.binary, "mcp", "--db", b.db, "--base-url", "https://lens.example.org"],
+                       input="\n".join(json.dumps(m) for m in lines) + "\n", capture_output=True,
+                       text=True, timeout=60, check=True)
+    out = [json.loads(line)["result"]["structuredContent"] for line in r.stdout.splitlines()]
+    assert out[0]["sha"] == OLD, out[0]
+    assert out[0]["page_url"] == "https://lens.example.org/pr/" + OLD[:12], out[0]["page_url"]
+    assert out[1]["page_url"] == "https://lens.example.org/pr/106", out[1]["page_url"]
 
 
 def test_the_export_has_a_page_for_each():
@@ -115,4 +136,5 @@ def test_the_export_has_a_page_for_each():
 common.main([test_show_names_the_newer_and_points_at_the_older,
              test_list_gives_the_older_one_by_sha,
              test_pages_link_both_and_each_page_links_the_other,
+             test_the_mcp_pr_tool_links_the_older_one_by_sha,
              test_the_export_has_a_page_for_each])

@@ -6,47 +6,28 @@
 #include <utility>
 #include <vector>
 
+#include "mergelens/analysis/glob_program.h"
+
 namespace mergelens {
 namespace {
 
+using glob::decode;
+using glob::Node;
+using glob::Seq;
+
 constexpr std::size_t kMaxAlternatives = 1024;
 constexpr std::size_t kMaxPatternLength = 4096;
-constexpr int kMaxDepth = 4000;  // recursion guard for pathological extglobs
-
-// The UTF-8 code point at s[i] and its length; invalid bytes stand for themselves.
-std::pair<char32_t, std::size_t> decode(std::string_view s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80) return {c, 1};
-  const std::size_t len = c >= 0xF8 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
-  if (len == 0 || i + len > s.size()) return {c, 1};
-  char32_t cp = c & (0x7F >> len);
-  for (std::size_t k = 1; k < len; ++k) {
-    const auto d = static_cast<unsigned char>(s[i + k]);
-    if ((d & 0xC0) != 0x80) return {c, 1};
-    cp = (cp << 6) | (d & 0x3F);
-  }
-  return {cp, len};
-}
-
-struct Node;
-using Seq = std::vector<Node>;
-
-// One element of a segment pattern.
-struct Node {
-  enum Kind : std::uint8_t { kLiteral, kStar, kOne, kClass, kExt };
-  Kind kind = kLiteral;
-  char ext = 0;                                       // kExt: '@', '?', '*', '+' or '!'
-  bool negated = false;                               // kClass
-  std::string text;                                   // kLiteral
-  std::vector<std::pair<char32_t, char32_t>> ranges;  // kClass
-  std::vector<Seq> alts;                              // kExt
-};
+// Extglob groups inside one another ("@(a|+(b|c))" is two deep).
+constexpr int kMaxNesting = 16;
+// Automaton states of all the brace alternatives together: bounds the work
+// of one match (states × path length) and the memory of one glob.
+constexpr std::size_t kMaxStates = 16384;
 
 struct Segment {
   enum Kind : std::uint8_t { kGlobstar, kExact, kPattern };
   Kind kind = kExact;
-  std::string text;  // kExact
-  Seq seq;           // kPattern
+  std::string text;       // kExact
+  glob::Program program;  // kPattern
 };
 
 // One brace alternative, split into segments, with cheap necessary conditions.
@@ -87,7 +68,7 @@ class SegmentParser {
   Result<Seq> parse() {
     Seq seq;
     std::size_t i = 0;
-    auto stop = parse_seq(i, false, seq);
+    auto stop = parse_seq(i, 0, seq);
     if (!stop) return std::unexpected(stop.error());
     return seq;
   }
@@ -104,9 +85,11 @@ class SegmentParser {
     out.back().text.append(text);
   }
 
-  // Parses until the end, or until '|' or ')' inside an extglob; returns the
-  // stop character (0 at the end) without consuming it.
-  Result<char> parse_seq(std::size_t& i, bool in_ext, Seq& out) {
+  // Parses until the end, or until '|' or ')' inside an extglob (`depth`
+  // groups deep); returns the stop character (0 at the end) without
+  // consuming it.
+  Result<char> parse_seq(std::size_t& i, int depth, Seq& out) {
+    const bool in_ext = depth > 0;
     const std::size_t n = s_.size();
     while (i < n) {
       const char c = s_[i];
@@ -126,9 +109,12 @@ class SegmentParser {
         node.kind = Node::kExt;
         node.ext = c;
         i += 2;
+        if (depth + 1 > kMaxNesting)
+          return fail(ErrorKind::kInvalidInput, "extglob groups nested more than {} deep",
+                      kMaxNesting);
         for (;;) {
           Seq alt;
-          auto stop = parse_seq(i, true, alt);
+          auto stop = parse_seq(i, depth + 1, alt);
           if (!stop) return stop;
           node.alts.push_back(std::move(alt));
           if (*stop == '|') {
@@ -318,8 +304,10 @@ bool has_magic(std::string_view seg) {
   return false;
 }
 
-Result<Alternative> compile_alternative(std::string_view text) {
+// Compiles one brace alternative; adds its automaton states to `states`.
+Result<Alternative> compile_alternative(std::string_view text, std::size_t& states) {
   Alternative alt;
+  std::vector<Seq> seqs;  // per segment; empty but for kPattern
   for (std::size_t start = 0; start <= text.size();) {
     std::size_t slash = text.find('/', start);
     if (slash == std::string_view::npos) slash = text.size();
@@ -327,6 +315,7 @@ Result<Alternative> compile_alternative(std::string_view text) {
     start = slash + 1;
     if (seg.empty() || seg == ".") continue;
     Segment s;
+    Seq seq;
     if (seg == "**") {
       if (!alt.segs.empty() && alt.segs.back().kind == Segment::kGlobstar) continue;
       s.kind = Segment::kGlobstar;
@@ -334,174 +323,99 @@ Result<Alternative> compile_alternative(std::string_view text) {
     } else if (!has_magic(seg)) {
       s.text.assign(seg);
     } else {
-      auto seq = SegmentParser(seg).parse();
-      if (!seq) return std::unexpected(seq.error());
-      if (seq->size() == 1 && (*seq)[0].kind == Node::kLiteral) {
-        s.text = std::move((*seq)[0].text);  // only escapes: an exact segment
+      auto parsed = SegmentParser(seg).parse();
+      if (!parsed) return std::unexpected(parsed.error());
+      if (parsed->size() == 1 && (*parsed)[0].kind == Node::kLiteral) {
+        s.text = std::move((*parsed)[0].text);  // only escapes: an exact segment
       } else {
         s.kind = Segment::kPattern;
-        s.seq = std::move(*seq);
+        seq = std::move(*parsed);
       }
     }
     alt.segs.push_back(std::move(s));
+    seqs.push_back(std::move(seq));
   }
   if (alt.segs.empty()) return fail(ErrorKind::kInvalidInput, "no path segments");
 
   // Necessary conditions checked before any segment matching.
-  for (const auto& s : alt.segs) {
+  for (std::size_t i = 0; i < alt.segs.size(); ++i) {
+    const Segment& s = alt.segs[i];
     if (s.kind == Segment::kGlobstar) break;
     if (s.kind == Segment::kExact) {
       alt.prefix += s.text;
-      if (&s != &alt.segs.back()) alt.prefix += '/';
+      if (i + 1 < alt.segs.size()) alt.prefix += '/';
       continue;
     }
-    if (s.seq.front().kind == Node::kLiteral) alt.prefix += s.seq.front().text;
+    if (seqs[i].front().kind == Node::kLiteral) alt.prefix += seqs[i].front().text;
     break;
   }
   const Segment& last = alt.segs.back();
   if (last.kind == Segment::kExact) {
     alt.suffix = last.text;
-  } else if (last.kind == Segment::kPattern && last.seq.back().kind == Node::kLiteral) {
-    alt.suffix = last.seq.back().text;
+  } else if (last.kind == Segment::kPattern && seqs.back().back().kind == Node::kLiteral) {
+    alt.suffix = seqs.back().back().text;
   }
-  for (const auto& s : alt.segs) {
+  for (std::size_t i = 0; i < alt.segs.size(); ++i) {
+    Segment& s = alt.segs[i];
     if (s.kind != Segment::kGlobstar) ++alt.min_segments;
     if (s.kind == Segment::kExact && s.text.size() > alt.required.size()) alt.required = s.text;
-    for (const auto& n : s.seq)
+    for (const auto& n : seqs[i])
       if (n.kind == Node::kLiteral && n.text.size() > alt.required.size()) alt.required = n.text;
+    if (s.kind != Segment::kPattern) continue;
+    s.program = glob::compile_segment(seqs[i]);
+    states += s.program.simple ? s.program.tokens.size() : s.program.insts.size();
+    if (states > kMaxStates)
+      return fail(ErrorKind::kInvalidInput, "too complex (more than {} states to match)",
+                  kMaxStates);
   }
   return alt;
 }
 
-// A continuation: what remains to match after the current node.
-struct Frame {
-  const Seq* seq = nullptr;  // continue with (*seq)[idx...]
-  std::size_t idx = 0;
-  const Node* rep = nullptr;  // or: an iteration of this *( ) / +( ) group just ended
-  std::size_t start = 0;      // where that iteration started
-  const Frame* next = nullptr;
-};
-
-// Matches one segment pattern against one path segment by backtracking.
-class SegmentMatcher {
- public:
-  explicit SegmentMatcher(std::string_view s) : s_(s) {}
-
-  bool match(const Seq& seq) {
-    Frame f{&seq, 0, nullptr, 0, nullptr};
-    return run(&f, 0);
-  }
-
- private:
-  static bool terminal(const Frame* k) {
-    for (; k; k = k->next)
-      if (k->rep || k->idx < k->seq->size()) return false;
+// True when the segments `segs` match the path's `parts`, by dynamic
+// programming over (segment, part) pairs: "**" may take any number of parts
+// (none included, but at least one as the last segment), every other
+// segment exactly one. Each pair is looked at once, so many "**" cost
+// segments × parts segment matches, not a backtracking search.
+bool match_segments(const Alternative& alt, std::span<const std::string_view> parts) {
+  auto one = [](const Segment& sg, std::string_view part) {
+    return sg.kind == Segment::kExact ? part == sg.text : glob::run(sg.program, part);
+  };
+  const std::span<const Segment> segs = alt.segs;
+  const std::size_t S = segs.size(), P = parts.size();
+  if (!alt.has_globstar) {
+    if (P != S) return false;
+    for (std::size_t i = 0; i < S; ++i)
+      if (!one(segs[i], parts[i])) return false;
     return true;
   }
-
-  bool run(const Frame* k, std::size_t pos) {
-    if (!k) return pos == s_.size();
-    if (++depth_ > kMaxDepth) return false;
-    const bool r = step(k, pos);
-    --depth_;
-    return r;
-  }
-
-  bool any_alt(const Node& n, std::size_t pos, const Frame* then) {
-    for (const auto& alt : n.alts) {
-      Frame f{&alt, 0, nullptr, 0, then};
-      if (run(&f, pos)) return true;
-    }
-    return false;
-  }
-
-  bool step(const Frame* k, std::size_t pos) {
-    if (k->rep) {
-      // An empty iteration ends the repetition (it cannot make progress).
-      if (pos == k->start) return run(k->next, pos);
-      if (run(k->next, pos)) return true;
-      Frame again{nullptr, 0, k->rep, pos, k->next};
-      return any_alt(*k->rep, pos, &again);
-    }
-    if (k->idx == k->seq->size()) return run(k->next, pos);
-    const Node& n = (*k->seq)[k->idx];
-    const Frame rest{k->seq, k->idx + 1, nullptr, 0, k->next};
-    switch (n.kind) {
-      case Node::kLiteral:
-        return s_.substr(pos).starts_with(n.text) && run(&rest, pos + n.text.size());
-      case Node::kOne:
-        return pos < s_.size() && run(&rest, pos + decode(s_, pos).second);
-      case Node::kClass: {
-        if (pos >= s_.size()) return false;
-        auto [cp, len] = decode(s_, pos);
-        bool in = false;
-        for (const auto& [lo, hi] : n.ranges) in = in || (cp >= lo && cp <= hi);
-        return in != n.negated && run(&rest, pos + len);
-      }
-      case Node::kStar: {
-        if (terminal(&rest)) return true;
-        if (rest.idx < rest.seq->size() && (*rest.seq)[rest.idx].kind == Node::kLiteral) {
-          const std::string& lit = (*rest.seq)[rest.idx].text;
-          for (std::size_t j = s_.find(lit, pos); j != std::string_view::npos;
-               j = s_.find(lit, j + 1))
-            if (run(&rest, j)) return true;
-          return false;
-        }
-        for (std::size_t j = pos;; j += decode(s_, j).second) {
-          if (run(&rest, j)) return true;
-          if (j >= s_.size()) return false;
-        }
-      }
-      case Node::kExt:
-        break;
-    }
-    switch (n.ext) {
-      case '@':
-        return any_alt(n, pos, &rest);
-      case '?':
-        return run(&rest, pos) || any_alt(n, pos, &rest);
-      case '*':
-      case '+': {
-        if (n.ext == '*' && run(&rest, pos)) return true;
-        Frame again{nullptr, 0, &n, pos, &rest};
-        return any_alt(n, pos, &again);
-      }
-      default: {  // '!': no alternative followed by the rest may match here
-        if (any_alt(n, pos, &rest)) return false;
-        for (std::size_t j = pos;; j += decode(s_, j).second) {
-          if (run(&rest, j)) return true;
-          if (j >= s_.size()) return false;
-        }
-      }
-    }
-  }
-
-  std::string_view s_;
-  int depth_ = 0;
-};
-
-bool match_segments(std::span<const Segment> segs, std::span<const std::string_view> parts) {
-  std::size_t pi = 0;
-  for (std::size_t si = 0; si < segs.size(); ++si, ++pi) {
+  // row[p]: segments si.. match parts p..; `after` the same for si + 1.
+  thread_local std::vector<char> rows;
+  rows.assign(2 * (P + 1), 0);
+  char* after = rows.data();
+  char* row = after + P + 1;
+  after[P] = 1;
+  for (std::size_t si = S; si-- > 0;) {
     const Segment& sg = segs[si];
-    if (pi >= parts.size()) return false;  // ran out of path
-    if (sg.kind == Segment::kGlobstar) {
-      if (si + 1 == segs.size()) return true;
-      for (std::size_t fr = pi; fr < parts.size(); ++fr)
-        if (match_segments(segs.subspan(si + 1), parts.subspan(fr))) return true;
-      return false;
+    if (sg.kind == Segment::kGlobstar && si + 1 == S) {
+      for (std::size_t p = 0; p < P; ++p) row[p] = 1;
+      row[P] = 0;
+    } else if (sg.kind == Segment::kGlobstar) {
+      row[P] = after[P];
+      for (std::size_t p = P; p-- > 0;) row[p] = after[p] || row[p + 1];
+    } else {
+      row[P] = 0;
+      for (std::size_t p = 0; p < P; ++p) row[p] = after[p + 1] && one(sg, parts[p]);
     }
-    if (sg.kind == Segment::kExact ? parts[pi] != sg.text
-                                   : !SegmentMatcher(parts[pi]).match(sg.seq))
-      return false;
+    std::swap(row, after);
   }
-  return pi == parts.size();
+  return after[0] != 0;
 }
 
 }  // namespace
 
 struct Glob::Compiled {
   std::string pattern;
+  std::size_t states = 1;
   bool negate = false;
   bool comment = false;
   std::vector<Alternative> alts;
@@ -529,11 +443,13 @@ Result<Glob> Glob::compile(std::string_view pattern) {
     return bad(r.error().message);
   std::sort(expanded.begin(), expanded.end());
   expanded.erase(std::unique(expanded.begin(), expanded.end()), expanded.end());
+  std::size_t states = 0;
   for (const auto& e : expanded) {
-    auto alt = compile_alternative(e);
+    auto alt = compile_alternative(e, states);
     if (!alt) return bad(alt.error().message);
     c->alts.push_back(std::move(*alt));
   }
+  c->states = std::max<std::size_t>(states + c->alts.size(), 1);
   g.c_ = std::move(c);
   return g;
 }
@@ -568,7 +484,7 @@ bool Glob::matches(std::string_view path) const {
     }
     if (parts.size() < alt.min_segments || (!alt.has_globstar && parts.size() != alt.segs.size()))
       continue;
-    if (match_segments(alt.segs, parts)) {
+    if (match_segments(alt, parts)) {
       hit = true;
       break;
     }
@@ -583,6 +499,10 @@ const std::string& Glob::pattern() const {
 
 bool Glob::negated() const {
   return c_ && c_->negate;
+}
+
+std::size_t Glob::states() const {
+  return c_ ? c_->states : 1;
 }
 
 }  // namespace mergelens

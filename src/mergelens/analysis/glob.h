@@ -13,6 +13,12 @@
 //   !pattern     a leading '!' negates the whole pattern
 //   #comment     a pattern starting with '#' matches nothing
 //
+// Matching takes time linear in the path for a fixed pattern, whatever the
+// pattern: each segment pattern is a small automaton run over the segment's
+// code points (glob_program.h), and "**" is matched by dynamic programming
+// over (segment, part) pairs, so no pattern backtracks exponentially. The
+// cost of one match is at most states() × the path's length.
+//
 // A pattern without '/' matches the whole path, not the basename: "*.md"
 // matches "README.md" but not "docs/a.md" (minimatch without matchBase).
 // Matching is case-sensitive.
@@ -36,10 +42,11 @@ class Glob {
   Glob() = default;
 
   // Compiles `pattern` once. Fails with kInvalidInput naming the pattern when
-  // it is empty, has an unclosed '[', '{' or extglob '(', an extglob holding
-  // '/', a bad range or class name, a trailing '\', or expands to more than
-  // 1024 brace alternatives. The Glob owns a shared immutable copy of its
-  // compiled form: copies are cheap and safe to use from several threads.
+  // it is empty or longer than 4096 bytes, has an unclosed '[', '{' or
+  // extglob '(', an extglob holding '/', extglobs nested more than 16 deep, a
+  // bad range or class name, a trailing '\', expands to more than 1024 brace
+  // alternatives, or needs more than 16384 automaton states in all. The Glob owns a shared
+  // immutable copy of its compiled form: copies are cheap and safe to use from several threads.
   static Result<Glob> compile(std::string_view pattern);
 
   // True when `path` (repository-relative, '/'-separated; a leading "./" or
@@ -52,6 +59,10 @@ class Glob {
 
   // True when the pattern starts with '!' (an odd number of them).
   bool negated() const;
+
+  // The automaton states of every brace alternative together (at least 1):
+  // what one match costs per byte of path, at most.
+  std::size_t states() const;
 
  private:
   struct Compiled;

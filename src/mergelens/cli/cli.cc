@@ -1,7 +1,9 @@
 #include "mergelens/cli/cli.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <thread>
 
 #include "mergelens/cli/commands.h"
 #include "mergelens/model/repo_name.h"
@@ -22,6 +24,24 @@ Result<void> parse_date_flag(const std::string& text, const char* flag,
   if (!t) return wrap(t.error(), flag);
   out = *t;
   return {};
+}
+
+Result<void> parse_range_flags(const std::string& since, const std::string& until,
+                               std::optional<UnixSeconds>& since_out,
+                               std::optional<UnixSeconds>& until_out) {
+  if (auto r = parse_date_flag(since, "--since", since_out); !r) return r;
+  if (auto r = parse_date_flag(until, "--until", until_out); !r) return r;
+  return check_range(since_out, until_out, "--since " + since, "--until " + until);
+}
+
+void exit_after_grace(std::chrono::seconds grace) {
+  std::thread([grace] {
+    std::this_thread::sleep_for(grace);
+    std::fprintf(stderr, "mergelens: still stopping after %lld s; exiting now\n",
+                 static_cast<long long>(grace.count()));
+    std::fflush(stderr);
+    std::_Exit(1);
+  }).detach();
 }
 
 void add_llm_options(CLI::App& sub, llm::Settings& llm, const char* concurrency_help) {
@@ -81,6 +101,7 @@ int exit_code_for(ErrorKind kind) {
       return kExitUsage;
     case ErrorKind::kIo:
     case ErrorKind::kInternal:
+    case ErrorKind::kTimeout:
       return kExitFailure;
   }
   return kExitFailure;

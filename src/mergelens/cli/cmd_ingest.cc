@@ -27,8 +27,7 @@ Runner setup_ingest(CLI::App& sub, const Globals& g) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   return [a, &g]() -> Result<void> {
-    if (auto r = parse_date_flag(a->since, "--since", a->opt.since); !r) return r;
-    if (auto r = parse_date_flag(a->until, "--until", a->opt.until); !r) return r;
+    if (auto r = parse_range_flags(a->since, a->until, a->opt.since, a->opt.until); !r) return r;
     a->opt.repo_name = g.repo;
     auto store = open_store(g, /*create=*/true);
     if (!store) return std::unexpected(store.error());

@@ -20,16 +20,7 @@ Runner setup_list(CLI::App& sub, const Globals& g) {
   return [a, &g]() -> Result<void> {
     ListQuery q;
     q.limit = a->limit;
-    if (!a->since.empty()) {
-      auto t = parse_instant(a->since);
-      if (!t) return wrap(t.error(), "--since");
-      q.since = *t;
-    }
-    if (!a->until.empty()) {
-      auto t = parse_instant(a->until);
-      if (!t) return wrap(t.error(), "--until");
-      q.until = *t;
-    }
+    if (auto r = parse_range_flags(a->since, a->until, q.since, q.until); !r) return r;
     auto store = open_store(g, /*create=*/false);
     if (!store) return std::unexpected(store.error());
     auto repo = resolve_repo(**store, g.repo);

@@ -70,7 +70,10 @@ class Stopper {
       }
       std::lock_guard lock(mu_);
       stopped_ = true;
-      if (server_) server_->stop();
+      if (server_) {
+        server_->stop();
+        exit_after_grace(kStopGrace);
+      }
       cv_.notify_all();
     });
   }

@@ -30,13 +30,21 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
   auto config = std::make_shared<std::string>("mergelens.toml");
   sub.add_option("--config", *config, "mergelens.toml with [subscriptions.NAME] filters")
       ->capture_default_str();
-  sub.add_option("--cors", o->cors.allow_origin,
-                 "CORS of the read-only API (/api/): \"*\" any origin, a comma-separated list "
-                 "of origins, or \"\" none")
-      ->capture_default_str();
+  auto* cors =
+      sub.add_option("--cors", o->cors.allow_origin,
+                     "CORS of the read-only API (/api/): \"*\" any origin, a comma-separated list "
+                     "of origins, or \"\" none")
+          ->capture_default_str();
+  sub.add_option("--timeout", o->request_timeout,
+                 "Seconds a page, an API answer or an MCP call may take to build (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 3600));
+  sub.add_option("--cache-mb", o->cache_mb, "Memory for rendered pages, in MiB")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65536));
   auto no_mcp = std::make_shared<bool>(false);
   sub.add_flag("--no-mcp", *no_mcp, "Do not serve the MCP endpoint at /mcp");
-  return [o, config, no_mcp, &g]() -> Result<void> {
+  return [o, config, no_mcp, cors, &g]() -> Result<void> {
     o->repo = g.repo;
     auto subs = report::read_subscriptions(*config);
     if (!subs) return std::unexpected(subs.error());
@@ -60,12 +68,19 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
     const bool v6 = o->host.find(':') != std::string::npos;
     fmt::print("mergelens: serving {} at http://{}{}{}:{}/\n", db, v6 ? "[" : "", o->host,
                v6 ? "]" : "", *port);
+    if (cors->count() == 0 && o->cors.allow_origin == "*")
+      fmt::print(stderr,
+                 "mergelens: warning: /api/ answers every origin (CORS \"*\"): any web page a "
+                 "reader opens can read this store's digests through their browser. For a "
+                 "private repository, start with --cors \"\" (or a list of origins); pass "
+                 "--cors \"*\" to keep it and silence this warning.\n");
     std::fflush(stdout);
     web::Server* s = server->get();
     std::thread waiter([s, set] {
       int sig = 0;
       sigwait(&set, &sig);
       s->stop();
+      if (sig == SIGTERM || sig == SIGINT) exit_after_grace(kStopGrace);
     });
     s->run();
     // run() also returns when listening fails; wake the waiter either way.

@@ -47,9 +47,7 @@ Runner setup_triage(CLI::App& sub, const Globals& g) {
       ->check(CLI::ExistingFile);
   return [a, &g]() -> Result<void> {
     TriageOptions opt;
-    if (auto r = parse_date_flag(a->since, "--since", opt.since); !r)
-      return std::unexpected(r.error());
-    if (auto r = parse_date_flag(a->until, "--until", opt.until); !r)
+    if (auto r = parse_range_flags(a->since, a->until, opt.since, opt.until); !r)
       return std::unexpected(r.error());
     if (!a->date.empty()) {
       std::optional<UnixSeconds> day;

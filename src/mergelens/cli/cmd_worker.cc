@@ -54,6 +54,10 @@ Runner setup_worker(CLI::App& sub, const Globals& g) {
   sub.add_option("--lease", a->opt.lease_seconds, "Lease of a claimed job, seconds")
       ->capture_default_str()
       ->check(CLI::Range(1, 86400));
+  sub.add_option("--job-timeout", a->opt.job_timeout_seconds,
+                 "Seconds one job may run before it gives up and is retried (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 7 * 86400.0));
   sub.add_option("--poll", a->opt.poll_seconds, "Wait between claims when idle, seconds")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 3600.0));

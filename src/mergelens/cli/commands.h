@@ -2,6 +2,7 @@
 // returns a runner; cli.cc owns the table and the error mapping.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -63,6 +64,18 @@ Result<void> enqueue_run(const Globals& g, const IngestOptions& ingest,
 // leaves `out` unset. Fails with kInvalidInput naming the flag.
 Result<void> parse_date_flag(const std::string& text, const char* flag,
                              std::optional<UnixSeconds>& out);
+// Parses --since and --until (either may be empty) and checks that the range
+// is not reversed or empty (util/time.h, check_range).
+Result<void> parse_range_flags(const std::string& since, const std::string& until,
+                               std::optional<UnixSeconds>& since_out,
+                               std::optional<UnixSeconds>& until_out);
+
+// Called once a server was told to stop: if the process is still running
+// after `grace` (a worker stuck where no deadline reaches), says so on stderr
+// and ends it with exit code 1. Returns at once.
+void exit_after_grace(std::chrono::seconds grace);
+// The grace `serve` and `run --serve` give their workers after SIGTERM.
+inline constexpr std::chrono::seconds kStopGrace{10};
 
 // Registers the model options every model-using command shares (--llm-base-url,
 // --llm-model, --llm-concurrency, --llm-max-retries) on `sub`, writing into

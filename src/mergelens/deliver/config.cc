@@ -9,6 +9,7 @@
 
 #include "mergelens/util/http.h"
 #include "mergelens/util/toml_file.h"
+#include "mergelens/web/pages.h"
 
 namespace mergelens::deliver {
 
@@ -87,9 +88,11 @@ class Reader {
         r = text(node, k, out.repo);
       } else if (k == "site_url") {
         r = text(node, k, out.site_url);
-        if (r && !valid_url(out.site_url, false))
-          r = error(node, "site_url must be an http(s):// address");
-        while (!out.site_url.empty() && out.site_url.back() == '/') out.site_url.pop_back();
+        // Checked as serve, export and mcp check --base-url.
+        if (auto u = r ? web::site_base_url(out.site_url) : Result<std::string>(); r && !u)
+          r = error(node, "site_url must be an http(s):// address without query or fragment");
+        else if (r)
+          out.site_url = std::move(*u);
       } else if (k == "delay_minutes") {
         r = integer(node, k, 0, 24 * 60, out.delay_minutes);
       } else if (k == "catch_up_days") {

@@ -149,6 +149,13 @@ SendResult send_part(const Target& t, const std::string& payload, const std::str
       auto r = transport.post(request_for(t, payload, now), &failure);
       if (r)
         a = classify(t, *r, now / 1000);
+      else if (failure == http::Failure::kTimeout)
+        // Sent, and no answer: the service may have posted it. Not sent again
+        // in this run (a webhook has no way to ask); the part stays unsent, so
+        // a later run sends it if nobody marked it.
+        a = {Answer::kFail, transport_error(failure, t.timeout_ms) +
+                                "; it may have been delivered, so it is not sent again in this "
+                                "run"};
       else
         a = {failure == http::Failure::kTooLarge ? Answer::kFail : Answer::kRetry,
              transport_error(failure, t.timeout_ms)};

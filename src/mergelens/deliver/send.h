@@ -9,11 +9,14 @@
 //
 // Retried, with exponential backoff from 1 s (or the Retry-After the
 // service gave, up to Target::max_wait_ms), at most Target::max_retries
-// times: HTTP 429 and 5xx, no answer within the timeout, a refused
-// connection, and the services' rate-limit codes (Feishu 11232, DingTalk
+// times: HTTP 429 and 5xx, a connection refused or timing out before the
+// request was sent, and the services' rate-limit codes (Feishu 11232, DingTalk
 // 410100 and 130101, WeCom 45009 and -1). Anything else fails at once with
 // the service's code and message: a bad signature (Feishu 19021, DingTalk
-// 310000), a keyword or IP rule, a malformed or oversized message.
+// 310000), a keyword or IP rule, a malformed or oversized message. A
+// request sent without an answer within the timeout is not sent again
+// either: the service may have posted it, and a webhook cannot be asked
+// (the part stays unsent in the store; a later run sends it).
 //
 // E-mail: libcurl's SMTP (transport.h), retried the same way when the
 // failure may pass.

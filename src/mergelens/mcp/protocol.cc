@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "mergelens/util/log.h"
+
 namespace mergelens::mcp {
 
 namespace {
@@ -64,7 +68,9 @@ json tool_error(std::string text) {
 }
 
 // tools/call: a result, or a JSON-RPC error (as the response's "error").
-json call_tool(const json& id, const json& params, const ToolContext& context) {
+// `budget`: the bytes of results the message may still carry (a batch
+// shares kBatchResultShares results' worth); lowered by what this one carries.
+json call_tool(const json& id, const json& params, const ToolContext& context, size_t& budget) {
   if (!params.is_object() || !params.contains("name") || !params["name"].is_string())
     return error_response(id, -32602, "tools/call needs params.name, a string");
   const std::string name = params["name"].get<std::string>();
@@ -77,19 +83,37 @@ json call_tool(const json& id, const json& params, const ToolContext& context) {
     return result_response(id, tool_error("Invalid arguments for tool " + name + ": " + wrong));
   auto out = tool->run(context, args);
   if (!out) {
-    const ErrorKind k = out.error().kind;
-    if (k == ErrorKind::kInvalidInput || k == ErrorKind::kNotFound)
-      return result_response(id, tool_error(out.error().message));
-    return error_response(id, -32603, "the store could not be read: " + out.error().message);
+    const Error& e = out.error();
+    log_hidden("mcp " + name, e);
+    const ErrorKind k = e.kind;
+    // The model can correct its arguments, or ask for less.
+    if (k == ErrorKind::kInvalidInput || k == ErrorKind::kNotFound || k == ErrorKind::kTimeout)
+      return result_response(id, tool_error(public_message(e)));
+    return error_response(id, -32603, public_message(e));
   }
   // One copy of the result: structuredContent, with a short text summary.
-  json text = {{"type", "text"}, {"text", result_text(*tool, *out)}};
-  return result_response(id, {{"content", json::array({text})},
+  // Paging (mcp/paging.h) keeps a list's page within a model's token
+  // budget; this cap is the floor under every result, paged or not.
+  std::string text = result_text(*tool, *out);
+  const size_t size =
+      out->dump(-1, ' ', false, json::error_handler_t::replace).size() + text.size();
+  const size_t cap = std::min(context.max_result_bytes, budget);
+  if (size > cap)
+    return result_response(
+        id, tool_error(fmt::format(
+                "The result of {} is {} bytes, more than the {} this server sends in one answer{}. "
+                "Ask for less: a smaller `limit`, fewer `fields`, a shorter date range, one "
+                "repository.",
+                name, size, cap,
+                cap < context.max_result_bytes ? " (what is left of the batch's)" : "")));
+  budget -= size;
+  json content = {{"type", "text"}, {"text", std::move(text)}};
+  return result_response(id, {{"content", json::array({content})},
                               {"structuredContent", std::move(*out)},
                               {"isError", false}});
 }
 
-std::optional<json> handle_one(const json& m, const ToolContext& context) {
+std::optional<json> handle_one(const json& m, const ToolContext& context, size_t& budget) {
   if (!m.is_object()) return error_response(nullptr, -32600, "Invalid Request: not an object");
   const bool has_id = m.contains("id");
   const json id = has_id ? m["id"] : json(nullptr);
@@ -112,10 +136,11 @@ std::optional<json> handle_one(const json& m, const ToolContext& context) {
     if (method == "initialize") return result_response(id, initialize(params));
     if (method == "ping") return result_response(id, json::object());
     if (method == "tools/list") return result_response(id, list_tools());
-    if (method == "tools/call") return call_tool(id, params, context);
+    if (method == "tools/call") return call_tool(id, params, context, budget);
     return error_response(id, -32601, "Method not found: " + method);
   } catch (const std::exception& e) {
-    return error_response(id, -32603, std::string("Internal error: ") + e.what());
+    log_line("mcp " + method, std::string("internal error: ") + e.what());
+    return error_response(id, -32603, "Internal error");
   }
 }
 
@@ -127,20 +152,49 @@ const std::vector<std::string>& supported_versions() {
   return v;
 }
 
-std::optional<json> handle_message(const json& message, const ToolContext& context) {
-  if (!message.is_array()) return handle_one(message, context);
-  if (message.empty()) return error_response(nullptr, -32600, "Invalid Request: empty batch");
+std::optional<json> handle_message(const json& message, const ToolContext& context,
+                                   std::string_view version) {
+  size_t budget = context.max_result_bytes;
+  if (!message.is_array()) return handle_one(message, context, budget);
+  if (auto why = batch_refusal(message, version))
+    return error_response(nullptr, -32600, "Invalid Request: " + *why);
+  budget = kBatchResultShares * context.max_result_bytes;
   json out = json::array();
   for (const auto& m : message)
-    if (auto r = handle_one(m, context)) out.push_back(std::move(*r));
+    if (auto r = handle_one(m, context, budget)) out.push_back(std::move(*r));
   if (out.empty()) return std::nullopt;
   return out;
 }
 
-std::optional<json> handle_text(std::string_view text, const ToolContext& context) {
+std::optional<std::string> batch_refusal(const json& message, std::string_view version) {
+  if (!message.is_array()) return std::nullopt;
+  if (version.empty()) version = kAssumedVersion;
+  if (version != "2025-03-26")
+    return fmt::format(
+        "protocol version {} has no JSON-RPC batches (only 2025-03-26 had them); send one "
+        "message per request",
+        version);
+  if (message.empty()) return "empty batch";
+  if (message.size() > kMaxBatch)
+    return fmt::format("a batch of {} messages; this server takes at most {} in one",
+                       message.size(), kMaxBatch);
+  return std::nullopt;
+}
+
+std::optional<json> handle_text(std::string_view text, const ToolContext& context,
+                                std::string_view version) {
   json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded()) return error_response(nullptr, -32700, "Parse error");
-  return handle_message(message, context);
+  return handle_message(message, context, version);
+}
+
+std::string negotiated_version(const json& reply) {
+  if (!reply.is_object() || !reply.contains("result") || !reply["result"].is_object()) return "";
+  const json& r = reply["result"];
+  if (!r.contains("protocolVersion") || !r["protocolVersion"].is_string() ||
+      !r.contains("serverInfo"))
+    return "";
+  return r["protocolVersion"].get<std::string>();
 }
 
 bool only_notifications(const json& message) {

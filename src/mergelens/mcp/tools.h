@@ -30,12 +30,17 @@ namespace mergelens::mcp {
 // language, whose data is at the root (a repository id or kAllRepos) and the
 // base URL of the web server the results' page links start with (empty:
 // those links are null).
+// A tool's result (its JSON text) is at most this many bytes by default; a
+// larger one is a tool error asking for less (docs/limits.md).
+inline constexpr size_t kMaxResultBytes = 1 << 20;
+
 struct ToolContext {
   Store& store;
   const web::TimeZone& tz;
   web::Lang default_lang = web::Lang::kZh;
   std::int64_t root = kAllRepos;
   std::string base_url;
+  size_t max_result_bytes = kMaxResultBytes;  // mcp/protocol.h
 };
 
 struct Tool {

@@ -10,6 +10,7 @@
 
 #include "mergelens/pipeline/job_handlers.h"
 #include "mergelens/pipeline/model_gate.h"
+#include "mergelens/util/deadline.h"
 
 namespace mergelens {
 namespace {
@@ -121,6 +122,10 @@ Result<WorkerReport> run_worker(Store& store, const WorkerOptions& in) {
     Result<JobOutcome> outcome;
     {
       Heartbeat beat(o, job.id);
+      const Deadline deadline(std::chrono::duration_cast<Deadline::Clock::duration>(
+                                  std::chrono::duration<double>(o.job_timeout_seconds)),
+                              nullptr);
+      const DeadlineScope scope(deadline);
       outcome = run_job(store, job, ctx);
     }
     const std::string label =

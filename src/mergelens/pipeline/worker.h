@@ -74,6 +74,10 @@ struct WorkerOptions {
   std::string id;                  // unique per process; default host:pid
   std::vector<std::string> kinds;  // job kinds to take; empty: all
   int lease_seconds = 60;
+  // A job still running after this long gives up at its next store statement
+  // (util/deadline.h) and fails, to be retried with backoff: what it
+  // committed stays, so the next attempt goes on from there. 0: no limit.
+  double job_timeout_seconds = 6 * 3600;
   double poll_seconds = 1.0;      // wait between claims when the queue is empty
   bool exit_when_idle = false;    // stop once nothing is queued or running anywhere
   size_t max_jobs = 0;            // stop after this many jobs; 0: no limit

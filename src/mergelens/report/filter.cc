@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/util/deadline.h"
 #include "mergelens/util/strings.h"
 #include "mergelens/util/toml_file.h"
 
@@ -14,6 +15,9 @@ namespace mergelens::report {
 namespace {
 
 constexpr size_t kMaxValues = 32;
+// The automaton states of a filter's globs together: bounds what one path
+// costs to test (analysis/glob.h), as one glob's own cap does.
+constexpr size_t kMaxGlobStates = 16384;
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -60,11 +64,38 @@ std::string decode(std::string_view s) {
   return out;
 }
 
-// Adds one value of `key` to `f`; a list value is comma-separated.
-Result<void> add(Filter& f, std::string_view key, std::string_view value) {
+// The end of the list item starting `s`: the first ',' (with `braces`: outside
+// braces and '[...]', and not after '\\'), so that "**/*.{py,md},docs/**" is two
+// globs, the first with a brace list as actions/labeler writes it.
+size_t item_end(std::string_view s, bool braces) {
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (!braces) {
+      if (c == ',') return i;
+    } else if (c == '\\') {
+      ++i;
+    } else if (c == '[') {
+      // A class is one character: "[{,]" opens no brace and separates nothing.
+      const size_t close = s.find(']', i + 2);
+      if (close != std::string_view::npos) i = close;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && depth > 0) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Adds one value of `key` to `f`; a list value is comma-separated (`split`
+// false: the value is one item, as a TOML array's item is).
+Result<void> add(Filter& f, std::string_view key, std::string_view value, bool split = true) {
   auto list = [&](std::vector<std::string>& into, bool fold) -> Result<void> {
     for (std::string_view rest = value; !rest.empty();) {
-      const size_t comma = rest.find(',');
+      const size_t comma = split ? item_end(rest, key == "paths") : std::string_view::npos;
       const std::string_view item = trim(rest.substr(0, comma));
       rest = comma == std::string_view::npos ? "" : rest.substr(comma + 1);
       if (item.empty()) continue;
@@ -81,9 +112,16 @@ Result<void> add(Filter& f, std::string_view key, std::string_view value) {
   if (key == "paths") {
     const size_t before = f.paths.size();
     if (auto r = list(f.paths, false); !r) return r;
+    size_t states = 0;
+    for (const auto& g : f.globs) states += g.states();
     for (size_t i = before; i < f.paths.size(); ++i) {
       auto g = Glob::compile(f.paths[i]);
       if (!g) return fail(ErrorKind::kInvalidInput, "paths: {}", g.error().message);
+      states += g->states();
+      if (states > kMaxGlobStates)
+        return fail(ErrorKind::kInvalidInput,
+                    "paths: the globs are too complex together (more than {} states to match)",
+                    kMaxGlobStates);
       f.globs.push_back(std::move(*g));
     }
     return {};
@@ -139,8 +177,18 @@ std::string Filter::query() const {
     for (const auto& v : values) s += (s.empty() ? "" : ",") + encode(v);
     return s;
   };
+  // A glob's own separating commas (a TOML item "a,b.py") are escaped, so the
+  // query reads back as the same globs.
+  std::vector<std::string> globs;
+  for (std::string g : paths) {
+    for (size_t i = 0, end;
+         (end = item_end(std::string_view(g).substr(i), true)) != std::string_view::npos;
+         i += end + 2)
+      g.insert(i + end, 1, '\\');
+    globs.push_back(std::move(g));
+  }
   put("tags", joined(tags));
-  put("paths", joined(paths));
+  put("paths", joined(globs));
   put("labels", joined(labels));
   put("authors", joined(authors));
   put("min",
@@ -195,10 +243,11 @@ Result<Filter> filter_from_toml(const toml::table& table, std::string_view where
                             : "must be a string or an array of strings");
     }
     for (const auto& v : values) {
-      // A list item holding a comma is one value in TOML: no splitting there.
-      if (k != "min" && k != "lang" && v.find(',') != std::string::npos)
+      // A TOML array item is one value: a glob keeps its commas
+      // ("**/*.{py,md}"); a tag, label or author cannot hold one.
+      if (k != "min" && k != "lang" && k != "paths" && v.find(',') != std::string::npos)
         return bad("values may not hold a comma");
-      if (auto r = add(f, k, v); !r)
+      if (auto r = add(f, k, v, /*split=*/k != "paths"); !r)
         return fail(ErrorKind::kInvalidInput, "{}: {}", where, r.error().message);
     }
   }
@@ -249,7 +298,11 @@ bool matches(const Filter& f, const Entry& e, const ChangeFacets& facets) {
         return std::ranges::find(f.labels, lower(l)) != f.labels.end();
       }))
     return false;
+  size_t looked = 0;
   if (!f.globs.empty() && std::ranges::none_of(facets.paths, [&](const std::string& p) {
+        // A change of thousands of files under a costly glob: give up once the
+        // work's deadline has passed (apply_filter reports it).
+        if (++looked % 64 == 0 && deadline_passed()) return true;
         return std::ranges::any_of(f.globs, [&](const Glob& g) { return g.matches(p); });
       }))
     return false;
@@ -260,6 +313,7 @@ Result<size_t> apply_filter(Store& store, const Filter& f, std::vector<Entry>& e
   if (f.empty()) return size_t{0};
   std::vector<char> keep(entries.size(), 0);
   for (size_t i = 0; i < entries.size(); ++i) {
+    if (auto r = check_deadline("filtering"); !r) return std::unexpected(r.error());
     ChangeFacets facets;
     if (f.needs_change()) {
       auto c = store.get_change_by_id(entries[i].change.id);
@@ -274,6 +328,7 @@ Result<size_t> apply_filter(Store& store, const Filter& f, std::vector<Entry>& e
     }
     keep[i] = matches(f, entries[i], facets);
   }
+  if (auto r = check_deadline("filtering"); !r) return std::unexpected(r.error());
   std::vector<Entry> kept;
   for (size_t i = 0; i < entries.size(); ++i)
     if (keep[i]) kept.push_back(std::move(entries[i]));

@@ -51,9 +51,12 @@ struct Filter {
 // Reads a filter from decoded query parameters (name, value), as a server
 // receives them. Keys other than tags, paths, labels, authors, min and lang
 // are ignored (a page's own parameters); a repeated key adds its values;
-// lists are comma-separated, blanks dropped. kInvalidInput naming the key for
+// lists are comma-separated, blanks dropped; in `paths` a comma inside a
+// brace list ("**/*.{py,md}", actions/labeler's syntax) or after '\' does not
+// separate. kInvalidInput naming the key for
 // an unknown verdict, an importance outside 1-10, a language other than zh/en,
-// a malformed glob, or more than 32 values in one list.
+// a malformed glob, globs of more than 16384 automaton states together
+// (analysis/glob.h, Glob::states), or more than 32 values in one list.
 Result<Filter> parse_filter(const std::vector<std::pair<std::string, std::string>>& params);
 
 // The same from a raw query ("a=b&c=d", percent-encoded, '+' a space).
@@ -61,8 +64,10 @@ Result<Filter> parse_filter_query(std::string_view query);
 
 // Reads a filter from a TOML table (`where` names it in messages:
 // "mergelens.toml: [subscriptions.sched]"). Keys as in a query, each list an
-// array of strings (or one string), `min` a string or an integer. Unknown
-// keys are refused (kInvalidInput naming the key).
+// array of strings (or one string), `min` a string or an integer; each item
+// is one value (a `paths` glob may hold commas in braces; a tag, label or
+// author may hold none). Unknown keys are refused (kInvalidInput naming the
+// key).
 Result<Filter> filter_from_toml(const toml::table& table, std::string_view where);
 
 // The named filters of the TOML file at `path`: every [subscriptions.NAME]
@@ -78,12 +83,14 @@ struct ChangeFacets {
 };
 
 // True when `entry` passes `filter`; `facets` is read only when
-// filter.needs_change().
+// filter.needs_change(). Once the deadline of the thread's work has passed
+// (util/deadline.h) the answer is meaningless: the caller checks it.
 bool matches(const Filter& filter, const Entry& entry, const ChangeFacets& facets);
 
 // Keeps the entries of `entries` that pass `filter`, in order, reading each
 // change's labels and files from `store` when the filter needs them. Returns
-// how many were left out. Store errors pass through (entries unchanged).
+// how many were left out. Store errors pass through (entries unchanged), and
+// kTimeout when the thread's deadline passes meanwhile.
 Result<size_t> apply_filter(Store& store, const Filter& filter, std::vector<Entry>& entries);
 
 // What a filtered list says it left out: "另有 41 个 PR 未列出" (zh) or

@@ -18,20 +18,6 @@ constexpr std::int64_t kDay = 86400;
 constexpr std::int64_t kWeek = 7 * kDay;
 constexpr size_t kMaxMoves = 12;
 
-// Monday 00:00 UTC of ISO week 1 of `year` (the week holding 4 January).
-UnixSeconds week_one(int year) {
-  const std::int64_t jan4 = days_from_civil(year, 1, 4);
-  const std::int64_t weekday = ((jan4 % 7) + 7 + 3) % 7;  // 0 = Monday (1970-01-01 was a Thursday)
-  return (jan4 - weekday) * kDay;
-}
-
-int iso_year_of(UnixSeconds t) {
-  const int y = std::stoi(format_day(t).substr(0, 4));
-  if (t >= week_one(y + 1)) return y + 1;
-  if (t < week_one(y)) return y - 1;
-  return y;
-}
-
 std::string trend_of(std::int64_t count, double mean) {
   if (mean == 0) return count > 0 ? "new" : "steady";
   if (count == 0) return "gone";
@@ -52,24 +38,13 @@ nlohmann::json thread_refs(const Entry& e) {
 
 }  // namespace
 
+// The ISO week forms are util/time.h's, shared with every other date.
 Result<UnixSeconds> iso_week_start(std::string_view w) {
-  auto bad = [&] {
-    return fail(ErrorKind::kInvalidInput, "\"{}\" is not an ISO week (YYYY-Www, e.g. 2026-W48)", w);
-  };
-  if (w.size() != 8 || w[4] != '-' || (w[5] != 'W' && w[5] != 'w')) return bad();
-  for (size_t i : {0, 1, 2, 3, 6, 7})
-    if (w[i] < '0' || w[i] > '9') return bad();
-  const int year = std::stoi(std::string(w.substr(0, 4)));
-  const int week = std::stoi(std::string(w.substr(6, 2)));
-  if (year < 1970 || week < 1) return bad();
-  const UnixSeconds start = week_one(year) + (week - 1) * kWeek;
-  if (start >= week_one(year + 1)) return bad();
-  return start;
+  return parse_iso_week(w);
 }
 
 std::string iso_week_of(UnixSeconds t) {
-  const int y = iso_year_of(t);
-  return fmt::format("{:04}-W{:02}", y, (t - week_one(y)) / kWeek + 1);
+  return format_iso_week(t);
 }
 
 Result<Week> load_week(Store& store, std::int64_t repo_id, std::string_view week_in,

@@ -24,7 +24,8 @@
 namespace mergelens::report {
 
 // "2026-W48" → Monday 00:00 UTC of that ISO week. kInvalidInput for anything
-// else (week 53 only in years that have one; years 1970-9999).
+// else (week 53 only in years that have one; years 0001-9999). util/time.h,
+// parse_iso_week.
 Result<UnixSeconds> iso_week_start(std::string_view week);
 // The ISO week holding `t` (UTC): "2026-W48".
 std::string iso_week_of(UnixSeconds t);

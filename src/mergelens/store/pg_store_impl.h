@@ -71,7 +71,7 @@ Result<T> PgStore::in_transaction(const std::function<Result<T>()>& body, bool b
     }
     if (result) {
       if (auto r = conn_.exec("COMMIT"); r) return result;
-      result = std::unexpected(Error{ErrorKind::kIo, conn_.where() + ": COMMIT failed"});
+      result = std::unexpected(Error{ErrorKind::kIo, conn_.where() + ": COMMIT failed", true});
     }
     const std::string state = conn_.last_state();
     (void)conn_.exec("ROLLBACK");

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "mergelens/store/statement.h"
+#include "mergelens/util/deadline.h"
 #include "mergelens/util/utf8.h"
 
 namespace mergelens::pg {
@@ -103,7 +105,8 @@ Error Conn::error_of(const PGresult* res, std::string_view what) {
       trim(res && *PQresultErrorMessage(res) ? PQresultErrorMessage(res) : PQerrorMessage(c_));
   if (PQstatus(c_) != CONNECTION_OK) state_ = "08006";
   return Error{kind_of(state_),
-               fmt::format("{}: {}{}{}", where_, msg, what.empty() ? "" : " in ", what)};
+               fmt::format("{}: {}{}{}", where_, msg, what.empty() ? "" : " in ", what),
+               /*internal=*/true};
 }
 
 Result<void> Conn::exec(std::string_view sql) {
@@ -153,6 +156,11 @@ Stmt& Stmt::bind_double(int i, double v) {
 
 Result<void> Stmt::execute() {
   conn_->state_.clear();
+  // No statement starts once the work's deadline has passed (util/deadline.h),
+  // but BEGIN, COMMIT and ROLLBACK.
+  if (deadline_passed() && !db::is_transaction_control(sql_))
+    return internal_error(Error{ErrorKind::kTimeout,
+                                conn_->where_ + ": interrupted: the work ran past its deadline"});
   // Outside a transaction a lost connection is re-established first (the
   // server restarted); inside one the transaction is gone and the caller
   // sees the error.

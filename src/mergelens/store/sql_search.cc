@@ -264,6 +264,18 @@ SearchHit read_hit(const db::Query& st) {
   return h;
 }
 
+// A query the parser let through but the index refuses is still the user's
+// input (kInvalidInput); the index's own words stay internal (paths, FTS5
+// or tsquery text): a remote client reads a fixed sentence, the operator's
+// log the whole message. A deadline or a failing store stays what it is.
+std::unexpected<Error> refused(Error e) {
+  if (e.kind == ErrorKind::kTimeout || e.kind == ErrorKind::kIo) return std::unexpected(e);
+  e.kind = ErrorKind::kInvalidInput;
+  e.message = "the search could not be run: " + e.message;
+  e.internal = true;
+  return std::unexpected(std::move(e));
+}
+
 }  // namespace
 
 std::string SqlStore::unindexed_changes() const {
@@ -357,9 +369,7 @@ Result<std::vector<SearchHit>> SqlStore::search(std::int64_t repo_id,
       q(fmt::format("SELECT count(*) FROM (SELECT 1 FROM {} LIMIT {}) m", docs, kRankedMatches));
   count.bind(1, *match).bind(2, repo_id);
   auto counted = count.step();
-  if (!counted)
-    return fail(ErrorKind::kInvalidInput, "the search could not be run: {}",
-                counted.error().message);
+  if (!counted) return refused(counted.error());
   const bool ranked = count.i64(0) < kRankedMatches;
   // The best `limit` documents first, then their rows: the guide text is read
   // for those alone. Newest first needs no rank: ranking would read every
@@ -376,8 +386,7 @@ Result<std::vector<SearchHit>> SqlStore::search(std::int64_t repo_id,
   st.bind(1, *match).bind(2, repo_id).bind(3, lang).bind(4, static_cast<std::int64_t>(limit));
   auto hits = st.collect(read_hit);
   // A query the parser let through but the index refuses is still the user's input.
-  if (!hits)
-    return fail(ErrorKind::kInvalidInput, "the search could not be run: {}", hits.error().message);
+  if (!hits) return refused(hits.error());
   return hits;
 }
 

@@ -9,6 +9,7 @@
 #include "mergelens/store/schema.h"
 #include "mergelens/store/sqlite_store_impl.h"
 #include "mergelens/store/sqlite_util.h"
+#include "mergelens/util/deadline.h"
 
 namespace mergelens {
 
@@ -105,6 +106,10 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
   if (rc != SQLITE_OK)
     return fail(ErrorKind::kIo, "cannot open database {}: {}", path, db.errmsg());
   sqlite3_busy_timeout(db.get(), 10000);
+  // A statement running past the deadline of its thread's work (a web
+  // request, a job: util/deadline.h) is interrupted (SQLITE_INTERRUPT).
+  sqlite3_progress_handler(
+      db.get(), 4096, [](void*) { return deadline_passed() ? 1 : 0; }, nullptr);
   sqlite3_extended_result_codes(db.get(), 1);
 
   auto app_id = pragma_int(db, "application_id");

@@ -41,7 +41,7 @@ class SqliteStore final : public SqlStore {
   template <class T>
   Result<T> in_transaction(const std::function<Result<T>()>& body);
   std::unexpected<Error> db_error(const Error& e) const {
-    return fail(e.kind, "database {}: {}", path_, e.message);
+    return internal_error(Error{e.kind, fmt::format("database {}: {}", path_, e.message)});
   }
 
   std::string path_;

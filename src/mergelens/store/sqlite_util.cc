@@ -1,5 +1,10 @@
 #include "mergelens/store/sqlite_util.h"
 
+#include <optional>
+
+#include "mergelens/store/statement.h"
+#include "mergelens/util/deadline.h"
+
 namespace mergelens::sql {
 namespace {
 
@@ -16,6 +21,8 @@ ErrorKind kind_of(int rc) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       return ErrorKind::kIo;
+    case SQLITE_INTERRUPT:  // the progress handler: the work's deadline passed
+      return ErrorKind::kTimeout;
     default:
       return ErrorKind::kInternal;
   }
@@ -24,13 +31,17 @@ ErrorKind kind_of(int rc) {
 }  // namespace
 
 Result<void> Db::exec(std::string_view sql) {
+  // BEGIN, COMMIT and ROLLBACK run whatever the deadline: a transaction
+  // must end the way its owner says.
+  const Deadline none;
+  const DeadlineScope no_deadline(none);
   char* err = nullptr;
   const std::string s(sql);
   const int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &err);
   if (rc != SQLITE_OK) {
     std::string msg = err ? err : sqlite3_errstr(rc);
     sqlite3_free(err);
-    return fail(kind_of(rc), "{}", msg);
+    return internal_error(Error{kind_of(rc), msg});
   }
   return {};
 }
@@ -77,7 +88,7 @@ Result<Stmt> Stmt::prepare(const Db& db, std::string_view sql, StmtCache* cache)
   }
   const int rc =
       sqlite3_prepare_v2(db.get(), sql.data(), static_cast<int>(sql.size()), &s.st_, nullptr);
-  if (rc != SQLITE_OK) return fail(kind_of(rc), "{}", db.errmsg());
+  if (rc != SQLITE_OK) return internal_error(Error{kind_of(rc), db.errmsg()});
   return s;
 }
 
@@ -107,10 +118,20 @@ Stmt& Stmt::bind_double(int i, double v) {
 }
 
 Result<bool> Stmt::step() {
+  // A statement is not started once the work's deadline has passed; one
+  // already running is interrupted by the progress handler (sqlite_store.cc).
+  // BEGIN, COMMIT and ROLLBACK run whatever the deadline.
+  const char* sql = sqlite3_sql(st_);
+  const bool control = sql && db::is_transaction_control(sql);
+  if (!control && !sqlite3_stmt_busy(st_) && deadline_passed())
+    return fail(ErrorKind::kTimeout, "interrupted: the work ran past its deadline");
+  const Deadline none;
+  std::optional<DeadlineScope> pause;
+  if (control) pause.emplace(none);
   const int rc = sqlite3_step(st_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  return fail(kind_of(rc), "{}", sqlite3_errmsg(db_));
+  return internal_error(Error{kind_of(rc), sqlite3_errmsg(db_)});
 }
 
 Result<std::int64_t> Stmt::run() {
@@ -177,7 +198,7 @@ class SqliteStatement final : public db::StatementOf<Stmt> {
 
  private:
   std::unexpected<Error> named(const Error& e) const {
-    return fail(e.kind, "database {}: {}", where_, e.message);
+    return internal_error(Error{e.kind, fmt::format("database {}: {}", where_, e.message)});
   }
   sqlite3* db_;
   const std::string& where_;
@@ -188,7 +209,8 @@ class SqliteStatement final : public db::StatementOf<Stmt> {
 db::Query query(const Db& db, StmtCache* cache, std::string_view sql, const std::string& where) {
   auto st = Stmt::prepare(db, sqlite_placeholders(sql), cache);
   if (!st) {
-    auto e = fail(st.error().kind, "database {}: {}", where, st.error().message);
+    auto e = internal_error(
+        Error{st.error().kind, fmt::format("database {}: {}", where, st.error().message)});
     return db::Query(std::move(e.error()));
   }
   return db::Query(std::make_unique<SqliteStatement>(std::move(*st), db.get(), where));

@@ -28,6 +28,21 @@ namespace mergelens::db {
 
 enum class Dialect { kSqlite, kPostgres };
 
+// True for BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT and RELEASE: statements
+// that run whatever the work's deadline (util/deadline.h), since a
+// transaction must end the way its owner says.
+inline bool is_transaction_control(std::string_view sql) {
+  while (!sql.empty() && (sql.front() == ' ' || sql.front() == '\n')) sql.remove_prefix(1);
+  for (std::string_view word : {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}) {
+    if (sql.size() < word.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < word.size() && same; ++i) same = (sql[i] & ~0x20) == word[i];
+    if (same && (sql.size() == word.size() || sql[word.size()] == ' ' || sql[word.size()] == ';'))
+      return true;
+  }
+  return false;
+}
+
 // What each backend implements. Columns are 0-based, parameters 1-based.
 class Statement {
  public:

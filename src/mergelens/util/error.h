@@ -21,6 +21,7 @@ enum class ErrorKind {
   kUnsupported,   // valid input this build cannot handle (newer schema)
   kIo,            // the operating system refused (permissions, disk full)
   kInternal,      // a bug or an unexpected library failure
+  kTimeout,       // the work ran past its deadline, or was cancelled (util/deadline.h)
 };
 
 // Short lowercase name of the kind ("invalid input", "io", ...).
@@ -29,6 +30,10 @@ const char* to_string(ErrorKind kind);
 struct Error {
   ErrorKind kind = ErrorKind::kInternal;
   std::string message;  // complete sentence naming the input, no trailing newline
+  // The message holds what only the operator may read: a file path, SQL, a
+  // database's or a library's own text. The CLI prints it; a server logs it
+  // and tells a remote client only what public_message() gives.
+  bool internal = false;
 };
 
 template <class T>
@@ -43,7 +48,19 @@ std::unexpected<Error> fail(ErrorKind kind, fmt::format_string<Args...> f, Args&
 
 // Prefixes the message of an error with context ("while reading X: ...").
 inline std::unexpected<Error> wrap(const Error& e, std::string_view context) {
-  return std::unexpected(Error{e.kind, fmt::format("{}: {}", context, e.message)});
+  return std::unexpected(Error{e.kind, fmt::format("{}: {}", context, e.message), e.internal});
 }
+
+// The same error marked `internal` (its message is for the operator only).
+inline std::unexpected<Error> internal_error(Error e) {
+  e.internal = true;
+  return std::unexpected(std::move(e));
+}
+
+// What a remote client (a web page, an API or MCP answer) may read of `e`:
+// the message of a mistake in its own input (kInvalidInput, kNotFound) that
+// holds nothing internal; otherwise a fixed sentence by kind, which names
+// no path, SQL or library text. The caller logs the whole message.
+std::string public_message(const Error& e);
 
 }  // namespace mergelens

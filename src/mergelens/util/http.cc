@@ -158,6 +158,8 @@ Result<Response> perform(const Request& request, Failure* failure) {
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &sink);
   CURLcode rc = curl_easy_perform(curl);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+  long sent_bytes = 0;  // of the request, headers and body: 0 when it never left
+  curl_easy_getinfo(curl, CURLINFO_REQUEST_SIZE, &sent_bytes);
   curl_slist_free_all(headers);
   curl_easy_cleanup(curl);
   if (rc != CURLE_OK) {
@@ -165,7 +167,7 @@ Result<Response> perform(const Request& request, Failure* failure) {
     if (sink.too_large) {
       kind = Failure::kTooLarge;
     } else if (rc == CURLE_OPERATION_TIMEDOUT) {
-      kind = Failure::kTimeout;
+      kind = sent_bytes > 0 ? Failure::kTimeout : Failure::kConnect;
     } else if (rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST) {
       kind = Failure::kConnect;
     }

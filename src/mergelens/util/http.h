@@ -36,7 +36,10 @@ struct Response {
   const std::string* header(std::string_view name) const;
 };
 
-// Kinds of transport failure, so callers can decide whether to retry.
+// Kinds of transport failure, so callers can decide whether to retry:
+// kConnect, the request never reached the server (refused, DNS, or a timeout
+// before it was sent); kTimeout, it was sent and no answer came in time (the
+// server may have acted on it).
 enum class Failure { kNone, kConnect, kTimeout, kTooLarge, kOther };
 
 // Performs the request. Any HTTP status, 4xx and 5xx included, is a Response.

@@ -61,16 +61,39 @@ std::string format_day(UnixSeconds t, int offset_minutes) {
   return fmt::format("{:04}-{:02}-{:02}", c.year, c.month, c.day);
 }
 
+Result<CivilDate> parse_date(std::string_view text) {
+  auto bad = [&] {
+    return fail(ErrorKind::kInvalidInput,
+                "'{}' is not a date (expected YYYY-MM-DD, a year 0001-9999 and a day of that "
+                "month)",
+                text);
+  };
+  CivilDate c;
+  int y, m, d;
+  if (text.size() != 10 || !read_int(text, 0, 4, y) || text[4] != '-' || !read_int(text, 5, 2, m) ||
+      text[7] != '-' || !read_int(text, 8, 2, d))
+    return bad();
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (y < 1 || m < 1 || m > 12 || d < 1 || d > kDays[m - 1] + (m == 2 && leap ? 1 : 0))
+    return bad();
+  c.year = y;
+  c.month = static_cast<unsigned>(m);
+  c.day = static_cast<unsigned>(d);
+  return c;
+}
+
 Result<UnixSeconds> parse_instant(std::string_view text) {
   auto bad = [&] {
     return fail(ErrorKind::kInvalidInput,
-                "'{}' is not a date (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)", text);
+                "'{}' is not a date (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, a year "
+                "0001-9999 and a day of that month)",
+                text);
   };
-  int y, mo, d, h = 0, mi = 0, s = 0;
-  if (!read_int(text, 0, 4, y) || text.size() < 10 || text[4] != '-' || !read_int(text, 5, 2, mo) ||
-      text[7] != '-' || !read_int(text, 8, 2, d))
-    return bad();
-  if (mo < 1 || mo > 12 || d < 1 || d > 31) return bad();
+  if (text.size() < 10) return bad();
+  auto date = parse_date(text.substr(0, 10));
+  if (!date) return bad();
+  int h = 0, mi = 0, s = 0;
   size_t pos = 10;
   int offset = 0;
   if (pos < text.size()) {
@@ -90,6 +113,7 @@ Result<UnixSeconds> parse_instant(std::string_view text) {
                  text[pos + 3] == ':') {
         int oh, om;
         if (!read_int(text, pos + 1, 2, oh) || !read_int(text, pos + 4, 2, om)) return bad();
+        if (om > 59 || oh * 60 + om > 14 * 60) return bad();
         offset = (oh * 60 + om) * (text[pos] == '-' ? -1 : 1);
         pos = text.size();
       } else {
@@ -98,8 +122,54 @@ Result<UnixSeconds> parse_instant(std::string_view text) {
     }
     if (h > 23 || mi > 59 || s > 60) return bad();
   }
-  return days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 +
-         h * 3600 + mi * 60 + s - offset * 60;
+  return days_from_civil(date->year, date->month, date->day) * 86400 + h * 3600 + mi * 60 + s -
+         offset * 60;
+}
+
+Result<void> check_range(std::optional<UnixSeconds> since, std::optional<UnixSeconds> until,
+                         std::string_view since_label, std::string_view until_label) {
+  if (since && until && *until <= *since)
+    return fail(ErrorKind::kInvalidInput,
+                "{} is not after {}: the range is {} (swap them, or leave one out)", until_label,
+                since_label, *until < *since ? "reversed" : "empty");
+  return {};
+}
+
+namespace {
+
+constexpr std::int64_t kWeek = 7 * 86400;
+
+// Monday 00:00 UTC of ISO week 1 of `year` (the week holding 4 January).
+UnixSeconds week_one(int year) {
+  const std::int64_t jan4 = days_from_civil(year, 1, 4);
+  const std::int64_t weekday = floor_div(jan4 + 3, 7) * -7 + jan4 + 3;  // 0 = Monday
+  return (jan4 - weekday) * 86400;
+}
+
+}  // namespace
+
+Result<UnixSeconds> parse_iso_week(std::string_view w) {
+  auto bad = [&] {
+    return fail(ErrorKind::kInvalidInput,
+                "\"{}\" is not an ISO week (YYYY-Www of a year 0001-9999, e.g. 2026-W48)", w);
+  };
+  int year, week;
+  if (w.size() != 8 || !read_int(w, 0, 4, year) || w[4] != '-' || (w[5] != 'W' && w[5] != 'w') ||
+      !read_int(w, 6, 2, week))
+    return bad();
+  if (year < 1 || week < 1) return bad();
+  const UnixSeconds start = week_one(year) + (week - 1) * kWeek;
+  if (start >= week_one(year + 1)) return bad();
+  return start;
+}
+
+std::string format_iso_week(UnixSeconds t) {
+  int y = civil_from_days(floor_div(t, 86400)).year;
+  if (t >= week_one(y + 1))
+    ++y;
+  else if (t < week_one(y))
+    --y;
+  return fmt::format("{:04}-W{:02}", y, (t - week_one(y)) / kWeek + 1);
 }
 
 }  // namespace mergelens

@@ -54,7 +54,9 @@ std::string terminal_safe(std::string_view s, bool keep_newlines) {
       out += static_cast<char>(c.cp);
     } else if (c.cp < 0x20 || c.cp == 0x7F) {
       out += fmt::format("\\x{:02x}", static_cast<unsigned>(c.cp));
-    } else if (c.cp >= 0x80 && c.cp <= 0x9F) {
+    } else if ((c.cp >= 0x80 && c.cp <= 0x9F) || (c.cp >= 0x202A && c.cp <= 0x202E) ||
+               (c.cp >= 0x2066 && c.cp <= 0x2069) || c.cp == 0x200E || c.cp == 0x200F ||
+               c.cp == 0x061C) {
       out += fmt::format("\\u{:04x}", static_cast<unsigned>(c.cp));
     } else {
       out.append(s.substr(i, c.len));

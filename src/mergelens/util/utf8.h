@@ -29,8 +29,11 @@ Utf8Char decode_utf8(std::string_view s, size_t pos);
 std::string clean_utf8_text(std::string_view s);
 
 // `s` made inert for a terminal: control characters become visible escapes,
-// C0 and DEL as "\x1b", C1 code points (U+0080..U+009F) as "\u009b", and each
-// byte of invalid UTF-8 as "\xNN" (a lone 0x9B is CSI to an 8-bit terminal).
+// C0 and DEL as "\x1b", C1 code points (U+0080..U+009F) as "\u009b", the
+// bidirectional controls that reorder what a terminal shows (U+202A..U+202E
+// embeddings and overrides, U+2066..U+2069 isolates, U+200E, U+200F and
+// U+061C marks: "Trojan Source") as "\u202e", and each byte of invalid
+// UTF-8 as "\xNN" (a lone 0x9B is CSI to an 8-bit terminal).
 // Newlines and tabs are kept when `keep_newlines` (multi-line text such as a
 // PR body), escaped otherwise (a one-line field such as a title). Other
 // characters, backslash included, are copied as they are.

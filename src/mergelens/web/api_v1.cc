@@ -9,6 +9,7 @@
 #include "mergelens/analysis/text/glossary.h"
 #include "mergelens/report/notes.h"
 #include "mergelens/report/week.h"
+#include "mergelens/util/log.h"
 #include "mergelens/web/digest.h"
 #include "mergelens/web/search.h"
 
@@ -288,6 +289,14 @@ Result<json> v1_pr(const ApiContext& c, std::string_view ref) {
   s.additions = ch.additions();
   s.deletions = ch.deletions();
   s.open = ch.open;
+  // An older change sharing its number with a newer one is linked by its
+  // sha (/pr/<sha12>), as the pages link it: /pr/NUMBER is the newest's.
+  if (ch.number) {
+    auto same = c.site.store.changes_with_number(c.site.repo.id, *ch.number);
+    if (!same) return std::unexpected(same.error());
+    for (const auto& o : *same)
+      if (o.id == ch.id) s.number_reused = o.number_reused;
+  }
   std::vector<std::string> tags;
   json referenced_by = json::array();
   if (*facts) {
@@ -430,9 +439,13 @@ Result<json> v1_notes(const ApiContext& c, std::string_view since, std::string_v
   if (!until.empty()) {
     auto to = parse_instant(until);
     if (!to) return wrap(to.error(), "until");
-    if (*to <= *from) return fail(ErrorKind::kInvalidInput, "until must be after since");
     range.until = *to;
   }
+  // A reversed or empty range is a mistake, said as every surface says it.
+  if (auto r = check_range(range.since, range.until, "since " + range.from_label,
+                           "until " + range.to_label);
+      !r)
+    return std::unexpected(r.error());
   report::NotesOptions o;
   o.lang = lang_code(c.site.lang);
   o.max_highlights = highlights;
@@ -442,17 +455,28 @@ Result<json> v1_notes(const ApiContext& c, std::string_view since, std::string_v
 }
 
 int v1_status(ErrorKind kind) {
-  return kind == ErrorKind::kInvalidInput ? 400 : kind == ErrorKind::kNotFound ? 404 : 500;
+  switch (kind) {
+    case ErrorKind::kInvalidInput:
+      return 400;
+    case ErrorKind::kNotFound:
+      return 404;
+    case ErrorKind::kTimeout:
+      return 503;
+    default:
+      return 500;
+  }
 }
 
 json v1_error(const Error& e) {
   const int status = v1_status(e.kind);
+  log_hidden("api", e);
   return {{"error",
            {{"status", status},
             {"code", status == 400   ? "bad_request"
                      : status == 404 ? "not_found"
+                     : status == 503 ? "unavailable"
                                      : "server_error"},
-            {"message", clean_text(e.message)}}}};
+            {"message", clean_text(public_message(e))}}}};
 }
 
 ApiAnswer answer_v1(Store& store, const TimeZone& tz, Lang default_lang, std::int64_t root,

@@ -1,5 +1,6 @@
 #include "mergelens/web/conditional.h"
 
+#include <algorithm>
 #include <ctime>
 #include <optional>
 
@@ -128,8 +129,24 @@ HttpResponse api_options(const HttpRequest& req, const CorsOptions& options) {
   res.headers.emplace_back("Access-Control-Allow-Origin",
                            options.allow_origin == "*" ? "*" : origin);
   res.headers.emplace_back("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
-  const std::string asked = req.header("access-control-request-headers");
-  if (!asked.empty()) res.headers.emplace_back("Access-Control-Allow-Headers", asked);
+  // Only the request headers a reader of a read-only API sends are allowed,
+  // whatever the preflight asks (it once echoed any list, 8 KB included).
+  static constexpr std::string_view kAllowed[] = {"accept",        "accept-language",
+                                                  "cache-control", "if-modified-since",
+                                                  "if-none-match", "content-language"};
+  std::string allowed;
+  std::string_view asked = req.header("access-control-request-headers");
+  for (size_t n = 0; !asked.empty() && n < 16; ++n) {
+    const size_t comma = asked.find(',');
+    std::string name(asked.substr(0, comma));
+    asked = comma == std::string_view::npos ? "" : asked.substr(comma + 1);
+    std::erase_if(name, [](unsigned char c) { return c == ' ' || c == '\t'; });
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::ranges::find(kAllowed, std::string_view(name)) != std::end(kAllowed) &&
+        allowed.find(name) == std::string::npos)
+      allowed += (allowed.empty() ? "" : ", ") + name;
+  }
+  if (!allowed.empty()) res.headers.emplace_back("Access-Control-Allow-Headers", allowed);
   res.headers.emplace_back("Access-Control-Max-Age", "86400");
   return res;
 }

@@ -45,7 +45,9 @@ void add_cors(HttpResponse& res, const HttpRequest& req, const CorsOptions& opti
 
 // The answer to an OPTIONS request on the API: a preflight (Origin and
 // Access-Control-Request-Method present) gets 204 with the allowed methods
-// (GET, HEAD, OPTIONS) and the request headers it asked for, when the
+// (GET, HEAD, OPTIONS) and those of the request headers it asked for that a
+// reader sends (Accept, Accept-Language, Cache-Control, Content-Language,
+// If-Modified-Since, If-None-Match; any other is left out), when the
 // origin and method are allowed; otherwise 204 with Allow and no CORS
 // headers (the browser then refuses the request).
 HttpResponse api_options(const HttpRequest& req, const CorsOptions& options);

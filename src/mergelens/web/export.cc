@@ -4,6 +4,8 @@
 #include <fstream>
 #include <set>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "mergelens/analysis/text/glossary.h"
@@ -136,8 +138,10 @@ fs::path scope_folder(const fs::path& lang_root, std::string_view scope) {
 
 }  // namespace
 
-Result<ExportStats> export_site(Store& store, const ExportOptions& o) {
-  if (o.out.empty()) return fail(ErrorKind::kInvalidInput, "--out is required");
+namespace {
+
+// Writes the whole site under `dir` (see export_site).
+Result<ExportStats> write_site(Store& store, const ExportOptions& o, const fs::path& dir) {
   auto tz = TimeZone::named(o.tz);
   if (!tz) return std::unexpected(tz.error());
   if (!o.since.empty()) {
@@ -171,29 +175,77 @@ Result<ExportStats> export_site(Store& store, const ExportOptions& o) {
   for (const auto& [file, at] :
        {std::pair{"style.css", "static/style.css"}, std::pair{"favicon.ico", "favicon.ico"}}) {
     const EmbeddedFile* f = embedded_file(file);
-    if (auto r = write_file(fs::path(o.out) / at, f ? f->data : ""); !r)
-      return std::unexpected(r.error());
+    if (auto r = write_file(dir / at, f ? f->data : ""); !r) return std::unexpected(r.error());
   }
   UnixSeconds since = INT64_MIN;
   if (!o.since.empty()) since = tz->day_bounds(o.since)->first;
   for (const auto& code : o.langs) {
     const Lang lang = lang_from(code);
-    const fs::path lang_root = lang == Lang::kEn ? fs::path(o.out) / "en" : fs::path(o.out);
+    const fs::path lang_root = lang == Lang::kEn ? dir / "en" : dir;
     for (const std::int64_t id : order) {
       // From the store's list: a store of one repository keeps no scopes.
       const Scopes every{*repos, scopes.root};
       const RepoRecord* found = every.find(id);
       const RepoRecord repo = found ? *found : all_repos_record(lang);
       const std::string scope = scopes.scope_of(id);
-      Exporter ex{store,     repo,   *tz,  scope_folder(lang_root, scope),
-                  scope,     scopes, lang, fs::path(o.out),
-                  *base_url, {}};
+      Exporter ex{store, repo,      *tz, scope_folder(lang_root, scope), scope, scopes, lang,
+                  dir,   *base_url, {}};
       if (auto r = ex.write_all(o.since, since); !r) return std::unexpected(r.error());
       total.pages += ex.stats.pages;
       total.feeds += ex.stats.feeds;
     }
   }
   return total;
+}
+
+// Moves every file of `from` to the same place under `to`, replacing what is
+// there (a rename each: no copy, no space needed), then removes `from`.
+Result<void> move_into(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::end(it);
+       it.increment(ec))
+    if (it->is_regular_file(ec)) files.push_back(it->path());
+  if (ec) return fail(ErrorKind::kIo, "cannot read {}: {}", from.string(), ec.message());
+  for (const auto& f : files) {
+    const fs::path target = to / fs::relative(f, from, ec);
+    fs::create_directories(target.parent_path(), ec);
+    if (!ec) fs::rename(f, target, ec);
+    if (ec)
+      return fail(ErrorKind::kIo, "cannot move {} to {}: {}", f.string(), target.string(),
+                  ec.message());
+  }
+  fs::remove_all(from, ec);
+  return {};
+}
+
+}  // namespace
+
+Result<ExportStats> export_site(Store& store, const ExportOptions& o) {
+  if (o.out.empty()) return fail(ErrorKind::kInvalidInput, "--out is required");
+  // The site is written into a folder beside `out` and moved into place only
+  // when whole: an export that fails (a full disk, a store error) leaves
+  // `out` as it was and no partial files anywhere.
+  fs::path out = fs::path(o.out).lexically_normal();
+  if (!out.has_filename()) out = out.parent_path();
+  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  if (ec) return fail(ErrorKind::kIo, "cannot create {}: {}", parent.string(), ec.message());
+  const fs::path staging =
+      parent / fmt::format(".{}.partial-{}", out.filename().string(), static_cast<long>(getpid()));
+  fs::remove_all(staging, ec);
+  auto written = write_site(store, o, staging);
+  if (written && !fs::exists(out, ec)) {
+    fs::rename(staging, out, ec);
+    if (ec)
+      written = fail(ErrorKind::kIo, "cannot move {} to {}: {}", staging.string(), out.string(),
+                     ec.message());
+  } else if (written) {
+    if (auto r = move_into(staging, out); !r) written = std::unexpected(r.error());
+  }
+  fs::remove_all(staging, ec);
+  return written;
 }
 
 namespace {

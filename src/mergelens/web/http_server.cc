@@ -3,6 +3,7 @@
 #define H2O_USE_LIBUV 0
 #include <h2o.h>
 
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -252,6 +253,16 @@ HttpRequest parse(h2o_req_t* req) {
                            std::string(h.value.base, h.value.len));
   }
   if (req->entity.base != nullptr) r.body.assign(req->entity.base, req->entity.len);
+  sockaddr_storage ss{};
+  if (req->conn->callbacks->get_peername != nullptr &&
+      req->conn->callbacks->get_peername(req->conn, reinterpret_cast<sockaddr*>(&ss)) > 0) {
+    char buf[INET6_ADDRSTRLEN] = "";
+    if (ss.ss_family == AF_INET)
+      inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(&ss)->sin_addr, buf, sizeof buf);
+    else if (ss.ss_family == AF_INET6)
+      inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(&ss)->sin6_addr, buf, sizeof buf);
+    r.peer = buf;
+  }
   return r;
 }
 

@@ -34,6 +34,7 @@ struct HttpRequest {
   HeaderList params;   // the query's parameters, decoded ('+' is a space), in order
   HeaderList headers;  // names lowercased, in order
   std::string body;    // the request's content (POST), at most HttpOptions::max_request_body
+  std::string peer;    // the client's address ("127.0.0.1", "::1"), without port
 
   // The first value of header / parameter `name` (header names lowercase),
   // or an empty string.

@@ -1,5 +1,7 @@
 #include "mergelens/web/page_cache.h"
 
+#include <algorithm>
+
 #include "mergelens/util/compress.h"
 
 namespace mergelens::web {
@@ -7,16 +9,19 @@ namespace {
 
 // Queued rebuilds beyond this are not queued: the stale copy is served and a
 // later request queues the page again.
-constexpr size_t kMaxQueued = 4096;
+constexpr size_t kMaxQueued = 1024;
 // Requests building pages themselves at once beyond which the server counts
 // as busy (two per core of a small machine): then stale copies are served.
 constexpr int kBusyBuilds = 4;
 // Builds running at once (see PageCache::slots_mu_).
 constexpr int kBuildSlots = 4;
 
-size_t size_of(const Reply& r) {
-  // The gzip copy is counted as a third of the body: made later, on demand.
-  return r.body.size() + r.body.size() / 3 + r.type.size() + r.etag.size() + 128;
+// An entry's bytes: its key (held twice: the map's and a rebuild's copy may
+// coexist), its reply, and the gzip copy counted as a third of the body
+// (made later, on demand), with the allocations' overhead.
+size_t size_of(const std::string& key, const Reply& r) {
+  return 2 * key.size() + r.body.size() + r.body.size() / 3 + r.type.size() + r.etag.size() +
+         r.modified.size() + 256;
 }
 
 }  // namespace
@@ -35,18 +40,22 @@ const std::string& gzip_of(const Reply& r) {
   return r.gzip->bytes;
 }
 
-PageCache::PageCache(size_t max_bytes, std::chrono::milliseconds max_stale, size_t workers)
-    : max_bytes_(max_bytes), max_stale_(max_stale) {
+PageCache::PageCache(size_t max_bytes, size_t max_entries, std::chrono::milliseconds max_stale,
+                     size_t workers)
+    : max_bytes_(max_bytes), max_entries_(std::max<size_t>(max_entries, 1)), max_stale_(max_stale) {
   for (size_t i = 0; i < workers; ++i) workers_.emplace_back([this] { work(); });
 }
 
 PageCache::~PageCache() {
+  std::deque<Job> dropped;
   {
     std::lock_guard lock(queue_mu_);
     stopping_ = true;
+    dropped.swap(queue_);
   }
   queue_cv_.notify_all();
   for (auto& t : workers_) t.join();
+  for (auto& job : dropped) job.done.set_value(nullptr);
 }
 
 PageCache::Ptr PageCache::fresh(const std::string& key) {
@@ -112,15 +121,18 @@ PageCache::Ptr PageCache::get(const std::string& key, Builder build) {
 void PageCache::finish(const std::string& key, const Ptr& reply, std::uint64_t generation) {
   std::unique_lock lock(mu_);
   building_.erase(key);
-  if (!reply->cacheable || reply->status >= 500 || generation != generation_) return;
+  if (!reply->cacheable || reply->status >= 400 || generation != generation_) return;
   if (auto it = entries_.find(key); it != entries_.end()) {
-    bytes_ -= size_of(*it->second.reply);
+    bytes_ -= size_of(it->first, *it->second.reply);
     entries_.erase(it);
   }
-  const size_t size = size_of(*reply);
-  if (bytes_ + size > max_bytes_) {
-    for (auto it = entries_.begin(); it != entries_.end() && bytes_ + size > max_bytes_ / 10 * 9;) {
-      bytes_ -= size_of(*it->second.reply);
+  const size_t size = size_of(key, *reply);
+  if (size > max_bytes_ / 2) return;  // one page may not take the whole cache
+  if (bytes_ + size > max_bytes_ || entries_.size() + 1 > max_entries_) {
+    for (auto it = entries_.begin();
+         it != entries_.end() &&
+         (bytes_ + size > max_bytes_ / 10 * 9 || entries_.size() + 1 > max_entries_ / 10 * 9);) {
+      bytes_ -= size_of(it->first, *it->second.reply);
       it = entries_.erase(it);
     }
   }

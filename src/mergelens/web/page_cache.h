@@ -11,8 +11,11 @@
 //     worker, so readers are not queued behind the builds;
 //   - a page is never built twice at once: others wait for the first build
 //     or take the stale copy.
-// Memory is bounded: past `max_bytes`, arbitrary entries are dropped until
-// the cache is under 90 % of it.
+// Memory is bounded: past `max_bytes` (each entry's key, reply and a third of
+// its body for the gzip copy) or `max_entries`, arbitrary entries are dropped
+// until the cache is under 90 % of both. Only answers below 400 are kept, so
+// requests for pages that do not exist cannot fill it; the server makes keys
+// of the parameters a page reads alone (server.cc, page_request).
 #pragma once
 
 #include <atomic>
@@ -60,11 +63,15 @@ class PageCache {
   using Ptr = std::shared_ptr<const Reply>;
   // Builds a page; `modified` is the Last-Modified to stamp it with. Must
   // not throw.
+  // (The pointer a getter receives is never null, but for a request that
+  // waited for a background rebuild dropped when the cache was destroyed.)
   using Builder = std::function<Ptr(std::string modified)>;
 
   // Starts `workers` background threads for rebuilding stale pages.
-  PageCache(size_t max_bytes, std::chrono::milliseconds max_stale, size_t workers);
-  // Finishes the queued rebuilds and joins the workers.
+  PageCache(size_t max_bytes, size_t max_entries, std::chrono::milliseconds max_stale,
+            size_t workers);
+  // Drops the queued rebuilds (a request waiting for one gets null), lets the
+  // running ones end and joins the workers.
   ~PageCache();
   PageCache(const PageCache&) = delete;
   PageCache& operator=(const PageCache&) = delete;
@@ -99,6 +106,7 @@ class PageCache {
   void work();
 
   const size_t max_bytes_;
+  const size_t max_entries_;
   const std::chrono::milliseconds max_stale_;
   std::shared_mutex mu_;
   std::unordered_map<std::string, Entry> entries_;

@@ -126,6 +126,9 @@ Result<AggregateQuery> aggregate_query(const Site& site, const AggregateParams& 
     if (!b) return wrap(b.error(), "to");
     q.until = b->second;
   }
+  // Both days are inclusive: `to` before `from` is a mistake, not an empty page.
+  if (auto r = check_range(q.since, q.until, "from " + p.from, "to " + p.to); !r)
+    return std::unexpected(r.error());
   if (!p.verdict.empty()) {
     if (verdict_rank(p.verdict) > 3)
       return fail(ErrorKind::kInvalidInput,

@@ -11,8 +11,11 @@ namespace {
 
 constexpr size_t kMaxQueryBytes = 256, kMaxTerms = 12;
 
+// Blanks and every other ASCII control character (NUL included, which the
+// index cannot read) separate terms.
 bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+  const auto u = static_cast<unsigned char>(c);
+  return c == ' ' || u < 0x20 || u == 0x7F;
 }
 
 bool has_word(std::string_view s) {

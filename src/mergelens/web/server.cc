@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/util/deadline.h"
+#include "mergelens/util/log.h"
 #include "mergelens/web/api_v1.h"
 #include "mergelens/web/http_server.h"
 #include "mergelens/web/page_cache.h"
@@ -49,11 +51,12 @@ bool accepts_gzip(std::string_view header) {
 // The JSON error body of the API ({"error": {"status", "code", "message"}},
 // docs/api.md): every error under /api/ is one, whatever its status.
 std::string api_error_body(int status, std::string_view message) {
-  const char* code = status == 400   ? "bad_request"
-                     : status == 404 ? "not_found"
-                     : status == 405 ? "method_not_allowed"
-                     : status == 503 ? "unavailable"
-                                     : "server_error";
+  // 414 (a target past kMaxTarget) is the client's mistake: bad_request.
+  const char* code = status == 400 || status == 414 ? "bad_request"
+                     : status == 404                ? "not_found"
+                     : status == 405                ? "method_not_allowed"
+                     : status == 503                ? "unavailable"
+                                                    : "server_error";
   return nlohmann::json{{"error", {{"status", status}, {"code", code}, {"message", message}}}}
       .dump();
 }
@@ -168,6 +171,37 @@ std::optional<std::string> without_trailing_slash(std::string_view target) {
   return std::string(path) + std::string(q == std::string_view::npos ? "" : target.substr(q));
 }
 
+// The query parameters pages and /api/ answers read (report/filter.h's keys,
+// the tag, search and API pages' own). Any other parameter is dropped before
+// a page is looked up or built: it neither changes the page nor makes a
+// cache entry of its own (utm_source=..., a unique string per request). A
+// new parameter a page reads must be added here.
+constexpr std::string_view kPageParams[] = {"authors", "from",  "labels", "lang", "limit",
+                                            "min",     "paths", "q",      "repo", "sort",
+                                            "tags",    "to",    "verdict"};
+// Longest request target (path and query) answered; longer ones are 414.
+constexpr size_t kMaxTarget = 4096;
+
+// `req` as a page reads it: the known parameters alone, ordered by name
+// (values of one name keep their order), and the target rebuilt from the
+// decoded path and them, so that every spelling of one page has one target
+// (the cache key and the feeds' self links).
+HttpRequest page_request(const HttpRequest& req) {
+  HttpRequest out;
+  out.method = req.method;
+  out.path = req.path;
+  out.headers = req.headers;
+  for (const auto& p : req.params)
+    if (std::ranges::find(kPageParams, std::string_view(p.first)) != std::end(kPageParams))
+      out.params.push_back(p);
+  std::ranges::stable_sort(out.params, {}, [](const auto& p) { return std::string_view(p.first); });
+  out.target = url_encode(req.path, true);
+  for (size_t i = 0; i < out.params.size(); ++i)
+    out.target += fmt::format("{}{}={}", i == 0 ? "?" : "&", url_encode(out.params[i].first),
+                              url_encode(out.params[i].second));
+  return out;
+}
+
 }  // namespace
 
 struct Server::Impl {
@@ -180,6 +214,9 @@ struct Server::Impl {
   std::int64_t root = kAllRepos;
   std::unique_ptr<HttpServer> http;
   std::atomic<bool> stopped{false};
+  // Set by stop(): every page and MCP call being built gives up at its next
+  // check (util/deadline.h), so the server stops within seconds.
+  std::atomic<bool> cancel{false};
 
   // Store connections lent to worker threads.
   std::mutex pool_mu;
@@ -232,24 +269,29 @@ struct Server::Impl {
                    std::string_view query, bool api) {
     Reply r;
     if (!page) {
-      const ErrorKind k = page.error().kind;
-      r.status = k == ErrorKind::kInvalidInput ? 400 : k == ErrorKind::kNotFound ? 404 : 500;
+      // The client reads what concerns its request; the log keeps the rest
+      // (paths, SQL, a library's words: util/error.h, public_message).
+      const Error e = page.error();
+      log_hidden("serve", e);
+      r.status = v1_status(e.kind);
       const char* key = r.status == 400 ? (self.ends_with("/search") ? "bad_query" : "bad_request")
                         : r.status == 404 ? "not_found"
                                           : "server_error";
+      const std::string message = public_message(e);
       if (api) {
         r.type = "application/json; charset=utf-8";
         r.body = nlohmann::json{{"error",
                                  {{"status", r.status},
                                   {"code", r.status == 400   ? "bad_request"
                                            : r.status == 404 ? "not_found"
+                                           : r.status == 503 ? "unavailable"
                                                              : "server_error"},
                                   {"title", tr(site.lang, key)},
-                                  {"message", clean_text(page.error().message)}}}}
+                                  {"message", clean_text(message)}}}}
                      .dump();
         return r;
       }
-      page = message_page(site, key, page.error().message);
+      page = message_page(site, key, message);
     }
     if (api) {
       r.type = "application/json; charset=utf-8";
@@ -386,6 +428,8 @@ struct Server::Impl {
   std::shared_ptr<const Reply> build(const HttpRequest& req, Lang lang, std::string modified) {
     const bool api = is_api(req.path);
     Reply r = error_reply(503, "the store cannot be opened\n", api);
+    const Deadline deadline(std::chrono::seconds(options.request_timeout), &cancel);
+    const DeadlineScope scope(deadline);
     if (auto store = borrow(); store) {
       r = error_reply(500, "internal error\n", api);
       auto read = (*store)->read_snapshot([&] {
@@ -464,6 +508,8 @@ struct Server::Impl {
   // thread, in one read transaction on a borrowed connection.
   HttpResponse extra(const HttpRequest& req) {
     HttpResponse res = text_response(503, "the store cannot be opened\n");
+    const Deadline deadline(std::chrono::seconds(options.request_timeout), &cancel);
+    const DeadlineScope scope(deadline);
     if (auto store = borrow(); store) {
       auto read = (*store)->read_snapshot([&] {
         try {
@@ -498,6 +544,9 @@ struct Server::Impl {
     }
     if (suspicious(req.path, req.target))
       return error_response(req, 400, "bad request: path not allowed\n");
+    if (req.target.size() > kMaxTarget)
+      return error_response(req, 414,
+                            fmt::format("the address is longer than {} bytes\n", kMaxTarget));
     if (auto asset = static_asset(req.path)) {
       // Assets are the same for every page: gzipped like pages, and cached an
       // hour (the OpenAPI document is revalidated: it changes with the server).
@@ -519,7 +568,8 @@ struct Server::Impl {
       return res;
     }
     refresh();
-    std::shared_ptr<const Reply> reply = cache->fresh(key_of(req, lang_of(req, default_lang)));
+    const HttpRequest page = page_request(req);
+    std::shared_ptr<const Reply> reply = cache->fresh(key_of(page, lang_of(page, default_lang)));
     if (!reply) return std::nullopt;
     const bool gz = accepts_gzip(req.header("accept-encoding"));
     if (gz && !gzip_ready(*reply)) return std::nullopt;  // compressing may take a while
@@ -529,11 +579,14 @@ struct Server::Impl {
   // Answers the rest, building the page when needed (on a worker thread).
   HttpResponse slow(const HttpRequest& req) {
     if (options.extra && req.path == options.extra_path) return extra(req);
-    const Lang lang = lang_of(req, default_lang);  // fast() has just refreshed
+    HttpRequest page = page_request(req);
+    const Lang lang = lang_of(page, default_lang);  // fast() has just refreshed
+    const std::string key = key_of(page, lang);
     std::shared_ptr<const Reply> reply =
-        cache->get(key_of(req, lang), [this, r = req, lang](std::string modified) {
+        cache->get(key, [this, r = std::move(page), lang](std::string modified) {
           return build(r, lang, std::move(modified));
         });
+    if (!reply) return error_response(req, 503, "the server is stopping\n");
     return respond(req, std::move(reply), accepts_gzip(req.header("accept-encoding")));
   }
 
@@ -588,7 +641,7 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
   im.default_lang = lang_from(options.lang);
   im.root = root;
   im.probe = std::move(*probe);
-  im.cache = std::make_unique<PageCache>(options.cache_mb << 20,
+  im.cache = std::make_unique<PageCache>(options.cache_mb << 20, options.cache_entries,
                                          std::chrono::seconds(options.max_stale_seconds),
                                          /*workers=*/2);
   im.refresh();
@@ -617,6 +670,7 @@ void Server::run() {
 
 void Server::stop() {
   impl_->stopped = true;
+  impl_->cancel = true;
   if (impl_->http) impl_->http->stop();
 }
 

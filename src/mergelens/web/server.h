@@ -39,7 +39,11 @@ struct ServerOptions {
   std::string repo;
   size_t loops = 2;       // event-loop threads: own the connections, answer cached pages
   size_t workers = 16;    // threads building pages (at most 4 build at once, see page_cache.h)
-  size_t cache_mb = 256;  // rendered pages kept in memory
+  size_t cache_mb = 256;  // rendered pages kept in memory (their keys counted too)
+  size_t cache_entries = 16384;  // ... and at most this many of them
+  // A page or an MCP call still building after this many seconds is given
+  // up (503; util/deadline.h); so is every one when the server stops.
+  int request_timeout = 15;
   // Named reader filters ([subscriptions.NAME] in mergelens.toml, see
   // docs/subscriptions.md): /s/NAME/ (its day), /s/NAME/day/D,
   // /s/NAME/week/W, /s/NAME/feed.xml and /s/NAME/week.xml show only what

@@ -34,16 +34,12 @@ int system_offset(const std::string& tz, UnixSeconds t) {
 }  // namespace
 
 bool parse_date(std::string_view s, int& y, unsigned& m, unsigned& d) {
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
-  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
-    if (s[i] < '0' || s[i] > '9') return false;
-  y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
-  m = static_cast<unsigned>((s[5] - '0') * 10 + (s[6] - '0'));
-  d = static_cast<unsigned>((s[8] - '0') * 10 + (s[9] - '0'));
-  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
-  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return d <= kDays[m - 1] + (m == 2 && leap ? 1 : 0);
+  auto c = mergelens::parse_date(s);  // util/time.h: the one date parser
+  if (!c) return false;
+  y = c->year;
+  m = c->month;
+  d = c->day;
+  return true;
 }
 
 Result<TimeZone> TimeZone::named(std::string_view name) {
