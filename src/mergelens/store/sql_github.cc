@@ -233,7 +233,8 @@ Result<std::map<std::int64_t, TriageRecord>> SqlStore::triage_of(
   std::map<std::int64_t, TriageRecord> out;
   if (ids.empty()) return out;
   auto st =
-      q(fmt::format("SELECT {} FROM triage WHERE change_id IN ({})", kTriageColumns, id_list(ids)));
+      q(fmt::format("SELECT {} FROM triage WHERE {}", kTriageColumns, in_ids("change_id", 1)));
+  st.bind(1, ids_value(ids));
   auto rows = st.collect(read_triage<db::Query>);
   if (!rows) return std::unexpected(rows.error());
   for (auto& t : *rows) out[t.change_id] = std::move(t);
