@@ -20,6 +20,8 @@ PACKAGES=(
   libre2-dev libyaml-cpp-dev libtomlplusplus-dev libcurl4-openssl-dev libh2o-evloop-dev
   # deliver/: webhook signatures (OpenSSL HMAC); web/: templates, gzip; store/: libpq.
   libssl-dev libkainjow-mustache-dev zlib1g-dev libpq-dev
+  # analysis context: definitions at the parent revision (run as a program).
+  universal-ctags
 )
 if [ "$demo" = 0 ]; then
   PACKAGES+=(

@@ -299,7 +299,15 @@ CREATE VIEW judged AS
 ALTER TABLE change_files ADD COLUMN unavailable TEXT;
 CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
 )sql",
-    // 8: what pages read without decoding a document, as SQLite migration 11.
+    // 8: switches a change declares for the first time, as SQLite migration 11.
+    R"sql(
+CREATE TABLE switch_origins (
+  change_id BIGINT NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  PRIMARY KEY (change_id, name)
+);
+)sql",
+    // 9: what pages read without decoding a document, as SQLite migration 12.
     R"sql(
 ALTER TABLE change_tags ADD COLUMN repo_id BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE change_tags ADD COLUMN merged_at BIGINT NOT NULL DEFAULT 0;

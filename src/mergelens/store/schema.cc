@@ -302,7 +302,16 @@ CREATE VIEW judged AS
 ALTER TABLE change_files ADD COLUMN unavailable TEXT;
 CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
 )sql",
-    // 11: what pages read without decoding a document (issue 36). A tag row carries its
+    // 11: switches a change declares for the first time (Facts::switches, change "added"),
+    // indexed by put_facts so the analysis knows where each switch was introduced.
+    R"sql(
+CREATE TABLE switch_origins (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  PRIMARY KEY (change_id, name)
+);
+)sql",
+    // 12: what pages read without decoding a document (issue 36). A tag row carries its
     // change's repository and merge time (kept by a trigger when they change), so the tag
     // list, a tag's weeks and a tag's newest changes are read from one index; verdicts are
     // indexed for the close reads. facts_briefs: the user-visible signals and the tag weights
