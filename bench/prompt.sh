@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="${MERGELENS_BENCH_REPO:?set MERGELENS_BENCH_REPO to a large local clone (e.g. ITCJ/sglang)}"
 last="${1:-2000}"
-[ -x build/mergelens ] && [ -x build/bench/mergelens_prompt_bench ] || scripts/build.sh release >/dev/null
+[ -x build/mergelens ] && [ -x build/bench/mergelens_prompt_bench ] || scripts/build.sh release mergelens mergelens_prompt_bench >/dev/null
 tmp="${MERGELENS_BENCH_TMP:-$(mktemp -d)}"
 db="$tmp/prompt.db"
 ./build/mergelens ingest "$repo" --db "$db" --repo bench/repo --limit "$last" >/dev/null 2>&1

@@ -1,28 +1,44 @@
 #!/usr/bin/env bash
-# Installs everything mergelens needs to build and test on Debian 12.
-# Uses sudo when not run as root. Safe to run again.
+# Installs what mergelens needs on Debian 12. Uses sudo when not run as root. Safe to run again.
+#   scripts/install-deps.sh          everything: build, tests, benchmarks (README command 2, CI)
+#   scripts/install-deps.sh --demo   only what building the binary and running the demo need
+#                                    (README command 1: no browser, JVM, PostgreSQL server,
+#                                    clang or npm tooling)
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+demo=0
+case "${1:-}" in
+  "") ;;
+  --demo) demo=1 ;;
+  *) echo "usage: $0 [--demo]" >&2; exit 2 ;;
+esac
+# The binary and the demo (scripts/build.sh, scripts/demo.sh).
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config git python3 time bc util-linux
-  libgit2-dev libsqlite3-dev sqlite3 libzstd-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  libre2-dev libyaml-cpp-dev libtomlplusplus-dev
+  build-essential cmake ninja-build pkg-config git python3
+  libgit2-dev libsqlite3-dev libzstd-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libre2-dev libyaml-cpp-dev libtomlplusplus-dev libcurl4-openssl-dev libh2o-evloop-dev
+  # deliver/: webhook signatures (OpenSSL HMAC); web/: templates, gzip; store/: libpq.
+  libssl-dev libkainjow-mustache-dev zlib1g-dev libpq-dev
   # analysis context: definitions at the parent revision (run as a program).
   universal-ctags
-  libgtest-dev libgmock-dev libbenchmark-dev libcurl4-openssl-dev libcpp-httplib-dev libh2o-evloop-dev
-  # deliver/: webhook signatures (OpenSSL HMAC); the e-mail test's local SMTP server.
-  libssl-dev python3-aiosmtpd
-  clang-format clang-16 libclang-rt-16-dev
-  # web/: templates, gzip, Atom checks in tests; the browser test; bench/serve.
-  libkainjow-mustache-dev zlib1g-dev libexpat1-dev
-  chromium chromium-driver fonts-wqy-zenhei
-  # e2e web_checks: the Nu HTML Checker's JVM, feed parsing; node for tests/npm (npm below).
-  default-jre-headless python3-feedparser nodejs
-  wrk nginx
-  # store/: the PostgreSQL backend (libpq) and the throwaway test cluster.
-  libpq-dev postgresql-15 postgresql-client-15
 )
+if [ "$demo" = 0 ]; then
+  PACKAGES+=(
+    time bc util-linux sqlite3
+    libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev
+    # the e-mail test's local SMTP server.
+    python3-aiosmtpd
+    clang-format clang-16 libclang-rt-16-dev
+    # Atom checks in tests; the browser test; bench/serve.
+    libexpat1-dev chromium chromium-driver fonts-wqy-zenhei
+    # e2e web_checks: the Nu HTML Checker's JVM, feed parsing; node for tests/npm (npm below).
+    default-jre-headless python3-feedparser nodejs
+    wrk nginx
+    # the throwaway PostgreSQL test cluster.
+    postgresql-15 postgresql-client-15
+  )
+fi
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -32,6 +48,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+if [ "$demo" = 1 ]; then exit 0; fi
 
 # Test tooling from npm, at the versions tests/npm/package-lock.json pins: axe-core,
 # puppeteer-core (no browser download: it drives Debian's chromium), vnu-jar (its jar; Java

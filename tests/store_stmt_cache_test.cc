@@ -69,5 +69,27 @@ TEST(StmtCache, AStatementComesBackResetAndUnbound) {
   EXPECT_FALSE(again->step().value());
 }
 
+TEST(StmtCache, KeysStatementsByTheTextCallersWriteAndPreparesTheSqliteFormOnce) {
+  Db db = memory_db();
+  ASSERT_TRUE(db.exec("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)"));
+  StmtCache cache(8);
+  const std::string sql = "SELECT count(*) FROM t WHERE x >= $1";
+  for (std::int64_t from = 1; from <= 3; ++from) {
+    auto st = Stmt::prepare(db, sql, &cache);
+    ASSERT_TRUE(st);
+    st->bind(1, from);
+    ASSERT_TRUE(st->step().value());
+    EXPECT_EQ(st->i64(0), 4 - from);  // $1 was read as ?1
+  }
+  EXPECT_EQ(statements(db).first, 1);
+  EXPECT_EQ(cache.idle(), 1u);
+  // A text that fails to prepare leaves nothing behind, and the cache goes on.
+  EXPECT_FALSE(Stmt::prepare(db, "SELECT nothing FROM nowhere", &cache));
+  EXPECT_EQ(cache.idle(), 1u);
+  auto again = Stmt::prepare(db, sql, &cache);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(cache.idle(), 0u);  // the kept one, taken
+}
+
 }  // namespace
 }  // namespace mergelens::sql

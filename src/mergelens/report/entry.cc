@@ -35,6 +35,9 @@ Result<std::vector<Entry>> load_entries(Store& store, std::string_view lang,
   if (!triage) return std::unexpected(triage.error());
   auto threads = thread_notes(store, ids);
   if (!threads) return std::unexpected(threads.error());
+  // Each guide's brief (headline, paragraph, judgment): not its whole document.
+  auto briefs = store.guide_briefs(ids, lang);
+  if (!briefs) return std::unexpected(briefs.error());
   const bool en = lang == "en";
   std::vector<Entry> out;
   out.reserve(rows.size());
@@ -42,18 +45,18 @@ Result<std::vector<Entry>> load_entries(Store& store, std::string_view lang,
     Entry e;
     e.change = r;
     if (auto t = tags->find(r.id); t != tags->end()) e.tags = t->second;
-    auto g = guide_in(store, lang, r.id);
-    if (!g) return std::unexpected(g.error());
-    if (*g) {
+    const auto found = briefs->find(r.id);
+    const GuideBrief* g = found == briefs->end() ? nullptr : &found->second;
+    if (g) {
       e.has_guide = true;
-      e.headline = clean_utf8_text((*g)->headline);
-      e.paragraph = clean_utf8_text(digest_paragraph(**g));
-      e.importance_reason = clean_utf8_text((*g)->importance.reason);
-      e.insight_reason = clean_utf8_text((*g)->insight.reason);
+      e.headline = clean_utf8_text(g->headline);
+      e.paragraph = clean_utf8_text(g->paragraph);
+      e.importance_reason = clean_utf8_text(g->importance_reason);
+      e.insight_reason = clean_utf8_text(g->insight_reason);
       // The guide's judgment is the one shown (a model may argue another).
-      if (!(*g)->verdict.empty()) e.change.verdict = (*g)->verdict;
-      if ((*g)->importance.value > 0) e.change.importance = (*g)->importance.value;
-      if ((*g)->insight.value > 0) e.change.insight = (*g)->insight.value;
+      if (!g->verdict.empty()) e.change.verdict = g->verdict;
+      if (g->importance > 0) e.change.importance = g->importance;
+      if (g->insight > 0) e.change.insight = g->insight;
     }
     if (auto t = triage->find(r.id); t != triage->end()) {
       const TriageRecord& tr = t->second;
@@ -67,21 +70,9 @@ Result<std::vector<Entry>> load_entries(Store& store, std::string_view lang,
           triage_moved_far(tr.analysis_verdict, tr.analysis_importance, tr.verdict, tr.importance);
       // A guide written from this triage shows its own (possibly argued)
       // judgment, which its text agrees with; otherwise the triage's stands.
-      // (A guide stored before guides recorded their triage held the
-      // triage's values where the analysis's belong.)
-      const GuideJudgment* from = nullptr;
-      GuideJudgment recorded;
-      if (*g && !(*g)->triage.verdict.empty()) {
-        recorded.verdict = (*g)->triage.verdict;
-        recorded.importance.value = (*g)->triage.importance;
-        recorded.insight.value = (*g)->triage.insight;
-        from = &recorded;
-      } else if (*g) {
-        from = &(*g)->analysis;
-      }
-      const bool from_triage = from && from->verdict == tr.verdict &&
-                               from->importance.value == tr.importance &&
-                               from->insight.value == tr.insight;
+      const bool from_triage = g && g->analysis_verdict == tr.verdict &&
+                               g->analysis_importance == tr.importance &&
+                               g->analysis_insight == tr.insight;
       if (!from_triage) {
         e.change.verdict = tr.verdict;
         e.change.importance = tr.importance;
@@ -132,15 +123,16 @@ void order_entries(std::vector<Entry>& entries) {
 }
 
 Result<std::string> strongest_tag(Store& store, const Entry& e) {
-  auto facts = store.get_facts(e.change.id);
+  // The tags' weights from the facts' brief, not the whole document.
+  auto facts = store.facts_briefs(std::span<const std::int64_t>(&e.change.id, 1));
   if (!facts) return std::unexpected(facts.error());
   std::string best;
   double weight = -1;
-  if (*facts)
-    for (const auto& t : (*facts)->tags)
-      if (t.weight > weight && std::ranges::find(e.tags, t.name) != e.tags.end()) {
-        weight = t.weight;
-        best = t.name;
+  if (auto f = facts->find(e.change.id); f != facts->end())
+    for (const auto& [name, w] : f->second.tag_weights)
+      if (w > weight && std::ranges::find(e.tags, name) != e.tags.end()) {
+        weight = w;
+        best = name;
       }
   if (best.empty() && !e.tags.empty()) best = e.tags.front();
   return best;

@@ -117,11 +117,15 @@ Result<Notes> draft_notes(Store& store, const RepoRecord& repo, const NotesRange
     return pos(a.kind) < pos(b.kind);
   });
 
+  std::vector<std::int64_t> shown;
+  for (const auto& e : n.entries)
+    if (e.change.verdict != "skip") shown.push_back(e.change.id);
+  auto visible = visible_changes(store, shown);
+  if (!visible) return std::unexpected(visible.error());
   for (size_t i = 0; i < n.entries.size(); ++i) {
     if (n.entries[i].change.verdict == "skip") continue;
-    auto v = visible_changes(store, n.entries[i].change.id);
-    if (!v) return std::unexpected(v.error());
-    if (*v) n.visible.emplace_back(i, std::move(**v));
+    if (auto v = visible->find(n.entries[i].change.id); v != visible->end())
+      n.visible.emplace_back(i, std::move(v->second));
   }
 
   // New contributors: no change of theirs merged before the range's first

@@ -38,12 +38,9 @@ std::string Visible::summary() const {
   return out;
 }
 
-Result<std::optional<Visible>> visible_changes(Store& store, std::int64_t id) {
-  auto facts = store.get_facts(id);
-  if (!facts) return std::unexpected(facts.error());
-  if (!*facts) return std::optional<Visible>();
+std::optional<Visible> visible_of(const std::vector<Signal>& signals) {
   Visible v;
-  for (const auto& s : (*facts)->signals) {
+  for (const auto& s : signals) {
     if (in_tests(s.at.path)) continue;
     if (s.kind == "cli_flag") add(s.added ? v.flags_added : v.flags_removed, s.detail);
     if (s.kind == "env_var") add(s.added ? v.env_added : v.env_removed, s.detail);
@@ -63,6 +60,25 @@ Result<std::optional<Visible>> visible_changes(Store& store, std::int64_t id) {
   moved(v.env_added, v.env_removed);
   if (v.empty()) return std::optional<Visible>();
   return std::optional<Visible>(std::move(v));
+}
+
+Result<std::map<std::int64_t, Visible>> visible_changes(Store& store,
+                                                        std::span<const std::int64_t> ids) {
+  // The facts' briefs carry the user-visible signals: no document is decoded.
+  auto briefs = store.facts_briefs(ids);
+  if (!briefs) return std::unexpected(briefs.error());
+  std::map<std::int64_t, Visible> out;
+  for (const auto& [id, brief] : *briefs)
+    if (auto v = visible_of(brief.signals)) out.emplace(id, std::move(*v));
+  return out;
+}
+
+Result<std::optional<Visible>> visible_changes(Store& store, std::int64_t id) {
+  auto all = visible_changes(store, std::span<const std::int64_t>(&id, 1));
+  if (!all) return std::unexpected(all.error());
+  auto it = all->find(id);
+  if (it == all->end()) return std::optional<Visible>();
+  return std::optional<Visible>(std::move(it->second));
 }
 
 }  // namespace mergelens::report

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,5 +32,13 @@ struct Visible {
 // tests, at most 8 names per list, each once); nullopt when it has none or is
 // not analysed. Store errors pass through.
 Result<std::optional<Visible>> visible_changes(Store& store, std::int64_t id);
+
+// The same for each of `ids` in one store read; ids without user-visible
+// changes (or facts) are absent.
+Result<std::map<std::int64_t, Visible>> visible_changes(Store& store,
+                                                        std::span<const std::int64_t> ids);
+
+// The user-visible changes among `signals` (a change's facts' signals).
+std::optional<Visible> visible_of(const std::vector<Signal>& signals);
 
 }  // namespace mergelens::report

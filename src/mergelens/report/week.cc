@@ -134,11 +134,15 @@ Result<Week> load_week(Store& store, std::int64_t repo_id, std::string_view week
     return a.previous_mean > b.previous_mean;
   });
   if (w.moves.size() > kMaxMoves) w.moves.resize(kMaxMoves);
+  std::vector<std::int64_t> shown;
+  for (const auto& e : w.entries)
+    if (e.change.verdict != "skip") shown.push_back(e.change.id);
+  auto visible = visible_changes(store, shown);
+  if (!visible) return std::unexpected(visible.error());
   for (size_t i = 0; i < w.entries.size(); ++i) {
     if (w.entries[i].change.verdict == "skip") continue;
-    auto v = visible_changes(store, w.entries[i].change.id);
-    if (!v) return std::unexpected(v.error());
-    if (*v) w.visible.push_back({i, std::move(**v)});
+    if (auto v = visible->find(w.entries[i].change.id); v != visible->end())
+      w.visible.push_back({i, std::move(v->second)});
   }
   auto themes = window_themes(store, repo_id, repo_id == kAllRepos ? "" : week_span(w.week),
                               w.entries, lang);

@@ -122,7 +122,8 @@ void read_huge_file(git_repository* repo, const git_diff_delta* d, ssize_t old_s
     f.binary = true;
     return;
   }
-  const auto lines = static_cast<std::int32_t>(std::count(p, p + n, '\n') + (n && p[n - 1] != '\n'));
+  const auto lines =
+      static_cast<std::int32_t>(std::count(p, p + n, '\n') + (n && p[n - 1] != '\n'));
   (added ? f.additions : f.deletions) = lines;
   f.truncated = true;
 }
@@ -131,25 +132,43 @@ void read_huge_file(git_repository* repo, const git_diff_delta* d, ssize_t old_s
 
 void read_file_diff(git_repository* repo, git_diff* diff, size_t i, const GitReadOptions& opt,
                     size_t& line_budget, FileChange& f) {
+  // libgit2 reads each side's size (the object header) before it loads the
+  // blob, and marks a side over opt.max_diff_bytes binary without diffing it
+  // (git_diff_options::max_size): the sizes are asked here only when the
+  // patch says so, not read a second time for every file of every change.
   const git_diff_delta* d = git_diff_get_delta(diff, i);
-  const ssize_t old_size = side_size(repo, d->old_file), new_size = side_size(repo, d->new_file);
-  if (old_size < 0 || new_size < 0) {
-    char id[GIT_OID_HEXSZ + 1];
-    git_oid_tostr(id, sizeof id, old_size < 0 ? &d->old_file.id : &d->new_file.id);
-    f.unavailable = fmt::format(
-        "blob {} is not in the clone (a partial or filtered clone): fetch it and ingest again",
-        id);
-    return;
-  }
-  if (static_cast<size_t>(std::max(old_size, new_size)) > opt.max_diff_bytes)
-    return read_huge_file(repo, d, old_size, new_size, opt.max_diff_bytes, f);
+  auto missing = [&]() -> bool {
+    for (const git_diff_file* side : {&d->old_file, &d->new_file}) {
+      if (side_size(repo, *side) >= 0) continue;
+      char id[GIT_OID_HEXSZ + 1];
+      git_oid_tostr(id, sizeof id, &side->id);
+      f.unavailable = fmt::format(
+          "blob {} is not in the clone (a partial or filtered clone): fetch it and ingest again",
+          id);
+      return true;
+    }
+    return false;
+  };
   try {
     PatchPtr patch;
     if (git_patch_from_diff(patch.out(), diff, i) != 0) {
-      f.unavailable = fmt::format("the diff could not be computed ({})", last_git_error());
+      const std::string why = last_git_error();
+      if (!missing()) f.unavailable = fmt::format("the diff could not be computed ({})", why);
       return;
     }
     const git_diff_delta* pd = patch.get() ? git_patch_get_delta(patch.get()) : d;
+    // Sizes as libgit2 read them (0 for an absent side or a submodule).
+    const auto size_of = [&](const git_diff_file& side) -> ssize_t {
+      return git_oid_is_zero(&side.id) || side.mode == GIT_FILEMODE_COMMIT
+                 ? 0
+                 : static_cast<ssize_t>(side.size);
+    };
+    const ssize_t old_size = size_of(pd->old_file), new_size = size_of(pd->new_file);
+    if (static_cast<size_t>(std::max(old_size, new_size)) > opt.max_diff_bytes) {
+      git_patch_free(patch.p);  // the blobs it holds, before the huge one is read again
+      patch.p = nullptr;
+      return read_huge_file(repo, d, old_size, new_size, opt.max_diff_bytes, f);
+    }
     f.binary = (pd->flags & GIT_DIFF_FLAG_BINARY) != 0;
     if (!patch.get() || f.binary) return;
     size_t ctx = 0, adds = 0, dels = 0;

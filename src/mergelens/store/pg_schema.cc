@@ -329,6 +329,33 @@ CREATE TABLE themes (
   at BIGINT NOT NULL DEFAULT 0,
   doc TEXT NOT NULL,
   PRIMARY KEY (repo_id, span)
+)sql",
+    // 11: what pages read without decoding a document, as SQLite migration 14.
+    R"sql(
+ALTER TABLE change_tags ADD COLUMN repo_id BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE change_tags ADD COLUMN merged_at BIGINT NOT NULL DEFAULT 0;
+UPDATE change_tags t SET repo_id = c.repo_id, merged_at = c.merged_at
+  FROM changes c WHERE c.id = t.change_id;
+CREATE INDEX change_tags_by_repo ON change_tags(repo_id, name, merged_at);
+CREATE FUNCTION mergelens_tags_follow_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE change_tags SET repo_id = NEW.repo_id, merged_at = NEW.merged_at
+   WHERE change_id = NEW.id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER change_tags_follow_change AFTER UPDATE OF repo_id, merged_at ON changes
+  FOR EACH ROW EXECUTE FUNCTION mergelens_tags_follow_change();
+CREATE INDEX facts_by_verdict ON facts(verdict);
+CREATE INDEX triage_by_verdict ON triage(verdict);
+CREATE TABLE facts_briefs (
+  change_id BIGINT PRIMARY KEY REFERENCES changes(id) ON DELETE CASCADE,
+  brief TEXT NOT NULL
+);
+CREATE TABLE guide_briefs (
+  change_id BIGINT NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  lang TEXT NOT NULL,
+  brief TEXT NOT NULL,
+  PRIMARY KEY (change_id, lang)
 );
 )sql",
 };

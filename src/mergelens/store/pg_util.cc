@@ -95,6 +95,7 @@ bool Conn::ensure() {
   if (!c_) return false;
   if (PQstatus(c_) == CONNECTION_OK) return true;
   PQreset(c_);
+  forget_prepared();  // a new session: nothing is prepared there
   return PQstatus(c_) == CONNECTION_OK;
 }
 
@@ -175,16 +176,60 @@ Result<void> Stmt::execute() {
     lengths.push_back(static_cast<int>(p.value.size()));
     formats.push_back(p.binary ? 1 : 0);
   }
-  res_.reset(PQexecParams(conn_->c_, sql_.c_str(), static_cast<int>(params_.size()), types.data(),
-                          values.data(), lengths.data(), formats.data(), 0));
+  res_.reset(send(types, values, lengths, formats));
   const auto st = res_ ? PQresultStatus(res_.get()) : PGRES_FATAL_ERROR;
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
     Error e = conn_->error_of(res_.get(), "");
     res_.reset();
+    // A prepared statement the server no longer has (26000), or whose plan
+    // cannot serve a changed table (0A000): prepared again next time.
+    if (conn_->state_ == "26000" || conn_->state_ == "0A000")
+      if (auto it = conn_->prepared_.find(sql_); it != conn_->prepared_.end()) {
+        conn_->named_ -= it->second.name.empty() ? 0 : 1;
+        conn_->prepared_.erase(it);
+      }
     return std::unexpected(std::move(e));
   }
   row_ = -1;
   return {};
+}
+
+PGresult* Stmt::send(const std::vector<Oid>& types, const std::vector<const char*>& values,
+                     const std::vector<int>& lengths, const std::vector<int>& formats) {
+  PGconn* c = conn_->c_;
+  const int n = static_cast<int>(types.size());
+  auto& known = conn_->prepared_;
+  auto it = known.find(sql_);
+  if (it == known.end()) {
+    if (known.size() >= kMaxRemembered)
+      std::erase_if(known, [](const auto& kv) { return kv.second.name.empty(); });
+    known.emplace(sql_, Conn::Prepared{1, {}, {}});
+    return PQexecParams(c, sql_.c_str(), n, types.data(), values.data(), lengths.data(),
+                        formats.data(), 0);
+  }
+  Conn::Prepared& p = it->second;
+  if (p.name.empty()) {
+    if (conn_->named_ >= kMaxPrepared) {
+      // Rare (hundreds of distinct statements on one connection): start over.
+      ResultPtr d(PQexec(c, "DEALLOCATE ALL"));
+      conn_->forget_prepared();
+      known.emplace(sql_, Conn::Prepared{1, {}, {}});
+      return PQexecParams(c, sql_.c_str(), n, types.data(), values.data(), lengths.data(),
+                          formats.data(), 0);
+    }
+    std::string name = fmt::format("mergelens_{}", ++conn_->serial_);
+    ResultPtr prep(PQprepare(c, name.c_str(), sql_.c_str(), n, types.data()));
+    if (!prep || PQresultStatus(prep.get()) != PGRES_COMMAND_OK) return prep.release();
+    p.name = std::move(name);
+    p.types = types;
+    ++conn_->named_;
+  } else if (p.types != types) {
+    // The same text bound with other types (a NULL bound as text, say): sent as it is.
+    return PQexecParams(c, sql_.c_str(), n, types.data(), values.data(), lengths.data(),
+                        formats.data(), 0);
+  }
+  ++p.uses;
+  return PQexecPrepared(c, p.name.c_str(), n, values.data(), lengths.data(), formats.data(), 0);
 }
 
 Result<bool> Stmt::step() {

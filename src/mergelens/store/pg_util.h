@@ -1,9 +1,14 @@
 // Thin RAII layer over libpq, private to store/ (the PostgreSQL twin of
 // sqlite_util.h, with the same accessor names so SQL code ports line by line).
 //
-// Statements are sent with PQexecParams: parameters as text (bytea as
-// binary), each with its type, so `$2 IS NULL OR x >= $2` needs no casts;
-// results come back as text and are parsed on access. Every error message
+// Parameters go as text (bytea as binary), each with its type, so `$2 IS
+// NULL OR x >= $2` needs no casts; results come back as text and are parsed
+// on access. A statement is sent with PQexecParams the first time its SQL is
+// seen on a connection; the second time it is prepared there (PQprepare,
+// under a name of the connection's own) and from then on only executed
+// (PQexecPrepared), so the server parses and plans it once per connection
+// instead of on every call. One-off SQL (an inline id list) is never
+// prepared; at most kMaxPrepared statements stay prepared. Every error message
 // names the server ("PostgreSQL at host:port/db"), never the password.
 //
 // Text in a UTF8 database (TextScheme::kEscaped): git lets commit text hold
@@ -26,6 +31,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "mergelens/store/statement.h"
@@ -53,13 +59,22 @@ enum class TextScheme { kBytes, kEscaped };
 class Conn {
  public:
   Conn() = default;
-  Conn(Conn&& o) noexcept : c_(o.c_), where_(std::move(o.where_)), scheme_(o.scheme_) {
+  Conn(Conn&& o) noexcept
+      : c_(o.c_),
+        where_(std::move(o.where_)),
+        scheme_(o.scheme_),
+        prepared_(std::move(o.prepared_)),
+        named_(o.named_),
+        serial_(o.serial_) {
     o.c_ = nullptr;
   }
   Conn& operator=(Conn&& o) noexcept {
     std::swap(c_, o.c_);
     std::swap(where_, o.where_);
     std::swap(scheme_, o.scheme_);
+    std::swap(prepared_, o.prepared_);
+    std::swap(named_, o.named_);
+    std::swap(serial_, o.serial_);
     return *this;
   }
   ~Conn() {
@@ -89,12 +104,36 @@ class Conn {
   Error error_of(const PGresult* res, std::string_view what);
 
  private:
+  // What the connection knows of one SQL text: how often it was sent, and
+  // once prepared, its name and parameter types.
+  struct Prepared {
+    int uses = 0;
+    std::string name;  // "" while not prepared
+    std::vector<Oid> types;
+  };
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // Forgets every prepared statement (the server's went with a reset or a DEALLOCATE ALL).
+  void forget_prepared() {
+    prepared_.clear();
+    named_ = 0;
+  }
+
   PGconn* c_ = nullptr;
   std::string where_;
   TextScheme scheme_ = TextScheme::kBytes;
   std::string state_;
+  std::unordered_map<std::string, Prepared, Hash, std::equal_to<>> prepared_;
+  size_t named_ = 0;          // entries of prepared_ prepared on the server
+  std::uint64_t serial_ = 0;  // for statement names
   friend class Stmt;
 };
+
+// Statements kept prepared per connection (and SQL texts remembered), at most.
+inline constexpr size_t kMaxPrepared = 256;
+inline constexpr size_t kMaxRemembered = 2048;
 
 struct ResultDeleter {
   void operator()(PGresult* r) const { PQclear(r); }
@@ -144,6 +183,9 @@ class Stmt {
   };
   Param& slot(int i);
   Result<void> execute();
+  // Sends the statement: prepared when its SQL was seen before (see the top).
+  PGresult* send(const std::vector<Oid>& types, const std::vector<const char*>& values,
+                 const std::vector<int>& lengths, const std::vector<int>& formats);
 
   Conn* conn_;
   std::string sql_;

@@ -11,12 +11,31 @@
 
 namespace mergelens {
 
-// Columns 0-18 of a ChangeSummary (changes c LEFT JOIN facts f); a query
-// selecting more reads them from kSummaryCount on.
+// The judgment pages show and filter on: the model's triage where the day
+// has one, else the analysis's; none for a change without facts. The same as
+// the `judged` view (schema.cc), joined directly: SQLite cannot flatten that
+// view (a join) on the right of a LEFT JOIN, so it built the view whole, for
+// every change of the store, on each query that used it (7 ms at 1,500
+// changes, tens at 17,000). `FROM {kJudgedFrom}` names the change c, its
+// facts fa and its triage tr; the judgment is read with the expressions
+// below.
+#define MERGELENS_JUDGED_JOINS \
+  " LEFT JOIN facts fa ON fa.change_id = c.id LEFT JOIN triage tr ON tr.change_id = fa.change_id"
+inline constexpr std::string_view kJudgedFrom = "changes c" MERGELENS_JUDGED_JOINS;
+// The same joins after a FROM that names the change c already.
+inline constexpr std::string_view kJudgedJoins = MERGELENS_JUDGED_JOINS;
+#undef MERGELENS_JUDGED_JOINS
+inline constexpr std::string_view kJudgedVerdict = "coalesce(tr.verdict, fa.verdict)";
+inline constexpr std::string_view kJudgedImportance = "coalesce(tr.importance, fa.importance)";
+inline constexpr std::string_view kJudgedInsight = "coalesce(tr.insight, fa.insight)";
+
+// Columns 0-18 of a ChangeSummary (FROM kJudgedFrom); a query selecting more
+// reads them from kSummaryCount on.
 inline constexpr std::string_view kSummaryColumns =
     "c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, c.author_login, "
-    "c.merged_at, c.url, c.file_count, c.additions, c.deletions, coalesce(f.verdict, ''), "
-    "coalesce(f.importance, 0), coalesce(f.insight, 0), c.open, c.repo_id, "
+    "c.merged_at, c.url, c.file_count, c.additions, c.deletions, "
+    "coalesce(tr.verdict, fa.verdict, ''), coalesce(tr.importance, fa.importance, 0), "
+    "coalesce(tr.insight, fa.insight, 0), c.open, c.repo_id, "
     "EXISTS (SELECT 1 FROM changes d WHERE d.repo_id = c.repo_id AND d.number = c.number AND "
     "(d.merged_at > c.merged_at OR (d.merged_at = c.merged_at AND d.id > c.id)))";
 inline constexpr int kSummaryCount = 19;

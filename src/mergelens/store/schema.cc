@@ -337,6 +337,37 @@ CREATE TABLE themes (
   PRIMARY KEY (repo_id, span)
 );
 )sql",
+    // 14: what pages read without decoding a document (issue 36). A tag row carries its
+    // change's repository and merge time (kept by a trigger when they change), so the tag
+    // list, a tag's weeks and a tag's newest changes are read from one index; verdicts are
+    // indexed for the close reads. facts_briefs: the user-visible signals and the tag weights
+    // of the facts (JSON), written with them; guide_briefs: what a list shows of a guide
+    // (JSON). Facts or guides without one (written before this migration) are read from the
+    // document until `serve` or `export` fills it in (Store::fill_page_rows).
+    R"sql(
+ALTER TABLE change_tags ADD COLUMN repo_id INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE change_tags ADD COLUMN merged_at INTEGER NOT NULL DEFAULT 0;
+UPDATE change_tags SET
+  repo_id = (SELECT c.repo_id FROM changes c WHERE c.id = change_tags.change_id),
+  merged_at = (SELECT c.merged_at FROM changes c WHERE c.id = change_tags.change_id);
+CREATE INDEX change_tags_by_repo ON change_tags(repo_id, name, merged_at);
+CREATE TRIGGER change_tags_follow_change AFTER UPDATE OF repo_id, merged_at ON changes BEGIN
+  UPDATE change_tags SET repo_id = NEW.repo_id, merged_at = NEW.merged_at
+   WHERE change_id = NEW.id;
+END;
+CREATE INDEX facts_by_verdict ON facts(verdict);
+CREATE INDEX triage_by_verdict ON triage(verdict);
+CREATE TABLE facts_briefs (
+  change_id INTEGER PRIMARY KEY REFERENCES changes(id) ON DELETE CASCADE,
+  brief TEXT NOT NULL
+);
+CREATE TABLE guide_briefs (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  lang TEXT NOT NULL,
+  brief TEXT NOT NULL,
+  PRIMARY KEY (change_id, lang)
+) WITHOUT ROWID;
+)sql",
 };
 
 }  // namespace

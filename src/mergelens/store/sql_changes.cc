@@ -214,8 +214,7 @@ Result<size_t> SqlStore::put_changes(std::int64_t repo_id, std::span<const Chang
 Result<std::vector<ChangeSummary>> SqlStore::list_changes(std::int64_t repo_id,
                                                           const ListQuery& lq) {
   // No LIMIT clause for "no limit": SQLite would take -1, PostgreSQL NULL.
-  auto st = q("SELECT " + std::string(kSummaryColumns) +
-              " FROM changes c LEFT JOIN judged f ON f.change_id = c.id WHERE " +
+  auto st = q(fmt::format("SELECT {} FROM {} WHERE ", kSummaryColumns, kJudgedFrom) +
               repo_filter(repo_id, "c.repo_id", "$1") +
               " AND ($2 IS NULL OR c.merged_at >= $2) AND ($3 IS NULL OR c.merged_at < $3) "
               "ORDER BY c.merged_at DESC, c.id DESC" +
@@ -340,12 +339,10 @@ Result<void> SqlStore::delete_change(std::int64_t id) {
 
 Result<std::vector<ChangeSummary>> SqlStore::changes_with_number(std::int64_t repo_id,
                                                                  std::int64_t number) {
-  // The analysis's verdict (facts), not the judged view: SQLite builds that
-  // view whole on every query, and every PR page asks this.
   auto st =
-      q(fmt::format("SELECT {} FROM changes c LEFT JOIN facts f ON f.change_id = c.id "
-                    "WHERE c.repo_id = $1 AND c.number = $2 ORDER BY c.merged_at DESC, c.id DESC",
-                    kSummaryColumns));
+      q(fmt::format("SELECT {} FROM {} WHERE c.repo_id = $1 AND c.number = $2 "
+                    "ORDER BY c.merged_at DESC, c.id DESC",
+                    kSummaryColumns, kJudgedFrom));
   st.bind(1, repo_id).bind(2, number);
   return st.collect(read_summary<db::Query>);
 }

@@ -22,6 +22,47 @@ std::string ref_key(std::string_view kind, std::string_view relation, std::strin
   return fmt::format("{}|{}|{}|{}|{}", kind, relation, repo, number, sha);
 }
 
+bool user_visible_signal(std::string_view kind) {
+  return kind == "cli_flag" || kind == "env_var" || kind == "public_api";
+}
+
+std::string facts_brief_json(const Facts& facts) {
+  nlohmann::json signals = nlohmann::json::array(), tags = nlohmann::json::array();
+  for (const auto& s : facts.signals)
+    if (user_visible_signal(s.kind))
+      signals.push_back({s.kind, s.added ? 1 : 0, s.detail, s.at.path, s.at.line});
+  for (const auto& t : facts.tags) tags.push_back({t.name, t.weight});
+  return dump_json(nlohmann::json{{"s", std::move(signals)}, {"t", std::move(tags)}}, -1);
+}
+
+Store::FactsBrief facts_brief_of(const Facts& facts) {
+  Store::FactsBrief b;
+  for (const auto& s : facts.signals)
+    if (user_visible_signal(s.kind)) b.signals.push_back(s);
+  for (const auto& t : facts.tags) b.tag_weights.emplace_back(t.name, t.weight);
+  return b;
+}
+
+Result<Store::FactsBrief> parse_facts_brief(std::string_view text) {
+  try {
+    const auto j = nlohmann::json::parse(text);
+    Store::FactsBrief b;
+    for (const auto& s : j.at("s")) {
+      Signal sig;
+      sig.kind = s.at(0).get<std::string>();
+      sig.added = s.at(1).get<int>() != 0;
+      sig.detail = s.at(2).get<std::string>();
+      sig.at.path = s.at(3).get<std::string>();
+      sig.at.line = s.at(4).get<std::int32_t>();
+      b.signals.push_back(std::move(sig));
+    }
+    for (const auto& t : j.at("t")) b.tag_weights.emplace_back(t.at(0), t.at(1).get<double>());
+    return b;
+  } catch (const nlohmann::json::exception& e) {
+    return fail(ErrorKind::kCorrupt, "{}", e.what());
+  }
+}
+
 }  // namespace
 
 Result<std::vector<std::int64_t>> SqlStore::changes_needing_analysis(std::int64_t repo_id,
@@ -57,9 +98,14 @@ Result<size_t> SqlStore::put_facts(std::span<const std::pair<std::int64_t, Facts
              " ON CONFLICT (change_id) DO UPDATE SET version = excluded.version, verdict = "
              "excluded.verdict, importance = excluded.importance, insight = excluded.insight, "
              "lines_worth_reading = excluded.lines_worth_reading, doc = excluded.doc")));
+    auto put_brief =
+        q("INSERT INTO facts_briefs(change_id, brief) VALUES($1, $2) ON CONFLICT (change_id) DO "
+          "UPDATE SET brief = excluded.brief");
     auto del_tags = q("DELETE FROM change_tags WHERE change_id = $1");
+    // With the change's repository and merge time (the tag pages' index).
     auto ins_tag =
-        q("INSERT INTO change_tags(change_id, name, source) VALUES($1,$2,$3) "
+        q("INSERT INTO change_tags(change_id, name, source, repo_id, merged_at) "
+          "SELECT id, $2, $3, repo_id, merged_at FROM changes WHERE id = $1 "
           "ON CONFLICT DO NOTHING");
     auto old_refs =
         q("DELETE FROM change_refs WHERE change_id = $1 RETURNING kind, relation, repo, number, "
@@ -86,6 +132,8 @@ Result<size_t> SqlStore::put_facts(std::span<const std::pair<std::int64_t, Facts
           .bind(6, std::int64_t{facts.lines_worth_reading})
           .bind_blob(7, *doc);
       if (auto r = ins.run(); !r) return std::unexpected(r.error());
+      put_brief.bind(1, id).bind(2, facts_brief_json(facts));
+      if (auto r = put_brief.run(); !r) return std::unexpected(r.error());
       del_tags.bind(1, id);
       if (auto r = del_tags.run(); !r) return std::unexpected(r.error());
       del_origins.bind(1, id);
@@ -176,6 +224,59 @@ Result<std::optional<Facts>> SqlStore::get_facts(std::int64_t change_id) {
   auto st = q("SELECT doc FROM facts WHERE change_id = $1");
   st.bind(1, change_id);
   return read_change_doc<Facts>(st, "facts", change_id, facts_from_json);
+}
+
+Result<std::map<std::int64_t, Store::FactsBrief>> SqlStore::facts_briefs(
+    std::span<const std::int64_t> ids) {
+  std::map<std::int64_t, FactsBrief> out;
+  if (ids.empty()) return out;
+  // The brief when written, else (facts stored before briefs) the document.
+  // A brief outlives facts dropped for a new analysis: only facts that exist count.
+  auto st =
+      q(fmt::format("SELECT f.change_id, b.brief, CASE WHEN b.brief IS NULL THEN f.doc END "
+                    "FROM facts f LEFT JOIN facts_briefs b "
+                    "ON b.change_id = f.change_id WHERE {}",
+                    in_ids("f.change_id", 1)));
+  st.bind(1, ids_value(ids));
+  for (;;) {
+    auto row = st.step();
+    if (!row) return std::unexpected(row.error());
+    if (!*row) break;
+    const std::int64_t id = st.i64(0);
+    if (!st.is_null(1)) {
+      auto b = parse_facts_brief(st.text(1));
+      if (!b)
+        return fail(ErrorKind::kCorrupt, "{}: brief of the facts of change {}: {}", db_name(), id,
+                    b.error().message);
+      out.emplace(id, std::move(*b));
+      continue;
+    }
+    auto j = read_json_doc(st.blob(2), fmt::format("facts of change {}", id));
+    if (!j) return std::unexpected(j.error());
+    auto f = facts_from_json(*j);
+    if (!f) return fail(ErrorKind::kCorrupt, "{}: change {}: {}", db_name(), id, f.error().message);
+    out.emplace(id, facts_brief_of(*f));
+  }
+  return out;
+}
+
+Result<size_t> SqlStore::fill_facts_briefs(size_t batch) {
+  auto sel =
+      q("SELECT f.change_id, f.doc FROM facts f WHERE NOT EXISTS (SELECT 1 FROM facts_briefs b "
+        "WHERE b.change_id = f.change_id) ORDER BY f.change_id LIMIT $1");
+  sel.bind(1, static_cast<std::int64_t>(batch));
+  auto rows = sel.collect([](const db::Query& r) { return std::pair{r.i64(0), r.blob(1)}; });
+  if (!rows) return std::unexpected(rows.error());
+  auto up = q("INSERT INTO facts_briefs(change_id, brief) VALUES($1, $2)");
+  for (const auto& [id, doc] : *rows) {
+    auto j = read_json_doc(doc, fmt::format("facts of change {}", id));
+    if (!j) return std::unexpected(j.error());
+    auto f = facts_from_json(*j);
+    if (!f) return fail(ErrorKind::kCorrupt, "{}: change {}: {}", db_name(), id, f.error().message);
+    up.bind(1, id).bind(2, facts_brief_json(*f));
+    if (auto r = up.run(); !r) return std::unexpected(r.error());
+  }
+  return rows->size();
 }
 
 Result<std::vector<Backlink>> SqlStore::referenced_by(std::int64_t repo_id, const Change& change) {

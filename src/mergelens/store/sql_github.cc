@@ -256,8 +256,9 @@ Result<std::map<std::int64_t, TriageRecord>> SqlStore::triage_of(
   for (std::string_view c : split_columns(kTriageColumns)) cols += fmt::format("t.{}, ", c);
   auto st = q(
       fmt::format("SELECT {}f.verdict, f.importance, f.insight FROM triage t LEFT JOIN facts f ON "
-                  "f.change_id = t.change_id WHERE t.change_id IN ({})",
-                  cols, id_list(ids)));
+                  "f.change_id = t.change_id WHERE {}",
+                  cols, in_ids("t.change_id", 1)));
+  st.bind(1, ids_value(ids));
   constexpr int kAfter = 13;  // the columns of kTriageColumns
   auto rows = st.collect([](const db::Query& s) {
     TriageRecord t = read_triage(s);

@@ -378,8 +378,8 @@ Result<std::vector<SearchHit>> SqlStore::search(std::int64_t repo_id,
       "WITH hits AS MATERIALIZED (SELECT {} AS id, {} AS rank FROM {} ORDER BY {} LIMIT $4) "
       "SELECT {}, h.rank, (SELECT g.headline || {} || g.text FROM guides g "
       "WHERE g.change_id = c.id ORDER BY g.lang != $3 LIMIT 1) "
-      "FROM hits h JOIN changes c ON c.id = h.id LEFT JOIN judged f ON f.change_id = c.id "
-      "ORDER BY {}",
+      "FROM hits h JOIN changes c ON c.id = h.id LEFT JOIN facts fa ON fa.change_id = c.id "
+      "LEFT JOIN triage tr ON tr.change_id = fa.change_id ORDER BY {}",
       id, ranked ? rank : pick("0.0", "0.0::float8"), docs, ranked ? by_rank : id + " DESC",
       kSummaryColumns, pick("char(1)", "chr(1)"),
       ranked ? "h.rank, c.merged_at DESC" : "c.merged_at DESC, c.id DESC"));

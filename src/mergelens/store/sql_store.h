@@ -95,6 +95,8 @@ class SqlStore : public Store {
   Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
   Result<std::vector<SwitchOrigin>> switch_origins(std::int64_t repo_id) override;
   Result<std::optional<Facts>> get_facts(std::int64_t change_id) override;
+  Result<std::map<std::int64_t, FactsBrief>> facts_briefs(
+      std::span<const std::int64_t> ids) override;
   Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id, const Change& change) override;
 
   // Threads and themes (sql_threads.cc).
@@ -110,6 +112,8 @@ class SqlStore : public Store {
                                                           bool force) override;
   Result<void> put_guides(std::span<const std::pair<std::int64_t, Guide>> guides) override;
   Result<std::optional<Guide>> get_guide(std::int64_t change_id, std::string_view lang) override;
+  Result<std::map<std::int64_t, GuideBrief>> guide_briefs(std::span<const std::int64_t> ids,
+                                                          std::string_view lang) override;
   Result<GuideState> guide_state(std::int64_t change_id, std::string_view lang) override;
   Result<std::optional<std::string>> cache_get(std::string_view key) override;
   Result<void> cache_put(std::string_view key, std::string_view json) override;
@@ -158,6 +162,7 @@ class SqlStore : public Store {
 
   // Search (sql_search.cc).
   Result<size_t> refresh_search_index() override;
+  Result<size_t> fill_page_rows() override;
   Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
                                         std::string_view lang, size_t limit) override;
 
@@ -208,6 +213,18 @@ class SqlStore : public Store {
   // to order and compare it by code point (SQLite's default) whatever the
   // PostgreSQL database's collation.
   std::string_view collate_c() const { return pick("", " COLLATE \"C\""); }
+  // `column` is one of a list of ids bound as parameter $`n` (ids_value()):
+  // one statement text whatever the ids, so it is prepared once per
+  // connection (SQLite: json_each of a JSON array; PostgreSQL: ANY of an array).
+  std::string in_ids(std::string_view column, int n) const {
+    return fmt::format(fmt::runtime(pick("{} IN (SELECT value FROM json_each(${}))",
+                                         "{} = ANY(CAST(${} AS BIGINT[]))")),
+                       column, n);
+  }
+  // The value of in_ids()'s parameter: "[1,2,3]" or "{1,2,3}".
+  std::string ids_value(std::span<const std::int64_t> ids) const {
+    return fmt::format(fmt::runtime(pick("[{}]", "{{{}}}")), id_list(ids));
+  }
 
   // Whether the last statement failed on a unique index (PostgreSQL's
   // SQLSTATE 23505): two claimers raced for one serial (sql_jobs.cc).
@@ -241,6 +258,11 @@ class SqlStore : public Store {
                                             const std::function<void(db::Query&)>& bind);
   // delete_change() without a transaction of its own.
   Result<void> remove_change(std::int64_t id);
+
+  // Facts and guides (sql_facts.cc, sql_guides.cc): fill the brief of up to
+  // `batch` rows stored without one; how many were filled (fill_page_rows).
+  Result<size_t> fill_facts_briefs(size_t batch);
+  Result<size_t> fill_guide_briefs(size_t batch);
 
   // GitHub source (sql_github.cc).
   Result<void> load_pull_state(std::int64_t id, Change& c);

@@ -47,33 +47,63 @@ Result<void> Db::exec(std::string_view sql) {
 }
 
 StmtCache::~StmtCache() {
-  for (auto& [sql, st] : kept_) sqlite3_finalize(st);
+  for (auto& [sql, slot] : slots_)
+    for (sqlite3_stmt* st : slot->idle) sqlite3_finalize(st);
 }
 
-sqlite3_stmt* StmtCache::take(std::string_view sql) {
-  for (auto it = kept_.rbegin(); it != kept_.rend(); ++it) {
-    if (it->first != sql) continue;
-    sqlite3_stmt* st = it->second;
-    kept_.erase(std::next(it).base());
-    return st;
+std::pair<StmtCache::Slot*, sqlite3_stmt*> StmtCache::take(std::string_view sql) {
+  auto it = slots_.find(sql);
+  if (it == slots_.end()) {
+    it = slots_.emplace(std::string(sql), std::make_unique<Slot>()).first;
+    it->second->sql = it->first;
   }
-  return nullptr;
+  Slot* slot = it->second.get();
+  ++slot->out;
+  if (slot->idle.empty()) return {slot, nullptr};
+  sqlite3_stmt* st = slot->idle.back();
+  slot->idle.pop_back();
+  --idle_;
+  return {slot, st};
 }
 
-void StmtCache::give(std::string sql, sqlite3_stmt* st) {
+void StmtCache::give(Slot* slot, sqlite3_stmt* st) {
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
-  kept_.emplace_back(std::move(sql), st);
-  while (kept_.size() > capacity_) {
-    sqlite3_finalize(kept_.front().second);
-    kept_.pop_front();
-  }
+  --slot->out;
+  slot->idle.push_back(st);
+  slot->used = ++clock_;
+  ++idle_;
+  while (idle_ > capacity_) evict_one();
+}
+
+void StmtCache::give_up(Slot* slot) {
+  if (--slot->out == 0 && slot->idle.empty()) slots_.erase(slots_.find(slot->sql));
+}
+
+void StmtCache::evict_one() {
+  // The least recently returned statement; a slot left with no statement,
+  // idle or out, goes with it. Rare (past `capacity_` distinct statements),
+  // so a scan.
+  auto oldest = slots_.end();
+  for (auto it = slots_.begin(); it != slots_.end(); ++it)
+    if (!it->second->idle.empty() &&
+        (oldest == slots_.end() || it->second->used < oldest->second->used))
+      oldest = it;
+  if (oldest == slots_.end()) return;
+  Slot& slot = *oldest->second;
+  sqlite3_finalize(slot.idle.front());
+  slot.idle.erase(slot.idle.begin());
+  --idle_;
+  if (slot.idle.empty() && slot.out == 0) slots_.erase(oldest);
 }
 
 Stmt::~Stmt() {
-  if (!st_) return;
+  if (!st_) {
+    if (slot_) cache_->give_up(slot_);
+    return;
+  }
   if (cache_)
-    cache_->give(std::move(sql_), st_);
+    cache_->give(slot_, st_);
   else
     sqlite3_finalize(st_);
 }
@@ -83,11 +113,14 @@ Result<Stmt> Stmt::prepare(const Db& db, std::string_view sql, StmtCache* cache)
   s.db_ = db.get();
   if (cache) {
     s.cache_ = cache;
-    s.sql_ = std::string(sql);
-    if ((s.st_ = cache->take(sql)) != nullptr) return s;
+    auto [slot, st] = cache->take(sql);
+    s.slot_ = slot;
+    if ((s.st_ = st) != nullptr) return s;
   }
+  // Prepared once per connection (then kept): the ?N form is made only here.
+  const std::string text = sqlite_placeholders(sql);
   const int rc =
-      sqlite3_prepare_v2(db.get(), sql.data(), static_cast<int>(sql.size()), &s.st_, nullptr);
+      sqlite3_prepare_v2(db.get(), text.data(), static_cast<int>(text.size()), &s.st_, nullptr);
   if (rc != SQLITE_OK) return internal_error(Error{kind_of(rc), db.errmsg()});
   return s;
 }
@@ -207,7 +240,7 @@ class SqliteStatement final : public db::StatementOf<Stmt> {
 }  // namespace
 
 db::Query query(const Db& db, StmtCache* cache, std::string_view sql, const std::string& where) {
-  auto st = Stmt::prepare(db, sqlite_placeholders(sql), cache);
+  auto st = Stmt::prepare(db, sql, cache);
   if (!st) {
     auto e = internal_error(
         Error{st.error().kind, fmt::format("database {}: {}", where, st.error().message)});

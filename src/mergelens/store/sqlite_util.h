@@ -4,10 +4,14 @@
 #include <sqlite3.h>
 
 #include <cstdint>
-#include <deque>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "mergelens/store/statement.h"
 #include "mergelens/util/error.h"
@@ -36,44 +40,72 @@ class Db {
   sqlite3* db_ = nullptr;
 };
 
-// Prepared statements of one connection kept for reuse, keyed by their
-// SQL: preparing costs tens of microseconds, a page or an analysis batch
-// prepares the same few statements again and again. Holds at most
-// `capacity` statements (the least recently returned are finalized), all
-// reset, so none keeps a read snapshot open. Not thread-safe, like the
-// connection; must be destroyed before it.
+// Prepared statements of one connection kept for reuse, keyed by the SQL
+// their callers wrote ($N placeholders and all): preparing costs tens of
+// microseconds, a page or an analysis batch prepares the same few statements
+// again and again. A lookup hashes the caller's text in place; the text is
+// copied once, when a statement is first prepared, and the ?N form SQLite
+// reads is made only then. Holds at most `capacity` idle statements (the
+// least recently returned are finalized), all reset, so none keeps a read
+// snapshot open. Not thread-safe, like the connection; must be destroyed
+// before it, and after every Stmt taken from it.
 class StmtCache {
  public:
+  // One SQL text's statements; its address is stable while a Stmt holds it.
+  struct Slot;
+
   explicit StmtCache(size_t capacity = 64) : capacity_(capacity) {}
   StmtCache(const StmtCache&) = delete;
   StmtCache& operator=(const StmtCache&) = delete;
   ~StmtCache();
-  // A kept statement for `sql` (the caller owns it now), or nullptr.
-  sqlite3_stmt* take(std::string_view sql);
-  // Resets `st` and keeps it.
-  void give(std::string sql, sqlite3_stmt* st);
+  // The slot of `sql` (made when new) and, when one is kept there, an idle
+  // statement for it (the caller owns it until give()), else nullptr.
+  std::pair<Slot*, sqlite3_stmt*> take(std::string_view sql);
+  // Resets `st` and keeps it in `slot` (from take()).
+  void give(Slot* slot, sqlite3_stmt* st);
+  // Forgets a take() of `slot` that gave no statement back (it failed to prepare).
+  void give_up(Slot* slot);
+  // Statements kept idle (for tests).
+  size_t idle() const { return idle_; }
 
  private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  void evict_one();
+
   size_t capacity_;
-  std::deque<std::pair<std::string, sqlite3_stmt*>> kept_;  // back: most recent
+  size_t idle_ = 0;
+  std::uint64_t clock_ = 0;
+  std::unordered_map<std::string, std::unique_ptr<Slot>, Hash, std::equal_to<>> slots_;
+};
+
+struct StmtCache::Slot {
+  std::string_view sql;  // the key it is kept under
+  std::vector<sqlite3_stmt*> idle;
+  size_t out = 0;          // statements of this slot held by a Stmt
+  std::uint64_t used = 0;  // when a statement last came back
 };
 
 class Stmt {
  public:
   Stmt() = default;
-  Stmt(Stmt&& o) noexcept : st_(o.st_), db_(o.db_), cache_(o.cache_), sql_(std::move(o.sql_)) {
+  Stmt(Stmt&& o) noexcept : st_(o.st_), db_(o.db_), cache_(o.cache_), slot_(o.slot_) {
     o.st_ = nullptr;
+    o.slot_ = nullptr;
   }
   Stmt& operator=(Stmt&& o) noexcept {
     std::swap(st_, o.st_);
     std::swap(db_, o.db_);
     std::swap(cache_, o.cache_);
-    std::swap(sql_, o.sql_);
+    std::swap(slot_, o.slot_);
     return *this;
   }
   ~Stmt();
-  // With a cache, the statement comes from it when one is kept there and
-  // goes back to it when this Stmt is destroyed.
+  // A statement for `sql`, whose $N placeholders are read as ?N. With a
+  // cache, the statement comes from it when one is kept there and goes back
+  // to it when this Stmt is destroyed.
   static Result<Stmt> prepare(const Db& db, std::string_view sql, StmtCache* cache = nullptr);
 
   // Binds by 1-based index. An empty optional binds NULL.
@@ -106,7 +138,7 @@ class Stmt {
   sqlite3_stmt* st_ = nullptr;
   sqlite3* db_ = nullptr;
   StmtCache* cache_ = nullptr;
-  std::string sql_;  // the key in cache_
+  StmtCache::Slot* slot_ = nullptr;  // where in cache_ it goes back
 };
 
 // "$12" -> "?12": shared queries are written with PostgreSQL's placeholders.

@@ -126,10 +126,29 @@ struct AggregateQuery {
   std::string verdict;               // "close_read", ...; empty: any
   int min_score = 0;                 // importance >= min_score (0: unscored changes too)
   size_t limit = 200;                // rows of `changes`
-  size_t top = 10;                   // rows of `top`
+  size_t top = 10;                   // rows of `top` (0: none)
+  bool figures = true;               // false: count, means and weeks are left empty (feeds)
+};
+
+// What a list (a day, a week, a tag's changes) shows of a guide, read
+// without its document (Store::guide_briefs).
+struct GuideBrief {
+  std::string lang;
+  std::string headline;
+  std::string paragraph;  // the digest paragraph (the writer's, else composed: guide/digest.h)
+  // The judgment the guide shows (a model may argue another than the one it
+  // was written from); verdict empty and scores 0 when it gives none.
+  std::string verdict;
+  int importance = 0, insight = 0;
+  std::string importance_reason, insight_reason;
+  // The judgment it was written from: the triage's when the guide started
+  // from one (Guide::triage), else Guide::analysis.
+  std::string analysis_verdict;
+  int analysis_importance = 0, analysis_insight = 0;
 };
 
 struct Aggregate {
+  // The figures (not when the query said figures = false):
   std::int64_t count = 0;                        // every matching change (not capped by limit)
   std::int64_t close_reads = 0;                  // of them, verdict close_read
   double mean_importance = 0, mean_insight = 0;  // over the analysed ones
@@ -351,6 +370,17 @@ class Store : public DeliveryStore, public JobStore {
   // the earliest merge, names sorted. The analysis moves this along the
   // changes in merge order to say where a switch was introduced.
   virtual Result<std::vector<SwitchOrigin>> switch_origins(std::int64_t repo_id) = 0;
+  // For each of `ids` with facts: the signals of its facts a reader sees as
+  // user-visible (kinds "cli_flag", "env_var" and "public_api"), in the
+  // facts' order, and its tags with their weights (Tag::weight), without
+  // decoding the facts document (facts stored before the column are read
+  // whole until fill_page_rows()). Ids without facts are absent.
+  struct FactsBrief {
+    std::vector<Signal> signals;
+    std::vector<std::pair<std::string, double>> tag_weights;
+  };
+  virtual Result<std::map<std::int64_t, FactsBrief>> facts_briefs(
+      std::span<const std::int64_t> ids) = 0;
   // Later changes of the same repository whose references name `change` (its
   // PR number or its sha), oldest first.  (Backlink is defined in facts.h.)
   virtual Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id,
@@ -371,6 +401,13 @@ class Store : public DeliveryStore, public JobStore {
   // nullopt when the change has no guide in `lang`. kCorrupt when the stored
   // document cannot be read.
   virtual Result<std::optional<Guide>> get_guide(std::int64_t change_id, std::string_view lang) = 0;
+  // For each of `ids` with a guide: the brief of its guide in `lang`, else of
+  // its guide in the other language ("zh"/"en"); ids without a guide are
+  // absent. Read from a column, so a list of hundreds costs no document
+  // (guides stored before the column are read whole until fill_page_rows()).
+  // kCorrupt as get_guide.
+  virtual Result<std::map<std::int64_t, GuideBrief>> guide_briefs(std::span<const std::int64_t> ids,
+                                                                  std::string_view lang) = 0;
 
   // Stores triage records, replacing a change's earlier one. A change whose
   // verdict or scores differ from its earlier record (or that had none) has
@@ -420,8 +457,9 @@ class Store : public DeliveryStore, public JobStore {
   // Stored guide headlines of each change (any language) for the given ids.
   virtual Result<std::map<std::int64_t, std::vector<GuideLine>>> guide_lines(
       std::span<const std::int64_t> ids) = 0;
-  // Every tag of the repository with its count and its counts over the
-  // `weeks` weeks ending with the week of the newest change, most used first.
+  // Every tag of the repository with its count, its close reads and its
+  // counts over the `weeks` weeks ending with the week of the newest change
+  // (none when `weeks` is 0), most used first, then by name.
   virtual Result<std::vector<TagStat>> tag_stats(std::int64_t repo_id, size_t weeks) = 0;
   // The changes matching `query` with their figures (see Aggregate).
   // kInvalidInput when more than 8 tags are given.
@@ -447,6 +485,11 @@ class Store : public DeliveryStore, public JobStore {
   // Indexes every change that has no search document yet (a store created
   // before the index existed). Returns how many were indexed.
   virtual Result<size_t> refresh_search_index() = 0;
+  // Fills the briefs pages read instead of documents (facts_briefs,
+  // guide_briefs) for facts and guides stored before they existed, in
+  // transactions of a few hundred; returns how many were filled (0 on every
+  // later call). The facts and guides themselves are unchanged (no guide turns stale).
+  virtual Result<size_t> fill_page_rows() = 0;
   // Changes of the repository (kAllRepos: of every repository) matching
   // every included term and no excluded one, best first (bm25), at most
   // `limit`; when 500 or more changes match

@@ -130,17 +130,22 @@ nlohmann::json digest_item(const Site& site, const DigestEntry& e) {
 }
 
 Result<void> add_paragraphs(const Site& site, nlohmann::json& items) {
+  // The guides' briefs, in one read: not a document per item.
+  std::vector<std::int64_t> ids;
+  for (const auto& it : items) ids.push_back(it["id"].get<std::int64_t>());
+  auto briefs = site.store.guide_briefs(ids, lang_code(site.lang));
+  if (!briefs) return std::unexpected(briefs.error());
   for (auto& it : items) {
-    auto g = guide_for(site, it["id"].get<std::int64_t>());
-    if (!g) return std::unexpected(g.error());
-    const std::string p = *g ? clean_text(digest_paragraph(**g)) : std::string();
+    const auto found = briefs->find(it["id"].get<std::int64_t>());
+    const GuideBrief* g = found == briefs->end() ? nullptr : &found->second;
+    const std::string p = g ? clean_text(g->paragraph) : std::string();
     it["headline_rich"] = rich(it["headline"].get<std::string>());
     it["paragraph"] = rich(p);
     it["paragraph_text"] = p;
-    it["importance_reason"] = *g ? clean_text((*g)->importance.reason) : "";
-    it["insight_reason"] = *g ? clean_text((*g)->insight.reason) : "";
-    if (*g && (*g)->importance.value > 0) it["importance"] = (*g)->importance.value;
-    if (*g && (*g)->insight.value > 0) it["insight"] = (*g)->insight.value;
+    it["importance_reason"] = g ? clean_text(g->importance_reason) : "";
+    it["insight_reason"] = g ? clean_text(g->insight_reason) : "";
+    if (g && g->importance > 0) it["importance"] = g->importance;
+    if (g && g->insight > 0) it["insight"] = g->insight;
   }
   return {};
 }

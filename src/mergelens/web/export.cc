@@ -112,7 +112,7 @@ struct Exporter {
       }
     }
     if (auto r = page(1, "tags/index.html", tags_page(site(1), "")); !r) return r;
-    auto tag_stats = store.tag_stats(repo.id, 1);
+    auto tag_stats = store.tag_stats(repo.id, 0);
     if (!tag_stats) return std::unexpected(tag_stats.error());
     if (auto r = feed(0, "feed.xml", FeedKind::kAll, ""); !r) return r;
     if (auto r = feed(1, "feed/close.xml", FeedKind::kCloseReads, ""); !r) return r;
@@ -169,6 +169,7 @@ Result<ExportStats> write_site(Store& store, const ExportOptions& o, const fs::p
     scopes.repos.clear();  // no switcher, no repository labels
   }
   if (auto r = store.refresh_search_index(); !r) return std::unexpected(r.error());
+  if (auto r = store.fill_page_rows(); !r) return std::unexpected(r.error());
   ExportStats total;
   auto base_url = site_base_url(o.base_url);
   if (!base_url) return std::unexpected(base_url.error());

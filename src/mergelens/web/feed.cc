@@ -52,6 +52,7 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
     AggregateQuery q;
     q.limit = wanted;
     q.top = 0;
+    q.figures = false;  // the feed lists changes only
     if (kind == FeedKind::kCloseReads) {
       q.verdict = "close_read";
       kind_label = tr(site.lang, "feed_close");

@@ -102,7 +102,7 @@ Result<Page> tags_page(const Site& site, std::string_view sort) {
 }
 
 Result<void> known_tags(const Site& site, const std::vector<std::string>& tags) {
-  auto stats = site.store.tag_stats(site.repo.id, 1);
+  auto stats = site.store.tag_stats(site.repo.id, 0);  // names and counts only
   if (!stats) return std::unexpected(stats.error());
   for (const auto& t : tags)
     if (std::none_of(stats->begin(), stats->end(), [&](const TagStat& s) { return s.name == t; }))

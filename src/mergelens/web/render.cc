@@ -1,5 +1,8 @@
 #include "mergelens/web/render.h"
 
+#include <map>
+#include <memory>
+
 #include <fmt/format.h>
 #include <kainjow/mustache.hpp>
 
@@ -12,20 +15,28 @@ namespace mstch = kainjow::mustache;
 
 namespace {
 
+// The model as mustache data, built in place: kainjow's set() and push_back()
+// copy a subtree whole, so building a list of entries by them copied every
+// entry once per level above it.
 mstch::data to_data(const nlohmann::json& j) {
   switch (j.type()) {
     case nlohmann::json::value_t::object: {
       mstch::data d{mstch::data::type::object};
       for (const auto& [k, v] : j.items()) {
-        d.set(k, to_data(v));
+        d[k] = to_data(v);
         // {{#has_X}} guards a list X (mustache cannot test a list's length).
-        if (v.is_array()) d.set("has_" + k, mstch::data{!v.empty()});
+        if (v.is_array()) d["has_" + k] = mstch::data{!v.empty()};
       }
       return d;
     }
     case nlohmann::json::value_t::array: {
       mstch::data l{mstch::data::type::list};
-      for (const auto& v : j) l.push_back(to_data(v));
+      // The list is ours (list_value() only hides it behind const): filled
+      // by moves, reserved first because kainjow's data is copied, not moved,
+      // when a vector grows (its move constructor is not noexcept).
+      auto& items = const_cast<mstch::list&>(l.list_value());
+      items.reserve(j.size());
+      for (const auto& v : j) items.push_back(to_data(v));
       return l;
     }
     case nlohmann::json::value_t::string:
@@ -44,13 +55,61 @@ mstch::data to_data(const nlohmann::json& j) {
   }
 }
 
-// Partials: every embedded "_NAME.mustache" is {{> NAME}}.
-void add_partials(mstch::data& d) {
-  for (size_t i = 0; i < kEmbeddedCount; ++i) {
-    const std::string_view n = kEmbeddedFiles[i].name;
-    if (!n.starts_with("_") || !n.ends_with(".mustache")) continue;
-    const std::string body(kEmbeddedFiles[i].data);
-    d.set(std::string(n.substr(1, n.size() - 10)), mstch::partial([body] { return body; }));
+// The text of template `name` with every partial ({{> NAME}}: the embedded
+// "_NAME.mustache") written in place, as kainjow would render it: with the
+// context of the tag and the same escaping. kainjow parses a partial again
+// at each use, once per entry of a list; in place it is parsed once.
+Result<std::string> expanded_source(std::string_view name, int depth = 0) {
+  const EmbeddedFile* f = embedded_file(std::string(name) + ".mustache");
+  if (!f) return fail(ErrorKind::kInternal, "no template named {}", name);
+  if (depth > 8) return fail(ErrorKind::kInternal, "template {}: partials nest too deep", name);
+  std::string out;
+  std::string_view rest = f->data;
+  for (;;) {
+    const size_t open = rest.find("{{>");
+    if (open == std::string_view::npos) break;
+    const size_t close = rest.find("}}", open);
+    if (close == std::string_view::npos) break;
+    std::string_view partial = rest.substr(open + 3, close - open - 3);
+    while (!partial.empty() && partial.front() == ' ') partial.remove_prefix(1);
+    while (!partial.empty() && partial.back() == ' ') partial.remove_suffix(1);
+    auto body = expanded_source("_" + std::string(partial), depth + 1);
+    if (!body) return body;
+    out.append(rest.substr(0, open));
+    out += *body;
+    rest.remove_prefix(close + 2);
+  }
+  out.append(rest);
+  return out;
+}
+
+// Template `name`, parsed once per thread (kainjow's templates are not
+// shared between threads while rendering), with the page's escaping: every
+// {{value}} is valid UTF-8 without the controls XML/HTML forbid, whatever a
+// page's view model forgot to clean.
+Result<mstch::mustache*> parsed_template(std::string_view name) {
+  thread_local std::map<std::string, std::unique_ptr<mstch::mustache>, std::less<>> parsed;
+  if (auto it = parsed.find(name); it != parsed.end()) return it->second.get();
+  auto source = expanded_source(name);
+  if (!source) return std::unexpected(source.error());
+  auto tmpl = std::make_unique<mstch::mustache>(*source);
+  if (!tmpl->is_valid())
+    return fail(ErrorKind::kInternal, "template {}: {}", name, tmpl->error_message());
+  tmpl->set_custom_escape(
+      [](const std::string& s) { return mstch::html_escape<std::string>(clean_text(s)); });
+  return parsed.emplace(std::string(name), std::move(tmpl)).first->second.get();
+}
+
+Result<std::string> render_data(std::string_view name, const mstch::data& d) {
+  try {
+    auto tmpl = parsed_template(name);
+    if (!tmpl) return std::unexpected(tmpl.error());
+    std::string out = (*tmpl)->render(d);
+    if (!(*tmpl)->is_valid())
+      return fail(ErrorKind::kInternal, "template {}: {}", name, (*tmpl)->error_message());
+    return out;
+  } catch (const std::exception& e) {
+    return fail(ErrorKind::kInternal, "template {}: {}", name, e.what());
   }
 }
 
@@ -63,22 +122,8 @@ const EmbeddedFile* embedded_file(std::string_view name) {
 }
 
 Result<std::string> render_template(std::string_view name, const nlohmann::json& model) {
-  const EmbeddedFile* f = embedded_file(std::string(name) + ".mustache");
-  if (!f) return fail(ErrorKind::kInternal, "no template named {}", name);
   try {
-    mstch::mustache tmpl{std::string(f->data)};
-    if (!tmpl.is_valid())
-      return fail(ErrorKind::kInternal, "template {}: {}", name, tmpl.error_message());
-    // Every {{value}} is valid UTF-8 without the controls XML/HTML forbid,
-    // whatever a page's view model forgot to clean.
-    tmpl.set_custom_escape(
-        [](const std::string& s) { return mstch::html_escape<std::string>(clean_text(s)); });
-    mstch::data d = to_data(model);
-    add_partials(d);
-    std::string out = tmpl.render(d);
-    if (!tmpl.is_valid())
-      return fail(ErrorKind::kInternal, "template {}: {}", name, tmpl.error_message());
-    return out;
+    return render_data(name, to_data(model));
   } catch (const std::exception& e) {
     return fail(ErrorKind::kInternal, "template {}: {}", name, e.what());
   }
@@ -86,10 +131,15 @@ Result<std::string> render_template(std::string_view name, const nlohmann::json&
 
 Result<std::string> render_page(const Site& site, const Page& page, std::string_view self,
                                 std::string_view query) {
-  nlohmann::json model = page.model;
-  model["ui"] = ui_strings(site.lang);
-  model["static"] = site.links.is_static();
-  auto content = render_template(page.template_name, model);
+  Result<std::string> content;
+  try {
+    mstch::data model = to_data(page.model);
+    model["ui"] = to_data(ui_strings(site.lang));
+    model["static"] = mstch::data{site.links.is_static()};
+    content = render_data(page.template_name, model);
+  } catch (const std::exception& e) {
+    return fail(ErrorKind::kInternal, "template {}: {}", page.template_name, e.what());
+  }
   if (!content) return content;
   // The repository switcher, when the store holds several: every
   // repository together first, then each one; on a day page each link goes

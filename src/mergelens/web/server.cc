@@ -632,6 +632,8 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
     root = repo->id;
   }
   if (auto r = (*probe)->refresh_search_index(); !r) return std::unexpected(r.error());
+  // Briefs of facts and guides stored before they existed (once per store).
+  if (auto r = (*probe)->fill_page_rows(); !r) return std::unexpected(r.error());
   std::unique_ptr<Server> s(new Server());
   Impl& im = *s->impl_;
   im.open = std::move(open);

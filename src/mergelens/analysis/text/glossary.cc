@@ -199,15 +199,6 @@ std::string fold(std::string_view s) {
   return tight;
 }
 
-bool matches(std::string_view form, const std::string& folded_term) {
-  std::string f = fold(form);
-  if (!f.empty() && f.back() == '*') {
-    f.pop_back();
-    return !f.empty() && folded_term.starts_with(f);
-  }
-  return f == folded_term;
-}
-
 }  // namespace
 
 std::span<const GlossaryEntry> glossary() {
@@ -217,11 +208,31 @@ std::span<const GlossaryEntry> glossary() {
 const GlossaryEntry* glossary_find(std::string_view term) {
   const std::string t = fold(term);
   if (t.empty()) return nullptr;
-  for (const auto& e : entries()) {
-    if (matches(e.key, t) || matches(e.en, t) || matches(e.zh, t)) return &e;
-    for (const char* f : e.forms)
-      if (matches(f, t)) return &e;
-  }
+  // Every form folded once (pages look a name up per tag of every entry),
+  // in the order matches() was tried: key, en, zh, then the other forms.
+  struct Form {
+    std::string folded;  // without the trailing * of a prefix form
+    bool prefix;
+    const GlossaryEntry* entry;
+  };
+  static const std::vector<Form> forms = [] {
+    std::vector<Form> out;
+    auto add = [&](std::string_view form, const GlossaryEntry& e) {
+      std::string f = fold(form);
+      const bool prefix = !f.empty() && f.back() == '*';
+      if (prefix) f.pop_back();
+      if (!f.empty() || !prefix) out.push_back({std::move(f), prefix, &e});
+    };
+    for (const auto& e : entries()) {
+      add(e.key, e);
+      add(e.en, e);
+      add(e.zh, e);
+      for (const char* f : e.forms) add(f, e);
+    }
+    return out;
+  }();
+  for (const Form& f : forms)
+    if (f.prefix ? t.starts_with(f.folded) : f.folded == t) return f.entry;
   return nullptr;
 }
 
