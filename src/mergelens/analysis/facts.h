@@ -16,20 +16,24 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 10;  // 2: review facts, open PRs; 3: tests cover
-                                            // what they import or call; 4: rationale,
-                                            // replacements; 5: reach; 6: importance by
-                                            // reach, insight by density, ranked tags;
-                                            // 7: focus by explaining comments,
-                                            // whole new files up to 1,000 lines;
-                                            // 8: three focus places, the third
-                                            // in another file when close;
-                                            // 9: reach capped at exactly 500
-                                            // in any graph order, files whose
-                                            // diff was not read
-                                            // 10: fitted importance weights, both
-                                            // scores on a calibrated scale, the
-                                            // verdict by how much reading pays
+inline constexpr int kAnalyzerVersion = 11;  // 2: review facts, open PRs; 3: tests cover
+                                             // what they import or call; 4: rationale,
+                                             // replacements; 5: reach; 6: importance by
+                                             // reach, insight by density, ranked tags;
+                                             // 7: focus by explaining comments,
+                                             // whole new files up to 1,000 lines;
+                                             // 8: three focus places, the third
+                                             // in another file when close;
+                                             // 9: reach capped at exactly 500
+                                             // in any graph order, files whose
+                                             // diff was not read
+                                             // 10: fitted importance weights, both
+                                             // scores on a calibrated scale, the
+                                             // verdict by how much reading pays
+                                             // 11: checked fallbacks, branches in
+                                             // conditions only, no version
+                                             // constants, test gaps need a new
+                                             // path, code words from code
 
 enum class Language {
   kUnknown,
@@ -76,9 +80,14 @@ struct Place {
 // A detected signal inside one hunk: a guard, an env var, a flag, ...
 struct Signal {
   std::string kind;    // "guard", "fallback", "raise", "assert", "early_return", "try",
-                       // "preprocessor", "env_var", "cli_flag", "dtype_branch",
-                       // "device_branch", "platform_branch", "concurrency", "todo",
-                       // "numeric_constant", "public_api", "dead_code_removed"
+                       // "handler", "fallback_mention", "preprocessor", "env_var",
+                       // "cli_flag", "dtype_branch", "device_branch", "platform_branch",
+                       // "concurrency", "todo", "numeric_constant", "public_api",
+                       // "dead_code_removed". "fallback" is checked: a new `if` on a
+                       // capability whose `else` keeps the code that ran before the
+                       // change (detail: the condition); "fallback_mention" is the word
+                       // or an unchecked `else` of such an `if`; "handler" an except or
+                       // catch that goes on with other code (detail "except X: code").
   std::string detail;  // e.g. the env var name, the flag, the constant
   Place at;
   bool added = true;  // false when the signal sits on a removed line
