@@ -66,7 +66,11 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--log", required=True)
     ap.add_argument("--synthesize", action="store_true")
+    ap.add_argument("--dump", help="write each request (messages and response_format) to "
+                    "DUMP/N.KIND.request.json, a retry to N.KIND.retry-K.request.json")
     args = ap.parse_args()
+    if args.dump:
+        os.makedirs(args.dump, exist_ok=True)
     lock = threading.Lock()
     log = open(args.log, "a", encoding="utf-8")
 
@@ -106,6 +110,16 @@ def main():
                 system = req["messages"][0]["content"] if req["messages"] else ""
                 content = json.dumps(synthesize(kind, system), ensure_ascii=False)
             prompt_chars = sum(len(m.get("content", "")) for m in req["messages"])
+            if args.dump:
+                with lock:
+                    base = os.path.join(args.dump, f"{pr or 'x'}.{kind}")
+                    path, k = base + ".request.json", 1
+                    while os.path.exists(path):
+                        path, k = f"{base}.retry-{k}.request.json", k + 1
+                    with open(path, "w", encoding="utf-8") as f:
+                        json.dump({"messages": req["messages"],
+                                   "response_format": req.get("response_format")}, f,
+                                  ensure_ascii=False, indent=1)
             with lock:
                 log.write(json.dumps({"pr": pr, "call": kind, "messages": len(req["messages"]),
                                       "prompt_chars": prompt_chars,

@@ -8,6 +8,8 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3 time bc util-linux
   libgit2-dev libsqlite3-dev sqlite3 libzstd-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libre2-dev libyaml-cpp-dev libtomlplusplus-dev
+  # analysis context: definitions at the parent revision (run as a program).
+  universal-ctags
   libgtest-dev libgmock-dev libbenchmark-dev libcurl4-openssl-dev libcpp-httplib-dev libh2o-evloop-dev
   # deliver/: webhook signatures (OpenSSL HMAC); the e-mail test's local SMTP server.
   libssl-dev python3-aiosmtpd

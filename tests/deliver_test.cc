@@ -216,6 +216,53 @@ TEST(DeliverSign, MatchesTheDocumentedAlgorithms) {
   EXPECT_EQ(deliver::encode_header_text("量化"), "=?UTF-8?B?6YeP5YyW?=");
 }
 
+TEST(DeliverMail, HeadersFoldedAndOneAlternativeWithoutMixed) {
+  EXPECT_EQ(deliver::fold_header("Subject", "short"), "Subject: short");
+  const std::string folded = deliver::fold_header(
+      "To",
+      "a@example.org, b@example.org, Someone With A Long Name <someone@example.org>, "
+      "another.person.with.a.long.address@example.org");
+  for (size_t start = 0; start < folded.size();) {
+    size_t end = folded.find("\r\n", start);
+    if (end == std::string::npos) end = folded.size();
+    EXPECT_LE(end - start, 78u) << folded;
+    start = end + 2;
+    if (start < folded.size()) {
+      EXPECT_EQ(folded[start], ' ');
+    }
+  }
+  // A word longer than a line stands alone on its own line after the name.
+  const std::string id(90, 'x');
+  EXPECT_EQ(deliver::fold_header("Message-ID", id), "Message-ID:\r\n " + id);
+
+  deliver::Target t;
+  t.name = "team";
+  t.from = "mergelens 摘要 <digest@example.org>";
+  t.to = {"dev@example.org"};
+  deliver::Mail m{"合并 12 个 PR，其中 3 个值得精读 · a long subject to fold across lines", "text",
+                  "<p>html</p>", "<mergelens.2026-09-12.team.1of1.abcdef@example.org>", 0};
+  std::string msg = deliver::mail_message(t, m);
+  EXPECT_EQ(msg.find("List-Unsubscribe"), std::string::npos) << "nothing honours it";
+  EXPECT_EQ(msg.find("multipart/mixed"), std::string::npos);
+  EXPECT_NE(msg.find("Content-Type: multipart/alternative;"), std::string::npos);
+  const std::string head = msg.substr(0, msg.find("\r\n\r\n"));
+  for (size_t start = 0; start < head.size();) {
+    size_t end = head.find("\r\n", start);
+    if (end == std::string::npos) end = head.size();
+    EXPECT_LE(end - start, 78u) << head.substr(start, end - start);
+    start = end + 2;
+  }
+  t.unsubscribe = "https://lists.example.org/u?l=team";
+  msg = deliver::mail_message(t, m);
+  EXPECT_NE(msg.find("List-Unsubscribe: <https://lists.example.org/u?l=team>\r\n"),
+            std::string::npos);
+  EXPECT_NE(msg.find("List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n"), std::string::npos);
+  t.unsubscribe = "mailto:lists@example.org";
+  msg = deliver::mail_message(t, m);
+  EXPECT_NE(msg.find("List-Unsubscribe: <mailto:lists@example.org>"), std::string::npos);
+  EXPECT_EQ(msg.find("List-Unsubscribe-Post"), std::string::npos);
+}
+
 class DeliverWebhook : public ::testing::TestWithParam<Kind> {};
 
 TEST_P(DeliverWebhook, RetriesThroughFailuresAndDeliversTheDayExactlyOnce) {

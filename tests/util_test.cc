@@ -4,12 +4,21 @@
 #include <fstream>
 
 #include "mergelens/util/compress.h"
+#include "mergelens/util/strings.h"
 #include "mergelens/util/time.h"
 #include "mergelens/util/toml_file.h"
 #include "mergelens/util/utf8.h"
 
 namespace mergelens {
 namespace {
+
+TEST(Strings, PluralInEnglish) {
+  EXPECT_EQ(plural(1, "line"), "1 line");
+  EXPECT_EQ(plural(0, "line"), "0 lines");
+  EXPECT_EQ(plural(3, "region"), "3 regions");
+  EXPECT_EQ(plural(2, "repository", "repositories"), "2 repositories");
+  EXPECT_EQ(plural(1, "more PR", "more PRs"), "1 more PR");
+}
 
 TEST(Time, FormatsEpochAndLeapDays) {
   EXPECT_EQ(format_utc(0), "1970-01-01T00:00:00Z");

@@ -54,6 +54,19 @@ std::string header(const HttpResponse& r, std::string_view name) {
   return "";
 }
 
+TEST(WebConditional, HttpDatesInTheirThreeForms) {
+  const std::time_t now = 1'790'000'000;  // 2026-09-21
+  const std::time_t t = 784111777;        // Sun, 06 Nov 1994 08:49:37 GMT
+  EXPECT_EQ(parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT", now), t);
+  EXPECT_EQ(parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT", now), t);
+  EXPECT_EQ(parse_http_date("Sun Nov  6 08:49:37 1994", now), t);
+  // RFC 850's two-digit year: not more than 50 years ahead of now.
+  EXPECT_EQ(parse_http_date("Monday, 01-Jan-46 00:00:00 GMT", now), 2398377600);
+  EXPECT_EQ(parse_http_date("Friday, 01-Jan-77 00:00:00 GMT", now), 220924800);
+  for (const char* bad : {"yesterday", "Sun, 06 Nov 1994 08:49:37", "1994-11-06T08:49:37Z", ""})
+    EXPECT_FALSE(parse_http_date(bad, now)) << bad;
+}
+
 TEST(WebConditional, CorsAnyListOrNone) {
   HttpResponse any;
   add_cors(any, get({{"origin", "https://x.example"}}), CorsOptions{});

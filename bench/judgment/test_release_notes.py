@@ -47,11 +47,53 @@ Bug Fixes
 """
 
 
+XARRAY_LIKE = """What's New
+==========
+
+v2026.07.1 (unreleased)
+-----------------------
+
+New Features
+~~~~~~~~~~~~
+- Not released yet (:pull:`900`).
+
+v2026.07.0 (Jul 9, 2026)
+------------------------
+
+New Features
+~~~~~~~~~~~~
+- A thing (:issue:`10`, :pull:`811`). See also `#12 <https://github.com/o/r/issues/12>`_.
+
+Bug Fixes
+~~~~~~~~~
+- A fix (gh-812, :pr:`813`).
+
+.. dropdown:: Additional changes
+
+  - Other (:pr:`814`, :pr-distributed:`9`).
+"""
+
+NESTED_MD = """# Changelog
+
+## [2.1.0] - 2026-02-01
+
+### What's Changed
+
+#### New Features
+
+* Add it by @a in [#41](https://github.com/o/r/pull/41)
+
+#### Fixes
+
+* Fix it in [#42](https://github.com/o/r/pull/42)
+"""
+
+
 class ReleaseNotes(unittest.TestCase):
     def test_markdown_sections_and_dates(self):
         releases = rn.parse_markdown(MD, "o/r")
         self.assertEqual([(v, d) for v, d, _ in releases],
-                         [("v1.2.0", dt.date(2026, 3, 4)), ("v1.1.0", dt.date(2026, 1, 2))])
+                         [("1.2.0", dt.date(2026, 3, 4)), ("1.1.0", dt.date(2026, 1, 2))])
         top, named, span = rn.labels(releases)
         self.assertEqual(top, {120, 101})  # the upstream link is not this repository's PR
         self.assertEqual(named, {120, 131, 101})
@@ -64,6 +106,25 @@ class ReleaseNotes(unittest.TestCase):
         top, named, _ = rn.labels(releases, "highlight|new feature")
         self.assertEqual(top, {7375})
         self.assertEqual(named, {7375, 7400, 7001})
+
+    def test_word_dates_roles_and_unreleased(self):
+        releases = rn.parse_rst(XARRAY_LIKE, "o/r")
+        self.assertEqual([(v, d) for v, d, _ in releases], [("2026.07.0", dt.date(2026, 7, 9))])
+        self.assertEqual(releases[0][2], {"new features": {811}, "bug fixes": {812, 813},
+                                              "additional changes": {814}})
+
+    def test_nested_sections_keep_their_parents(self):
+        releases = rn.parse_markdown(NESTED_MD, "o/r")
+        self.assertEqual(releases[0][:2], ("2.1.0", dt.date(2026, 2, 1)))
+        top, named, _ = rn.labels(releases, "new feature")
+        self.assertEqual((top, named), ({41}, {41, 42}))
+
+    def test_pools_run_from_one_release_point_to_the_next(self):
+        releases = [("1.1", None, {"highlights": {5}}), ("1.0", None, {"highlights": {1}}),
+                    ("1.0.1", None, {"highlights": {9}})]
+        pools = rn.pools(releases, {"1.0": 100, "1.1": 200, "1.0.1": 100})
+        self.assertEqual([(p["version"], p["lo"], p["hi"], p["highlights"]) for p in pools],
+                         [("1.1", 100, 200, {5})])  # 1.0 opens; 1.0.1 left the branch with it
 
     def test_without_a_repository_every_link_counts(self):
         self.assertIn(9999, rn.labels(rn.parse_markdown(MD))[0])

@@ -146,14 +146,54 @@ def test_email_has_both_parts_and_chinese_and_code_survive():
     assert not defects, defects
     for header in strict.keys():
         assert not strict[header].defects, (header, strict[header].defects)
-    assert re.fullmatch(r"<mailto:digest@example\.org\?subject=unsubscribe%20mail>",
-                        str(msg["List-Unsubscribe"])), msg["List-Unsubscribe"]
+    # Nothing honours an unsubscribe request for this target: no List-Unsubscribe.
+    assert msg["List-Unsubscribe"] is None and msg["List-Unsubscribe-Post"] is None
     assert msg["List-Id"] == "<mail.mergelens.example.org>", msg["List-Id"]
+    check_wire_form(raw)
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html, html
     # A second run sends nothing.
     again = deliver("--date", "2026-09-12", "--to", "mail").stdout.decode()
     assert "already delivered" in again, again
     assert messages() == ["1.eml"]
+
+
+def check_wire_form(raw):
+    """Header lines of at most 78 characters (RFC 5322 2.1.1), folded;
+    one multipart/alternative at the root, no one-part multipart/mixed."""
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    for line in head.split(b"\r\n"):
+        # A single word longer than a line (a long target's Message-ID) cannot
+        # be folded: it stands alone on its continuation line (RFC 5322 2.1.1's
+        # limit is a SHOULD; 998 is the MUST).
+        alone = line.startswith(b" ") and b" " not in line[1:]
+        assert len(line) <= 78 or (alone and len(line) <= 998), (len(line), line)
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert msg.get_content_type() == "multipart/alternative", msg.get_content_type()
+    assert "multipart/mixed" not in [p.get_content_type() for p in msg.walk()]
+
+
+def test_one_click_unsubscribe_where_it_is_honoured():
+    # An operator's list manager takes RFC 8058 one-click POSTs at this address.
+    url = "https://lens.example.org/lists/unsubscribe?list=mergelens-digest-for-the-whole-team"
+    extra = (f'\n[[deliver]]\nname = "list-with-a-long-name-for-the-whole-team"\nkind = "email"\n'
+             f'smtp_url = "smtp://127.0.0.1:{STATE["port"]}"\nusername = "digest-bot"\n'
+             f'password_env = "SMTP_PASSWORD"\nfrom = "mergelens 每日摘要机器人 <digest@example.org>"\n'
+             f'to = ["dev@example.org", "lead@example.org", "ops@example.org", '
+             f'"Someone With A Long Name <someone.with.a.long.name@example.org>"]\n'
+             f'ca_file = "{STATE["cert"]}"\nunsubscribe = "{url}"\ntimeout_s = 20\nmax_retries = 0\n')
+    before = set(messages())
+    env = dict(os.environ, SMTP_PASSWORD=PASSWORD)
+    STATE["b"].run("deliver", "--config", config(extra), "--date", "2026-09-12", "--to",
+                   "list-with-a-long-name-for-the-whole-team", env=env)
+    new = [m for m in messages() if m not in before]
+    assert len(new) == 1, new
+    raw = open(os.path.join(STATE["out"], new[0]), "rb").read()
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    # Folded onto its own line (the address is long): the value is the same.
+    assert str(msg["List-Unsubscribe"]).strip() == f"<{url}>", msg["List-Unsubscribe"]
+    assert str(msg["List-Unsubscribe-Post"]).strip() == "List-Unsubscribe=One-Click"
+    assert "每日摘要" in str(msg["From"]) and "someone.with.a.long.name@example.org" in str(msg["To"])
+    check_wire_form(raw)
 
 
 def test_refused_login_is_a_failure_and_the_next_run_sends_once():
@@ -247,6 +287,7 @@ if __name__ == "__main__":
         setup()
         main([test_email_has_both_parts_and_chinese_and_code_survive,
               test_refused_login_is_a_failure_and_the_next_run_sends_once,
+              test_one_click_unsubscribe_where_it_is_honoured,
               test_run_delivers_the_closed_day_once, test_bad_configuration_is_exit_2_naming_it])
     finally:
         teardown()

@@ -94,8 +94,26 @@ def test_filtered_feed_and_named_subscription():
     assert status == 200
     assert [e.find(ATOM + "id").text for e in feed_entries(named)] == \
         [e.find(ATOM + "id").text for e in entries]
-    status, none = get("/feed.xml?tags=no-such-tag")
+    # Titled in words, following the filtered day; the named one by its name.
+    root = ET.fromstring(body)
+    title = root.findtext(ATOM + "title")
+    assert "tags=" not in title and " · " in title, title
+    alternate = [l.get("href") for l in root.findall(ATOM + "link") if l.get("rel") == "alternate"]
+    assert alternate and f"tags={tag}" in alternate[0], alternate
+    en = ET.fromstring(get(f"/feed.xml?tags={tag}&min=selective_read&lang=en")[1])
+    assert en.findtext(ATOM + "title").endswith(" · selective reads and up"), \
+        en.findtext(ATOM + "title")
+    named_root = ET.fromstring(named)
+    assert named_root.findtext(ATOM + "title").endswith(" · mine"), named_root.findtext(ATOM + "title")
+    alternate = [l.get("href") for l in named_root.findall(ATOM + "link") if l.get("rel") == "alternate"]
+    assert alternate and alternate[0].endswith("/s/mine/"), alternate
+    # An unknown tag is 404, as on the tag pages; a filter matching nothing
+    # is an empty feed dated now, not 1970.
+    assert get("/feed.xml?tags=no-such-tag")[0] == 404
+    assert get("/week.xml?tags=no-such-tag")[0] == 404
+    status, none = get(f"/feed.xml?tags={tag}&authors=nobody-at-all")
     assert status == 200 and feed_entries(none) == [], none
+    assert not ET.fromstring(none).findtext(ATOM + "updated").startswith("1970")
     assert get("/feed.xml?min=most")[0] == 400
     assert get("/s/nope/feed.xml")[0] == 404
 
@@ -138,7 +156,8 @@ def test_week_page_api_feed_and_digest():
     assert f"/week/{w}" in entries[0].find(ATOM + "link").get("href")
     assert get("/week/2026-W99")[0] == 400
     status, named = get("/s/mine/week.xml")
-    assert status == 200 and f"tags={STATE['tag']}" in named
+    assert status == 200 and ET.fromstring(named).findtext(ATOM + "title").endswith(" · mine")
+    assert "/s/mine/week/" in named, named[:1500]
     # Filtered: fewer entries, and the count of the rest.
     status, api = get(f"/api/week/{w}?tags={STATE['tag']}")
     fw = json.loads(api)

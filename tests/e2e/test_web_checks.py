@@ -9,11 +9,16 @@ the bundled sample, served and exported (issue 25):
   390 px no page (every served one, the exported sample) is wider than the
   screen;
 - every feed, served (absolute links from the Host) and exported (with
-  --base-url): parsed by feedparser without a fault, and the W3C feed
+  --base-url, a path under the host), the week feeds among them: parsed by
+  feedparser without a fault, and the W3C feed
   validator's rules we can state: absolute links, a self link naming the
   feed, ids unique, RFC 3339 dates, no Markdown backticks in type="text";
   zh and en entries with different ids; a tag feed titled by the tag's label
-  in the feed's language and linking to the tag page;
+  in the feed's language and linking to the tag page; no Markdown backticks
+  in the HTML content either;
+- week pages (served and exported): autodiscovery of the week feed, the
+  table "against the four weeks before" with header cells and a caption;
+- English plurals over every served and exported English page and feed;
 - the HTTP items: trailing slashes redirected, unknown tags 404 on pages,
   feeds and the API, /favicon.ico and /robots.txt, the stylesheet gzipped
   and If-None-Match: * answered 304.
@@ -147,7 +152,8 @@ def test_html_validator_finds_no_error():
 def test_axe_and_phone_width():
     # Each page family in both languages, the widest PR pages, an error page.
     pages = STATE["pages"]
-    pick = ["/", "/?lang=en", "/tags", "/tags?lang=en", "/search?q=cache", "/tags/perf",
+    pick = ["/", "/?lang=en", "/week", "/week?lang=en", "/tags", "/tags?lang=en", "/search?q=cache",
+            "/tags/perf",
             "/tags/perf?lang=en", "/search?q=%E9%87%8F%E5%8C%96&lang=en"]
     prs = sorted((p for p in pages if p.startswith("/pr/")), key=lambda p: -len(pages[p]))
     pick += prs[:4] + [p + "?lang=en" for p in prs[:2] if "?" not in p]
@@ -156,7 +162,8 @@ def test_axe_and_phone_width():
     urls = [STATE["base"] + p for p in pick] + [STATE["base"] + "/tags/nonexistent"]
     # The export's own markup (no search form, relative links), read from disk.
     urls += ["file://" + os.path.join(STATE["export"], p) for p in
-             ("index.html", "en/index.html", "tags/perf.html", next(p for p in prs if "?" not in p)[1:] + ".html")]
+             ("index.html", "en/index.html", "tags/perf.html", "week/index.html", "en/week/index.html",
+              next(p for p in prs if "?" not in p)[1:] + ".html")]
     out = os.path.join(W, "axe.json")
     start = time.time()
     subprocess.run(["node", os.path.join(NPM, "page_checks.mjs"), out, *urls], check=True)
@@ -209,6 +216,8 @@ def check_feed(name, data, self_url):
             assert href.startswith(("http://", "https://")), (name, "relative link", href)
         if el.tag in (ATOM + "title", ATOM + "summary") and el.get("type", "text") == "text":
             assert "`" not in (el.text or ""), (name, "Markdown in a text construct", el.text)
+        if el.tag == ATOM + "content" and el.get("type") == "html":
+            assert "`" not in (el.text or ""), (name, "Markdown in the HTML content", el.text[:300])
     selfs = [l.get("href") for l in root.findall(ATOM + "link") if l.get("rel") == "self"]
     assert selfs == [self_url], (name, selfs, self_url)
     alternates = [l.get("href") for l in root.findall(ATOM + "link") if l.get("rel") == "alternate"]
@@ -225,6 +234,7 @@ def test_served_feeds_are_valid_with_absolute_links():
     feeds = set(STATE["feeds"])
     assert "/feed.xml" in feeds and "/feed.xml?lang=en" in feeds, feeds
     assert "/feed/tags/quantization.xml" in feeds, feeds  # announced by the tag page
+    assert "/week.xml" in feeds and "/week.xml?lang=en" in feeds, feeds  # by the week pages
     ids = {}
     for path in sorted(feeds):
         status, headers, body = get(path)
@@ -295,9 +305,24 @@ def test_http_answers_readers_expect():
                      r'href="/feed/tags/perf.xml">', html), html[:1500]
     assert 'id=""' not in html
     assert '<meta name="description" content="' in html
-    # Plural forms: no "1 files" anywhere in English.
-    for path, text in STATE["pages"].items():
-        assert not re.search(r"\b1 files\b", text), path
+    # The week page announces its feed, and its table has headers and a caption.
+    html = STATE["pages"]["/week"]
+    assert re.search(r'<link rel="alternate" type="application/atom\+xml" title="[^"]+" '
+                     r'href="/week.xml">', html), html[:1500]
+    if '<table class="moves">' in html:
+        assert "<caption>" in html and '<th scope="col">' in html and '<th scope="row">' in html
+    # Plural forms in English, served and exported: never "1 lines", "1 regions".
+    one = re.compile(r"\b1 (?:lines|files|regions|PRs|changes|places|weeks|days|modules|tags|"
+                     r"matches|results|close reads|selective reads)\b")
+    english = {p: t for p, t in STATE["pages"].items() if "lang=en" in p}
+    for folder, _, files in os.walk(os.path.join(STATE["export"], "en")):
+        for f in files:
+            if f.endswith((".html", ".xml")):
+                english[os.path.join(folder, f)] = open(os.path.join(folder, f)).read()
+    for path, text in english.items():
+        m = one.search(text)
+        assert not m, (path, m and text[max(0, m.start() - 80):m.end() + 20])
+    print(f"plurals: {len(english)} English pages and feeds without \"1 lines\"")
 
 
 def python_with_feedparser():

@@ -122,6 +122,10 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   Facts facts;
   facts.referenced_by = ctx.referenced_by;
   facts.reach = ctx.reach;
+  facts.switches = ctx.switches;
+  facts.switches_known = ctx.switches_known;
+  facts.context = ctx.context;
+  facts.context_known = ctx.context_known;
   for (const auto& f : change.files) {
     FileRole role = classify_role(f.path, ctx.config);
     if (f.status == FileStatus::kAdded && (f.truncated || f.additions >= kGeneratedAddedLines) &&

@@ -22,6 +22,10 @@ struct AnalysisContext {
   VerdictThresholds thresholds;
   std::vector<Backlink> referenced_by;  // later changes naming this one (from the store)
   Reach reach;                          // the change's reach at its merge commit (pipeline)
+  std::vector<SwitchFact> switches;     // its switches at the parent and the merge (pipeline)
+  bool switches_known = false;
+  std::vector<ContextItem> context;     // code around it at the parent and the merge (pipeline)
+  bool context_known = false;
 };
 
 // Builds a context from the repository's own files: `mergelens_toml` and

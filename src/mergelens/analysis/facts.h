@@ -16,24 +16,29 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 11;  // 2: review facts, open PRs; 3: tests cover
-                                             // what they import or call; 4: rationale,
-                                             // replacements; 5: reach; 6: importance by
-                                             // reach, insight by density, ranked tags;
-                                             // 7: focus by explaining comments,
-                                             // whole new files up to 1,000 lines;
-                                             // 8: three focus places, the third
-                                             // in another file when close;
-                                             // 9: reach capped at exactly 500
-                                             // in any graph order, files whose
-                                             // diff was not read
-                                             // 10: fitted importance weights, both
-                                             // scores on a calibrated scale, the
-                                             // verdict by how much reading pays
-                                             // 11: checked fallbacks, branches in
-                                             // conditions only, no version
-                                             // constants, test gaps need a new
-                                             // path, code words from code
+inline constexpr int kAnalyzerVersion = 13;  // 2: review facts, open PRs; 3: tests cover
+                                            // what they import or call; 4: rationale,
+                                            // replacements; 5: reach; 6: importance by
+                                            // reach, insight by density, ranked tags;
+                                            // 7: focus by explaining comments,
+                                            // whole new files up to 1,000 lines;
+                                            // 8: three focus places, the third
+                                            // in another file when close;
+                                            // 9: reach capped at exactly 500
+                                            // in any graph order, files whose
+                                            // diff was not read
+                                            // 10: fitted importance weights, both
+                                            // scores on a calibrated scale, the
+                                            // verdict by how much reading pays
+                                            // 11: switches at the parent and the
+                                            // merge, code context at the parent
+                                            // 12: importance fitted on many
+                                            // repositories: title words, path
+                                            // shares, series, follow-ups
+                                            // 13: checked fallbacks, branches in
+                                            // conditions only, no version
+                                            // constants, test gaps need a new
+                                            // path, code words from code
 
 enum class Language {
   kUnknown,
@@ -246,6 +251,56 @@ struct Reach {
   std::int32_t hub_importers = 0;
 };
 
+// One switch's primary declaration at one revision (analysis/code/switches.h).
+struct SwitchSide {
+  bool exists = false;  // declared or read anywhere in the tree at that revision
+  std::string path;
+  std::int32_t line = 0;       // 1-based line of the declaring statement
+  std::string origin;          // "registry", "field", "argparse", "config_read", "read"
+  std::string default_value;   // as written (`True`, `"1"`, `None`); "" when none
+  bool has_default = false;
+  std::string text;            // the declaring statement, whitespace collapsed, clipped
+};
+
+// A switch (environment variable, command-line option, configuration field)
+// the change reads, sets or declares, as the repository had it at the
+// change's parent and at its merge commit.
+struct SwitchFact {
+  std::string name;  // "SGLANG_X", "--enable-foo", "enable_foo"
+  std::string kind;  // "env", "cli", "config"
+  // What the change does to it: "added" (absent at the parent, declared at
+  // the merge: a new switch), "removed" (declared at the parent, gone at the
+  // merge), "default_changed", "redeclared" (its declaration was edited or
+  // moved, the default kept), "used" (changed lines only read or set it).
+  std::string change;
+  bool existed_at_parent = false;  // == before.exists
+  bool default_changed = false;    // both exist and the primary defaults differ
+  SwitchSide before, after;        // at the parent / at the merge
+  // The change that first declared it ("#123", or a short sha without a PR
+  // number), when the analysed history saw it appear; "" when it is older
+  // than the analysed history or this change adds it.
+  std::string introduced_by;
+};
+
+// Code a careful reviewer opens beside the diff (analysis/code/context.h),
+// found by a parser in the tree at the change's parent, or at its merge for
+// the callers of a changed signature. Only where it is: the writers read the
+// text from the clone at `revision`.
+struct ContextItem {
+  // "changed": a definition the hunks edit, as it stood at the parent;
+  // "called": a function, method or class changed lines call (defined at the parent);
+  // "constant": a module-level constant changed lines use (at the parent);
+  // "caller": a definition that calls one whose signature this change edits (at the merge).
+  std::string why;
+  std::string name;  // qualified: "Scheduler.run_batch"
+  std::string kind;  // "function", "method", "class", "variable", "macro", ...
+  std::string path;
+  std::int32_t start_line = 0, end_line = 0;  // at `revision`, 1-based, inclusive
+  std::string revision;                       // "parent" or "merge"
+  std::string signature;                      // as the parser gave it, "" when none
+  std::string at;  // the place of the change it relates to: "path:line" (new-file line)
+};
+
 struct Facts {
   int version = kAnalyzerVersion;
   std::map<std::string, FileRole> roles;      // path → role
@@ -274,6 +329,14 @@ struct Facts {
   std::vector<RationaleNote> rationale;   // in focus order first, then by position
   std::vector<Replacement> replacements;  // likewise
   Reach reach;
+  // Switches the change reads, sets or declares, names sorted; meaningful only
+  // when switches_known (the clone was read at the parent and the merge).
+  std::vector<SwitchFact> switches;
+  bool switches_known = false;
+  // Definitions around the change, best first per kind (at most 24); known
+  // when the parser read the tree at the parent.
+  std::vector<ContextItem> context;
+  bool context_known = false;
   // Files whose diff was not read (FileChange::unavailable), as "path: why":
   // nothing below says anything about their content.
   std::vector<std::string> unread_files;

@@ -19,6 +19,80 @@ Place place_from(const json& j) {
   return {j.value("path", ""), j.value("line", 0), j.value("symbol", "")};
 }
 
+json side_json(const SwitchSide& s) {
+  if (!s.exists) return nullptr;
+  return {{"path", s.path},   {"line", s.line},
+          {"origin", s.origin}, {"default", s.default_value},
+          {"has_default", s.has_default}, {"text", s.text}};
+}
+SwitchSide side_from(const json& j) {
+  SwitchSide s;
+  if (!j.is_object()) return s;
+  s.exists = true;
+  s.path = j.value("path", "");
+  s.line = j.value("line", 0);
+  s.origin = j.value("origin", "");
+  s.default_value = j.value("default", "");
+  s.has_default = j.value("has_default", false);
+  s.text = j.value("text", "");
+  return s;
+}
+
+json switches_json(const std::vector<SwitchFact>& v) {
+  json out = json::array();
+  for (const auto& s : v)
+    out.push_back({{"name", s.name},
+                   {"kind", s.kind},
+                   {"change", s.change},
+                   {"existed_at_parent", s.existed_at_parent},
+                   {"default_changed", s.default_changed},
+                   {"default_before", s.before.exists ? json(s.before.default_value) : json(nullptr)},
+                   {"default_after", s.after.exists ? json(s.after.default_value) : json(nullptr)},
+                   {"before", side_json(s.before)},
+                   {"after", side_json(s.after)},
+                   {"introduced_by", s.introduced_by}});
+  return out;
+}
+std::vector<SwitchFact> switches_from(const json& j) {
+  std::vector<SwitchFact> out;
+  for (const auto& s : j) {
+    SwitchFact f;
+    f.name = s.value("name", "");
+    f.kind = s.value("kind", "");
+    f.change = s.value("change", "");
+    f.existed_at_parent = s.value("existed_at_parent", false);
+    f.default_changed = s.value("default_changed", false);
+    f.before = side_from(s.value("before", json()));
+    f.after = side_from(s.value("after", json()));
+    f.introduced_by = s.value("introduced_by", "");
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+json context_json(const std::vector<ContextItem>& v) {
+  json out = json::array();
+  for (const auto& c : v)
+    out.push_back({{"why", c.why},
+                   {"name", c.name},
+                   {"kind", c.kind},
+                   {"path", c.path},
+                   {"start_line", c.start_line},
+                   {"end_line", c.end_line},
+                   {"revision", c.revision},
+                   {"signature", c.signature},
+                   {"at", c.at}});
+  return out;
+}
+std::vector<ContextItem> context_from(const json& j) {
+  std::vector<ContextItem> out;
+  for (const auto& c : j)
+    out.push_back({c.value("why", ""), c.value("name", ""), c.value("kind", ""),
+                   c.value("path", ""), c.value("start_line", 0), c.value("end_line", 0),
+                   c.value("revision", ""), c.value("signature", ""), c.value("at", "")});
+  return out;
+}
+
 }  // namespace
 
 std::optional<Verdict> verdict_from_string(std::string_view s) {
@@ -193,6 +267,10 @@ json facts_to_json(const Facts& f) {
             {"hub", f.reach.hub},
             {"hub_importers", f.reach.hub_importers}}},
           {"unread_files", f.unread_files},
+          {"switches_known", f.switches_known},
+          {"switches", switches_json(f.switches)},
+          {"context_known", f.context_known},
+          {"context", context_json(f.context)},
           {"replacements", std::move(replacements)}};
 }
 
@@ -298,6 +376,10 @@ Result<Facts> facts_from_json(const json& j) {
     f.reach = {reach.value("known", false), reach.value("importers", 0), reach.value("direct", 0),
                reach.value("hub", ""), reach.value("hub_importers", 0)};
     f.unread_files = j.value("unread_files", std::vector<std::string>{});
+    f.switches_known = j.value("switches_known", false);
+    f.switches = switches_from(j.value("switches", json::array()));
+    f.context_known = j.value("context_known", false);
+    f.context = context_from(j.value("context", json::array()));
     return f;
   } catch (const json::exception& e) {
     return fail(ErrorKind::kCorrupt, "stored facts are malformed: {}", e.what());

@@ -9,6 +9,7 @@
 #include "mergelens/guide/prompt.h"
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
+#include "mergelens/pipeline/context_text.h"
 #include "mergelens/pipeline/triage.h"
 #include "mergelens/util/http.h"
 #include "mergelens/util/utf8.h"
@@ -162,7 +163,9 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
       if (auto t = triage->find(id); t != triage->end())
         f = facts_with_triage(f, t->second, a->lang);
       f.referenced_by = *backlinks;
-      Prompt p = build_prompt(*change, f, a->lang, a->budget);
+      // The code around the change, read from the repository's clone when it is here.
+      const auto context = read_context(repo->path, *change, f);
+      Prompt p = build_prompt(*change, f, a->lang, a->budget, context);
       // How the writer would read a PR too large for one prompt.
       auto plan = plan_split(*change, f, a->budget, a->max_calls);
       nlohmann::json split = nullptr;

@@ -139,6 +139,15 @@ class Reader {
         r = text(node, k, out.from);
       } else if (k == "ca_file") {
         r = text(node, k, out.ca_file);
+      } else if (k == "unsubscribe") {
+        r = text(node, k, out.unsubscribe);
+        if (r && !out.unsubscribe.starts_with("https://") &&
+            !out.unsubscribe.starts_with("mailto:"))
+          r = error(node,
+                    "unsubscribe must be an https:// address (RFC 8058 one-click) or a "
+                    "mailto: address someone reads");
+        if (r && out.unsubscribe.find_first_of("<>\r\n \t") != std::string::npos)
+          r = error(node, "unsubscribe may not hold spaces, < or >");
       } else if (k == "to") {
         r = text_list(node, k, out.to);
       } else if (k == "url" || k == "secret" || k == "password") {

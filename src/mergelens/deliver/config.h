@@ -75,6 +75,11 @@ struct Target {
   std::string from;      // "Name <addr@host>" or "addr@host"
   std::vector<std::string> to;
   std::string ca_file;  // PEM bundle to verify the server with; empty: the system's
+  // Where a reader unsubscribes, for List-Unsubscribe: an https:// address
+  // that honours RFC 8058 one-click POSTs (then List-Unsubscribe-Post is
+  // sent too) or a mailto: someone reads. Empty: no List-Unsubscribe at all
+  // (mergelens itself keeps no subscriber list to take an address off).
+  std::string unsubscribe;
 
   bool is_email() const { return kind == Kind::kEmail; }
 };

@@ -1,14 +1,15 @@
 // The real transport (transport.h): util/http for webhooks and libcurl's
-// SMTP client for e-mail. The message is built with libcurl's MIME API: a
-// multipart/alternative part holding text/plain and text/html (both UTF-8,
-// base64), inside the multipart root libcurl writes for SMTP (as curl's own
-// smtp-mime example does). libcurl requires STARTTLS (CURLUSESSL_ALL) for
-// smtp:// and speaks TLS from the start for smtps://.
+// SMTP client for e-mail. The message is written here (mail_message: folded
+// headers, one multipart/alternative of text/plain and text/html) and
+// uploaded as it is: libcurl's MIME API would wrap it in a one-part
+// multipart/mixed. libcurl requires STARTTLS (CURLUSESSL_ALL) for smtp://
+// and speaks TLS from the start for smtps://.
 #include "mergelens/deliver/transport.h"
 
 #include <curl/curl.h>
 
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <thread>
 
@@ -38,9 +39,7 @@ struct CurlHandle {
   CURL* h = curl_easy_init();
   curl_slist* headers = nullptr;
   curl_slist* rcpt = nullptr;
-  curl_mime* mime = nullptr;
   ~CurlHandle() {
-    if (mime) curl_mime_free(mime);
     curl_slist_free_all(headers);
     curl_slist_free_all(rcpt);
     if (h) curl_easy_cleanup(h);
@@ -71,9 +70,26 @@ std::string list_id(const Target& t) {
   return "<" + t.name + ".mergelens." + from_domain(t) + ">";
 }
 
-// RFC 2369: a reply to the sender asks to be taken off the list.
-std::string list_unsubscribe(const Target& t) {
-  return "<mailto:" + bare_address(t.from) + "?subject=unsubscribe%20" + t.name + ">";
+// Base64 in lines of 76 characters, CRLF after each (RFC 2045 6.8).
+std::string base64_lines(std::string_view data) {
+  const std::string b = base64(data);
+  std::string out;
+  for (size_t i = 0; i < b.size(); i += 76) out += b.substr(i, 76) + "\r\n";
+  return out;
+}
+
+// Feeds the message to libcurl's upload.
+struct Upload {
+  std::string_view data;
+  size_t pos = 0;
+};
+
+size_t read_upload(char* buffer, size_t size, size_t n, void* user) {
+  auto* u = static_cast<Upload*>(user);
+  const size_t len = std::min(size * n, u->data.size() - u->pos);
+  std::memcpy(buffer, u->data.data() + u->pos, len);
+  u->pos += len;
+  return len;
 }
 
 class RealTransport final : public Transport {
@@ -100,34 +116,14 @@ class RealTransport final : public Transport {
     }
     const std::string from = "<" + bare_address(t.from) + ">";
     curl_easy_setopt(c.h, CURLOPT_MAIL_FROM, from.c_str());
-    std::string to_header;
-    for (const auto& a : t.to) {
+    for (const auto& a : t.to)
       c.rcpt = curl_slist_append(c.rcpt, ("<" + bare_address(a) + ">").c_str());
-      to_header += (to_header.empty() ? "" : ", ") + encode_address(a);
-    }
     curl_easy_setopt(c.h, CURLOPT_MAIL_RCPT, c.rcpt);
-    for (const std::string& h :
-         {"Date: " + rfc5322_date(m.date), "From: " + encode_address(t.from), "To: " + to_header,
-          "Subject: " + encode_header_text(m.subject), "Message-ID: " + m.message_id,
-          std::string("Auto-Submitted: auto-generated"), "List-Id: " + list_id(t),
-          "List-Unsubscribe: " + list_unsubscribe(t)})
-      c.headers = curl_slist_append(c.headers, h.c_str());
-    curl_easy_setopt(c.h, CURLOPT_HTTPHEADER, c.headers);
-    c.mime = curl_mime_init(c.h);
-    curl_mime* alt = curl_mime_init(c.h);
-    curl_mimepart* text = curl_mime_addpart(alt);
-    curl_mime_data(text, m.text.data(), m.text.size());
-    curl_mime_type(text, "text/plain; charset=utf-8");
-    curl_mime_encoder(text, "base64");
-    curl_mimepart* html = curl_mime_addpart(alt);
-    curl_mime_data(html, m.html.data(), m.html.size());
-    curl_mime_type(html, "text/html; charset=utf-8");
-    curl_mime_encoder(html, "base64");
-    curl_mimepart* body = curl_mime_addpart(c.mime);
-    curl_mime_subparts(body, alt);  // owned by c.mime from here on
-    curl_mime_type(body, "multipart/alternative");
-    curl_mime_headers(body, curl_slist_append(nullptr, "Content-Disposition: inline"), 1);
-    curl_easy_setopt(c.h, CURLOPT_MIMEPOST, c.mime);
+    const std::string message = mail_message(t, m);
+    Upload upload{message};
+    curl_easy_setopt(c.h, CURLOPT_READFUNCTION, read_upload);
+    curl_easy_setopt(c.h, CURLOPT_READDATA, &upload);
+    curl_easy_setopt(c.h, CURLOPT_UPLOAD, 1L);
     const CURLcode rc = curl_easy_perform(c.h);
     if (rc == CURLE_OK) return {};
     long smtp_code = 0;
@@ -158,14 +154,74 @@ std::unique_ptr<Transport> real_transport() {
 
 std::string encode_header_text(std::string_view text) {
   if (ascii_printable(text)) return std::string(text);
-  // Encoded-words of at most 75 characters: 45 bytes of UTF-8 give 60 of base64.
+  // Encoded-words of 64 characters (39 bytes of UTF-8 give 52 of base64), so
+  // that "Subject: " and one of them fit a 78-character line.
   std::string out;
   for (size_t pos = 0; pos < text.size();) {
-    const size_t end = chunk_end(text, pos, 45);
+    const size_t end = chunk_end(text, pos, 39);
     if (!out.empty()) out += "\r\n ";
     out += "=?UTF-8?B?" + base64(text.substr(pos, end - pos)) + "?=";
     pos = end;
   }
+  return out;
+}
+
+std::string fold_header(std::string_view name, std::string_view value) {
+  constexpr size_t kMax = 78;
+  std::string out(name);
+  out += ":";
+  size_t line = out.size();
+  // Words are separated by single spaces; an encoded value's own folds
+  // ("\r\n ") separate words too.
+  std::string flat(value);
+  for (size_t p; (p = flat.find("\r\n ")) != std::string::npos;) flat.replace(p, 3, " ");
+  std::string_view rest = flat;
+  while (!rest.empty()) {
+    const size_t space = rest.find(' ');
+    const std::string_view word = rest.substr(0, space);
+    rest = space == std::string_view::npos ? "" : rest.substr(space + 1);
+    if (word.empty()) continue;
+    // Fold before a word that does not fit (right after the colon too when
+    // the first word alone is too long: "Message-ID:" CRLF " <...>").
+    if (line + 1 + word.size() > kMax &&
+        (line > name.size() + 1 || name.size() + 2 + word.size() > kMax)) {
+      out += "\r\n";
+      line = 0;
+    }
+    out += " ";
+    out += word;
+    line += 1 + word.size();
+  }
+  return out;
+}
+
+std::string mail_message(const Target& t, const Mail& m) {
+  std::string to;
+  for (const auto& a : t.to) to += (to.empty() ? "" : ", ") + encode_address(a);
+  std::vector<std::string> headers = {fold_header("Date", rfc5322_date(m.date)),
+                                      fold_header("From", encode_address(t.from)),
+                                      fold_header("To", to),
+                                      fold_header("Subject", encode_header_text(m.subject)),
+                                      fold_header("Message-ID", m.message_id),
+                                      fold_header("Auto-Submitted", "auto-generated"),
+                                      fold_header("List-Id", list_id(t))};
+  // RFC 2369 only where someone honours it; RFC 8058 one-click for https.
+  if (!t.unsubscribe.empty()) {
+    headers.push_back(fold_header("List-Unsubscribe", "<" + t.unsubscribe + ">"));
+    if (t.unsubscribe.starts_with("https://"))
+      headers.push_back(fold_header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
+  }
+  // The boundary never occurs in base64 or in the headers above.
+  const std::string boundary = "=_mergelens_" + base64(m.message_id).substr(0, 24) + "_=";
+  headers.push_back("MIME-Version: 1.0");
+  headers.push_back("Content-Type: multipart/alternative;\r\n boundary=\"" + boundary + "\"");
+  std::string out;
+  for (const auto& h : headers) out += h + "\r\n";
+  out += "\r\n";
+  for (const auto& [type, body] : {std::pair{"text/plain", &m.text}, {"text/html", &m.html}})
+    out += "--" + boundary + "\r\nContent-Type: " + type +
+           "; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n" + base64_lines(*body);
+  out += "--" + boundary + "--\r\n";
   return out;
 }
 

@@ -42,6 +42,16 @@ std::unique_ptr<Transport> real_transport();
 // tests: RFC 2047 encoded-words ("=?UTF-8?B?...?=") for any header text that
 // is not plain ASCII, folded to lines of at most 76 characters.
 std::string encode_header_text(std::string_view text);
+// One header line "Name: value" folded (RFC 5322 2.2.3) at spaces so that
+// no line is longer than 78 characters, each continuation starting with a
+// space; a word longer than a line stays whole on its own line.
+std::string fold_header(std::string_view name, std::string_view value);
+// The whole message as sent (RFC 5322, CRLF line ends): the headers, each
+// folded, List-Unsubscribe (and List-Unsubscribe-Post for an https://
+// address, RFC 8058) only when the target names where to unsubscribe, and a
+// multipart/alternative body of text/plain and text/html (UTF-8, base64 in
+// lines of 76), with no multipart/mixed wrapper around it.
+std::string mail_message(const Target& target, const Mail& mail);
 // "Name <a@b>" → "a@b"; "a@b" stays; "smtp://user:pw@host:25" → "host:25"
 // (the server named in messages, never its credentials).
 std::string bare_address(std::string_view address);

@@ -223,6 +223,41 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
     }
     add_text(b.title);
   }
+  // The switches' declarations and the context's names were read from the
+  // repository at the parent or the merge: they may be cited.
+  claimable_.switches = facts.switches;
+  claimable_.switches_known = facts.switches_known;
+  claimable_.context_known = facts.context_known;
+  for (const auto& sw : facts.switches) {
+    add_fact(sw.name);
+    for (const SwitchSide* side : {&sw.before, &sw.after})
+      if (side->exists) {
+        add_fact(side->text);
+        add_fact(side->default_value);
+      }
+  }
+  auto bare = [](const std::string& q) {
+    auto dot = q.rfind('.');
+    return dot == std::string::npos ? q : q.substr(dot + 1);
+  };
+  for (const auto& c : facts.context) {
+    add_fact(c.name);
+    if (c.revision == "parent") {
+      claimable_.existed.insert(c.name);
+      claimable_.existed.insert(bare(c.name));
+    }
+  }
+  for (const auto& d : facts.definitions)
+    if (d.change == "modified" || d.change == "signature_changed" || d.change == "removed") {
+      claimable_.existed.insert(d.name);
+      claimable_.existed.insert(bare(d.name));
+    }
+  for (const auto& f : change.files) {
+    claimable_.files[f.path] = f.status;
+    if (!f.old_path.empty()) claimable_.files[f.old_path] = FileStatus::kModified;
+  }
+  scan_tokens(facts_code_, tokens_);
+  unquoted_ = unquoted(corpus_) + "\n" + unquoted(facts_code_);
   scan_tokens(corpus_, tokens_);
   for (const auto& t : tokens_)
     if (upper_variable(t)) variables_.insert(t);
@@ -243,6 +278,14 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
       ++j;
     if (j > digits) prs_.insert(std::stoll(corpus_.substr(digits, j - digits)));
   }
+}
+
+void CitationIndex::add_context_code(std::string_view text) {
+  facts_code_.append(text);
+  facts_code_.push_back('\n');
+  scan_tokens(text, tokens_);
+  unquoted_ += "\n" + unquoted(text);
+  add_numbers(text, numbers_);
 }
 
 std::string CitationIndex::resolve_path(std::string_view cited) const {

@@ -11,6 +11,8 @@
 #include <re2/re2.h>
 
 #include "mergelens/guide/citation_text.h"
+#include "mergelens/guide/claims.h"
+#include "mergelens/guide/prompt_leaks.h"
 #include "mergelens/guide/prose.h"
 
 namespace mergelens {
@@ -509,6 +511,10 @@ CitationReport check_guide(const Guide& g, const CitationIndex& index) {
     c.path(fmt::format("skim[{}]", i), g.skim[i].path, /*in_change_only=*/true);
   for (size_t i = 0; i < g.references.size(); ++i)
     c.ref(fmt::format("references[{}]", i), g.references[i].ref);
+  // Claims about the change checked against the code before and after it,
+  // and words that only a writer's prompt has.
+  check_claims(g, index, out.failures);
+  find_prompt_leaks(g, out.failures);
   return out;
 }
 

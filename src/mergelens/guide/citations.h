@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <set>
 #include <span>
 #include <string>
@@ -116,7 +117,25 @@ class CitationIndex {
   bool has_sha(std::string_view hex) const;
   bool has_url(std::string_view url) const;
 
+  // Code the writer was shown beside the change (definitions read at the
+  // parent or the merge, guide/prompt.h ContextText): its identifiers and
+  // text may be cited as the change's own. Call before the index is shared.
+  void add_context_code(std::string_view text);
+
+  // What claims about the change are checked against (guide/claims.h): the
+  // switches with their declarations at the parent and the merge, the
+  // files' statuses, and the definitions that existed at the parent.
+  struct Claimable {
+    std::vector<SwitchFact> switches;
+    bool switches_known = false;
+    std::map<std::string, FileStatus> files;  // path (and old path) → status
+    std::set<std::string> existed;            // definitions at the parent, bare and qualified
+    bool context_known = false;
+  };
+  const Claimable& claimable() const { return claimable_; }
+
  private:
+  Claimable claimable_;
   std::string corpus_;                // all text of the change, for substring checks
   std::string facts_code_;            // symbols and signal details the analysis read
   std::string unquoted_;              // both, without backticks and single quotes

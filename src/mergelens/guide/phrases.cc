@@ -274,7 +274,7 @@ struct Rule {
 
 // Score reasons of analysis/judgment/scores.cc in Chinese.
 constexpr Rule kScoreRules[] = {
-    {R"((\d+) lines of code changed)", "\\1 行代码改动"},
+    {R"((\d+) lines? of code changed)", "\\1 行代码改动"},
     {R"((\d+) modules touched)", "涉及 \\1 个模块"},
     {R"(kernel code)", "内核代码"},
     {R"(public API changes)", "公共 API 变化"},
@@ -298,7 +298,7 @@ constexpr Rule kScoreRules[] = {
     {R"(dtype/device branches)", "dtype/设备分支"},
     {R"(new abstraction)", "新抽象"},
     {R"(kernel technique)", "内核技巧"},
-    {R"(small change \((\d+) lines\), large effect)", "小改动（\\1 行）、大影响"},
+    {R"(small change \((\d+) lines?\), large effect)", "小改动（\\1 行）、大影响"},
     {R"(tuned constants)", "调优常量"},
     {R"(tests show the contract)", "测试固化了契约"},
     {R"(clean-up \((.*)\))", "清理（\\1）"},
@@ -331,7 +331,7 @@ constexpr Rule kScoreRules[] = {
     {R"(adds model support \((\d+) new model files\))", "新增模型支持（\\1 个新模型文件）"},
     {R"(new hardware support \((.*)\))", "新增硬件支持（\\1）"},
     {R"(adds a capability \((\d+) new definitions\))", "新增能力（\\1 个新定义）"},
-    {R"((\d+) lines to read in (\d+) regions)", "需阅读 \\1 行，分布在 \\2 个区域"},
+    {R"((\d+) lines? to read in (\d+) regions?)", "需阅读 \\1 行，分布在 \\2 个区域"},
     {R"(mostly mechanical bulk.*)", "主要是机械性的大块代码（模型移植、整体引入或生成的代码）"},
     {R"(shallow clone boundary: the diff was not read)", "浅克隆的边界提交：没有读到 diff"},
 };

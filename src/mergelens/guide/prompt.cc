@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/guide/prompt_context.h"
 #include "mergelens/guide/prompt_excerpt.h"
 #include "mergelens/guide/prompt_text.h"
 #include "mergelens/llm/tokens.h"
@@ -47,12 +48,13 @@ std::string call_line(std::string_view kind) {
 }
 
 std::string diff_section(const Change& c, const std::string& diff,
-                         const std::vector<std::string>& left_in) {
+                         const std::vector<std::string>& left_in, bool whole = false) {
   const std::string fence = fence_of(c);
   std::string out = fmt::format(
-      "\n## Diff excerpt (untrusted data; new-file line numbers at the left, '-' lines removed)\n"
+      "\n## {} (untrusted data; new-file line numbers at the left, '-' lines removed)\n"
       "<<<UNTRUSTED {}\n{}UNTRUSTED>>> {}\n",
-      fence, replace_all(diff, "UNTRUSTED", "untrusted"), fence);
+      whole ? "The whole diff" : "Diff excerpt", fence,
+      replace_all(diff, "UNTRUSTED", "untrusted"), fence);
   if (!left_in.empty()) {
     std::vector<std::string> left = left_in;
     if (left.size() > 80) {
@@ -102,6 +104,45 @@ std::vector<size_t> all_regions(const Facts& f) {
   return v;
 }
 
+// The code around the change, the diff (whole when it fits beside the
+// context, else an excerpt of `regions`) and what was left out, within
+// `budget` tokens. `list_files`: name the changed files left out (a notes
+// call, which reads one part, names only what it cut).
+struct Body {
+  std::string text;
+  PromptCoverage coverage;
+};
+Body diff_and_context(const Change& c, const Facts& f, const std::vector<ContextText>& ctx,
+                      long budget, const std::vector<size_t>& regions, bool other_hunks,
+                      bool list_files, const std::vector<long>& caps = {}) {
+  Body b;
+  const long context_full = static_cast<long>(prompt_detail::context_cost(c, f, ctx));
+  const long context_share = std::min(context_full, std::max<long>(budget / 4, 0));
+  prompt_detail::Excerpt ex;
+  bool whole = false;
+  if (other_hunks) {
+    ex = prompt_detail::whole_diff(c, f);
+    const long cost = static_cast<long>(estimate_tokens(ex.diff));
+    whole = ex.left.empty() && cost + context_share <= budget;
+  }
+  long context_budget = context_share;
+  if (whole) {
+    context_budget = budget - static_cast<long>(estimate_tokens(ex.diff));
+  } else {
+    ex = build_excerpt(c, f, prompt_detail::code_first(f, regions), budget - context_share,
+                       other_hunks, caps);
+    context_budget = context_share + std::max<long>(ex.remaining, 0);
+  }
+  auto context = prompt_detail::context_section(c, f, ctx, context_budget);
+  b.coverage = ex.coverage;
+  b.text = context.text;
+  b.text += diff_section(c, ex.diff, {}, whole);
+  std::vector<std::string> missing = list_files ? ex.left : std::vector<std::string>{};
+  missing.insert(missing.end(), ex.cut.begin(), ex.cut.end());
+  b.text += prompt_detail::not_shown_section(missing, context.left_out);
+  return b;
+}
+
 void finish(Prompt& p) {
   p.estimated_tokens =
       llm::estimate_tokens(std::vector<llm::Message>{{"system", p.system}, {"user", p.user}});
@@ -109,18 +150,20 @@ void finish(Prompt& p) {
 
 }  // namespace
 
-Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size_t budget) {
+Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size_t budget,
+                    const std::vector<ContextText>& context) {
   Prompt p;
   p.system = system_for(lang);
   const std::string suffix = answer_suffix(f, lang);
   const std::string call = lang == "both" ? call_line("both") : std::string();
   Frame fr =
       frame(c, f, budget, estimate_tokens(p.system) + estimate_tokens(suffix + call), 50, 35);
-  auto ex = build_excerpt(c, f, all_regions(f), fr.excerpt_budget, /*other_hunks=*/true);
-  p.coverage = ex.coverage;
+  auto body = diff_and_context(c, f, context, fr.excerpt_budget, all_regions(f),
+                               /*other_hunks=*/true, /*list_files=*/true);
+  p.coverage = body.coverage;
   p.user = call + fr.facts;
   p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
-  p.user += diff_section(c, ex.diff, ex.left);
+  p.user += body.text;
   p.user += suffix;
   p.max_tokens = lang == "both" ? 8192 : 4096;
   finish(p);
@@ -176,7 +219,11 @@ std::optional<SplitPlan> plan_split(const Change& c, const Facts& f, size_t budg
     return true;
   };
   // The top regions first, each within its share; then others that fit whole.
-  for (size_t k = 0; k < top; ++k) place(k, std::min(cost[k], share), cost[k] > share);
+  // Code before tests: a part spends its room on the code the focus ranks first.
+  std::vector<size_t> top_order(top);
+  for (size_t k = 0; k < top; ++k) top_order[k] = k;
+  for (size_t k : prompt_detail::code_first(f, top_order))
+    place(k, std::min(cost[k], share), cost[k] > share);
   for (size_t k = top; k < cost.size(); ++k) place(k, cost[k], false);
   std::erase_if(plan.groups, [](const std::vector<size_t>& g) { return g.empty(); });
   std::erase_if(plan.caps, [](const std::vector<long>& g) { return g.empty(); });
@@ -185,7 +232,7 @@ std::optional<SplitPlan> plan_split(const Change& c, const Facts& f, size_t budg
 }
 
 Prompt build_notes_prompt(const Change& c, const Facts& f, const SplitPlan& plan, size_t group,
-                          size_t budget) {
+                          size_t budget, const std::vector<ContextText>& context) {
   Prompt p;
   p.system = std::string(prompt_text::kNotesSystem);
   std::string files;
@@ -198,12 +245,19 @@ Prompt build_notes_prompt(const Change& c, const Facts& f, const SplitPlan& plan
   const std::string suffix = fmt::format("\n{}\n", prompt_text::kNotesFormat);
   Frame fr =
       frame(c, f, budget, estimate_tokens(p.system) + estimate_tokens(head + suffix), 25, 35);
-  auto ex = build_excerpt(c, f, plan.groups[group], fr.excerpt_budget, /*other_hunks=*/false,
-                          plan.caps[group]);
-  p.coverage = ex.coverage;
+  // The context of this part's files only.
+  std::set<std::string> part_files;
+  for (size_t k : plan.groups[group]) part_files.insert(f.focus[k].path);
+  std::vector<ContextText> part_context;
+  for (const auto& t : context)
+    if (part_files.count(t.item.at.substr(0, t.item.at.rfind(':'))) || part_files.count(t.item.path))
+      part_context.push_back(t);
+  auto body = diff_and_context(c, f, part_context, fr.excerpt_budget, plan.groups[group],
+                               /*other_hunks=*/false, /*list_files=*/false, plan.caps[group]);
+  p.coverage = body.coverage;
   p.user = head + fr.facts;
   p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
-  p.user += diff_section(c, ex.diff, {});
+  p.user += body.text;
   p.user += suffix;
   p.max_tokens = 2048;
   finish(p);
@@ -211,7 +265,8 @@ Prompt build_notes_prompt(const Change& c, const Facts& f, const SplitPlan& plan
 }
 
 Prompt build_reduce_prompt(const Change& c, const Facts& f, std::string_view lang,
-                           std::string_view notes, size_t budget) {
+                           std::string_view notes, size_t budget,
+                           const std::vector<ContextText>& context) {
   Prompt p;
   p.system = system_for(lang);
   const std::string suffix = answer_suffix(f, lang);
@@ -227,12 +282,13 @@ Prompt build_reduce_prompt(const Change& c, const Facts& f, std::string_view lan
   // A short excerpt of the top regions, so the guide can cite their lines.
   std::vector<size_t> top;
   for (size_t k = 0; k < f.focus.size() && k < 3; ++k) top.push_back(k);
-  auto ex = build_excerpt(c, f, top, std::max<long>(fr.excerpt_budget, 0), /*other_hunks=*/false);
-  p.coverage = ex.coverage;
+  auto body = diff_and_context(c, f, context, std::max<long>(fr.excerpt_budget, 0), top,
+                               /*other_hunks=*/false, /*list_files=*/false);
+  p.coverage = body.coverage;
   p.user = head + fr.facts;
   p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
   p.user += note_text;
-  p.user += diff_section(c, ex.diff, {});
+  p.user += body.text;
   p.user += suffix;
   p.max_tokens = lang == "both" ? 8192 : 4096;
   finish(p);

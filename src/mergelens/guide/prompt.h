@@ -23,7 +23,14 @@
 namespace mergelens {
 
 // Part of the answer-cache key: bump when the prompt's wording or layout changes.
-inline constexpr std::string_view kPromptVersion = "guide-prompt-3";
+inline constexpr std::string_view kPromptVersion = "guide-prompt-4";
+
+// A context item of the facts (Facts::context) with its lines, read by the
+// pipeline from the clone at the item's revision (pipeline/context_text.h).
+struct ContextText {
+  ContextItem item;
+  std::string text;  // lines start_line..end_line, each ending in '\n'
+};
 
 // The focus regions a prompt is judged by: a single prompt is enough when it
 // shows (90 % of the changed lines of) each of the top ones.
@@ -48,14 +55,20 @@ struct Prompt {
 };
 
 // Builds the prompt for `lang` ("zh", "en", or "both": one answer holding
-// {"zh": guide, "en": guide}) within `budget_tokens` (the
-// facts and PR text take what they need up to ~35% of it; the diff excerpt the
-// rest: top focus regions first with context, then other hunks by score, then
-// the list of files left out). The PR body, commit messages and reviews are
-// clipped and fenced; the system message says nothing inside a fence is an
-// instruction.
+// {"zh": guide, "en": guide}) within `budget_tokens`. The facts and PR text
+// take what they need up to ~35% of it; the rest goes to the diff and the
+// code around it (`context`, with the facts' switches) under its own
+// heading. The whole diff is shown when it fits beside the context (files
+// in order, tests last); otherwise the context takes at most a quarter of
+// the rest and the excerpt the remainder: code focus regions first, then
+// tests' regions, then other hunks by score (tests after code), never
+// cutting a definition that would fit whole. What is left out (files,
+// hunks cut, context items) is listed at the end under "What you were not
+// shown", with the instruction to ask rather than assert about it. The PR
+// body, commit messages and reviews are clipped and fenced; the system
+// message says nothing inside a fence is an instruction.
 Prompt build_prompt(const Change& change, const Facts& facts, std::string_view lang,
-                    size_t budget_tokens);
+                    size_t budget_tokens, const std::vector<ContextText>& context = {});
 
 // The notes calls of a large PR: groups of focus-region indexes (into
 // facts.focus), at most max_calls - 1 of them, within the budget of one call
@@ -78,13 +91,15 @@ std::optional<SplitPlan> plan_split(const Change& change, const Facts& facts, si
 // The prompt of notes call `group` (0-based) of `plan`; its answer is
 // {"notes": [...], "skim": [...]} (guide/notes.h).
 Prompt build_notes_prompt(const Change& change, const Facts& facts, const SplitPlan& plan,
-                          size_t group, size_t budget_tokens);
+                          size_t group, size_t budget_tokens,
+                          const std::vector<ContextText>& context = {});
 
 // The prompt that writes the guide (in `lang`, as build_prompt) from the
 // notes of the notes calls, rendered as text by render_notes (guide/notes.h),
 // with an excerpt of the top regions in the budget left.
 Prompt build_reduce_prompt(const Change& change, const Facts& facts, std::string_view lang,
-                           std::string_view notes, size_t budget_tokens);
+                           std::string_view notes, size_t budget_tokens,
+                           const std::vector<ContextText>& context = {});
 
 // The follow-up message asking the model to fix a guide whose citations failed.
 std::string citation_retry_message(const std::vector<CitationFailure>& failures,

@@ -286,7 +286,140 @@ void region_pieces(const Change& c, const FocusRegion& r, Fn fn) {
   }
 }
 
+bool role_is_test(const Facts& f, const std::string& path) {
+  auto it = f.roles.find(path);
+  return it != f.roles.end() && it->second == FileRole::kTest;
+}
+
+std::string trim_view(std::string_view t) {
+  size_t a = t.find_first_not_of(" \t");
+  if (a == std::string_view::npos) return {};
+  size_t b = t.find_last_not_of(" \t\r");
+  return std::string(t.substr(a, b - a + 1));
+}
+
+int indent_of(std::string_view t) {
+  int n = 0;
+  for (char ch : t) {
+    if (ch == ' ')
+      ++n;
+    else if (ch == '\t')
+      n += 8 - n % 8;
+    else
+      break;
+  }
+  return n;
+}
+
+bool python_like(Language l) {
+  return l == Language::kPython || l == Language::kUnknown;
+}
+
+// Whether hunk line `text` starts a definition (a decorator counts for the
+// Python definition below it).
+bool starts_definition(std::string_view text, Language lang) {
+  std::string t = trim_view(text);
+  if (t.empty()) return false;
+  if (python_like(lang) && (t.starts_with("def ") || t.starts_with("async def ") ||
+                            t.starts_with("class ") || t.starts_with("@")))
+    return true;
+  if (lang == Language::kCpp || lang == Language::kCuda || lang == Language::kRust ||
+      lang == Language::kGo || lang == Language::kJavaScript || lang == Language::kTypeScript) {
+    if (t.starts_with("template") || t.starts_with("struct ") || t.starts_with("class ") ||
+        t.starts_with("fn ") || t.starts_with("pub fn ") || t.starts_with("func ") ||
+        t.starts_with("function ") || t.starts_with("impl "))
+      return true;
+    // An unindented line with a parameter list that is not a statement.
+    return indent_of(text) == 0 && t.find('(') != std::string::npos && !t.ends_with(";") &&
+           !t.starts_with("#") && !t.starts_with("//") && !t.starts_with("}");
+  }
+  return false;
+}
+
+// The line after the definition starting at `j` ends (within [j, to)).
+size_t definition_end_impl(const Hunk& h, Language lang, size_t j, size_t to) {
+  size_t d = j;
+  while (d + 1 < to && trim_view(h.lines[d].text).starts_with("@")) ++d;  // decorators
+  const int base = indent_of(h.lines[d].text);
+  for (size_t i = d + 1; i < to; ++i) {
+    if (h.lines[i].origin == '\\') continue;
+    std::string t = trim_view(h.lines[i].text);
+    if (t.empty()) continue;
+    if (python_like(lang)) {
+      if (indent_of(h.lines[i].text) <= base && !t.starts_with(")") && !t.starts_with("]"))
+        return i;
+    } else if (indent_of(h.lines[i].text) <= base && t.starts_with("}")) {
+      return i + 1;
+    } else if (starts_definition(h.lines[i].text, lang) && indent_of(h.lines[i].text) <= base) {
+      return i;
+    }
+  }
+  return to;
+}
+
 }  // namespace
+
+// The start of the innermost definition in (from, k] whose body goes past
+// line k (the cut would split it); `from` when none.
+size_t definition_start(const Hunk& h, Language lang, size_t from, size_t k, size_t to) {
+  if (k >= to) return from;
+  for (size_t j = std::min(k, to - 1); j > from; --j) {
+    if (h.lines[j].origin == '-' || !starts_definition(h.lines[j].text, lang)) continue;
+    size_t start = j;
+    while (start > from + 1 && trim_view(h.lines[start - 1].text).starts_with("@")) --start;
+    if (definition_end_impl(h, lang, start, to) > k) return start;
+  }
+  return from;
+}
+
+size_t definition_end(const Hunk& h, Language lang, size_t j, size_t to) {
+  return definition_end_impl(h, lang, j, to);
+}
+
+std::vector<size_t> code_first(const Facts& f, std::vector<size_t> regions) {
+  std::stable_partition(regions.begin(), regions.end(), [&](size_t k) {
+    return k >= f.focus.size() || !role_is_test(f, f.focus[k].path);
+  });
+  return regions;
+}
+
+Excerpt whole_diff(const Change& c, const Facts& f) {
+  Excerpt out;
+  Shown ex(c, f);
+  std::vector<size_t> order(c.files.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_partition(order.begin(), order.end(),
+                        [&](size_t i) { return !role_is_test(f, c.files[i].path); });
+  std::map<std::pair<size_t, size_t>, std::string> symbols;
+  for (const auto& h : f.hunks) symbols[{h.file, h.hunk}] = h.symbol;
+  for (size_t fi : order) {
+    const FileChange& fc = c.files[fi];
+    for (size_t hi = 0; hi < fc.hunks.size(); ++hi) {
+      const Hunk& hunk = fc.hunks[hi];
+      std::string piece = ex.render(fi, hi, 0, hunk.lines.size());
+      if (piece.empty()) continue;
+      const std::string& sym = symbols[{fi, hi}];
+      out.diff += fmt::format("--- {} @@ -{},{} +{},{} @@{}\n", fc.path, hunk.old_start,
+                              hunk.old_lines, hunk.new_start, hunk.new_lines,
+                              sym.empty() ? "" : " " + sym) +
+                  piece;
+      ex.mark(fi, hi, 0, hunk.lines.size());
+    }
+    if (!ex.any(fi) && (fc.additions + fc.deletions > 0 || fc.binary)) {
+      out.coverage.files_left_out.push_back(fc.path);
+      out.left.push_back(fmt::format("  {} (+{} -{}{})", fc.path, fc.additions, fc.deletions,
+                                     fc.binary ? ", binary" : fc.truncated ? ", too large" : ""));
+    }
+  }
+  for (size_t fi = 0; fi < c.files.size(); ++fi) {
+    out.coverage.hunks_total += c.files[fi].hunks.size();
+    for (size_t hi = 0; hi < c.files[fi].hunks.size(); ++hi) out.coverage.hunks_included += ex.any(fi, hi);
+  }
+  out.coverage.top_regions = std::min(f.focus.size(), kTopRegions);
+  out.coverage.top_regions_shown = out.coverage.top_regions;
+  out.coverage.top3_share = 1.0;
+  return out;
+}
 
 size_t region_cost(const Change& c, const Facts& f, size_t k) {
   if (k >= f.focus.size()) return 0;
@@ -319,17 +452,43 @@ Excerpt build_excerpt(const Change& c, const Facts& f, const std::vector<size_t>
     }
     long head = static_cast<long>(estimate_tokens(header)) + 8;
     if (head >= remaining) return false;
-    std::string part = header;
-    remaining -= head;
-    for (size_t i = from; i < to; ++i) {
-      std::string l = ex.render(fi, hi, i, i + 1);
-      long t = static_cast<long>(estimate_tokens(l));
-      if (t > remaining) break;
-      part += l;
-      remaining -= t;
-      ex.mark(fi, hi, i, i + 1);
+    const long room = remaining - head;
+    // The lines that fit, then back to the start of the definition the cut
+    // would split when that definition fits the room whole.
+    size_t k = from;
+    for (long used = 0; k < to; ++k) {
+      long t = static_cast<long>(estimate_tokens(ex.render(fi, hi, k, k + 1)));
+      if (used + t > room) break;
+      used += t;
     }
-    diff += part + "[… cut here: prompt budget]\n";
+    const Hunk& hk = c.files[fi].hunks[hi];
+    const Language lang =
+        f.languages.count(c.files[fi].path) ? f.languages.at(c.files[fi].path) : Language::kUnknown;
+    std::string cut_name;
+    if (auto j = definition_start(hk, lang, from, k, to); j > from) {
+      const size_t end = definition_end(hk, lang, j, to);
+      if (static_cast<long>(estimate_tokens(ex.render(fi, hi, j, end))) <= room) {
+        k = j;
+        cut_name = trim_view(hk.lines[j].text);
+      }
+    }
+    std::string part = header + ex.render(fi, hi, from, k);
+    remaining -= head + static_cast<long>(estimate_tokens(ex.render(fi, hi, from, k)));
+    ex.mark(fi, hi, from, k);
+    std::int32_t first_new = 0, last_new = 0;
+    for (size_t i = k; i < to; ++i)
+      if (hk.lines[i].new_no > 0) {
+        if (!first_new) first_new = hk.lines[i].new_no;
+        last_new = hk.lines[i].new_no;
+      }
+    if (first_new)
+      out.cut.push_back(fmt::format("  {}: new-file lines {}-{}", c.files[fi].path, first_new,
+                                    last_new));
+    diff += part + (cut_name.empty()
+                        ? std::string("[… cut here for room; the rest of this hunk is listed as not shown]\n")
+                        : fmt::format("[… cut before `{}` for room; it and the rest of this hunk are "
+                                      "listed as not shown]\n",
+                                      cut_name.substr(0, 80)));
     return false;
   };
 
@@ -360,8 +519,13 @@ Excerpt build_excerpt(const Change& c, const Facts& f, const std::vector<size_t>
   if (other_hunks) {
     std::vector<const HunkFacts*> order;
     for (const auto& h : f.hunks) order.push_back(&h);
-    std::stable_sort(order.begin(), order.end(),
-                     [](const HunkFacts* a, const HunkFacts* b) { return a->score > b->score; });
+    auto is_test = [&](const HunkFacts* h) {
+      return h->file < c.files.size() && role_is_test(f, c.files[h->file].path);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](const HunkFacts* a, const HunkFacts* b) {
+      if (is_test(a) != is_test(b)) return is_test(b);
+      return a->score > b->score;
+    });
     for (const HunkFacts* h : order) {
       if (remaining <= 40) break;
       if (h->file >= c.files.size() || h->hunk >= c.files[h->file].hunks.size()) continue;

@@ -17,17 +17,34 @@ namespace mergelens::prompt_detail {
 struct Excerpt {
   std::string diff;               // the rendered excerpt (numbered lines)
   std::vector<std::string> left;  // "  path (+a -d[, binary|, clean-up])" of files not shown
+  std::vector<std::string> cut;   // "  path: new-file lines a-b (cut for room)" of hunks cut
   PromptCoverage coverage;        // filled for the whole change
   long remaining = 0;             // budget left after the excerpt
 };
 
 // Renders `regions` (indexes into facts.focus, in that order) with context;
 // then, when `other_hunks`, every other hunk that fits, best score first
-// (clean-up files never). Never exceeds `budget` estimated tokens: a region
-// that does not fit is cut line by line and marked. `caps[i]`, when given and
-// positive, bounds what regions[i] may take (its head is shown).
+// (clean-up files never; hunks of test files after the others). Never
+// exceeds `budget` estimated tokens: a piece that does not fit is cut line
+// by line and marked, and the cut moves back to the start of the definition
+// it would split when that definition fits the piece's room whole (a part
+// never ends mid-function when the function fits). `caps[i]`, when given
+// and positive, bounds what regions[i] may take (its head is shown).
 Excerpt build_excerpt(const Change& c, const Facts& f, const std::vector<size_t>& regions,
                       long budget, bool other_hunks, const std::vector<long>& caps = {});
+
+// The whole diff, every hunk whole, files in the change's order with tests
+// last (clean-up files too). Its coverage is full.
+Excerpt whole_diff(const Change& c, const Facts& f);
+
+// Focus-region indexes in focus order, regions in test files after the others.
+std::vector<size_t> code_first(const Facts& f, std::vector<size_t> regions);
+
+// Where a cut of hunk lines [from, to) after line k-1 may move back to: the
+// start of the innermost definition the cut would split (decorators
+// included), or `from` when none; and where that definition ends.
+size_t definition_start(const Hunk& h, Language lang, size_t from, size_t k, size_t to);
+size_t definition_end(const Hunk& h, Language lang, size_t j, size_t to);
 
 // Estimated tokens of rendering focus region `k` alone with its context.
 size_t region_cost(const Change& c, const Facts& f, size_t k);

@@ -82,8 +82,8 @@ json call_tool(const json& id, const json& params, const ToolContext& context) {
       return result_response(id, tool_error(out.error().message));
     return error_response(id, -32603, "the store could not be read: " + out.error().message);
   }
-  json text = {{"type", "text"},
-               {"text", out->dump(-1, ' ', false, json::error_handler_t::replace)}};
+  // One copy of the result: structuredContent, with a short text summary.
+  json text = {{"type", "text"}, {"text", result_text(*tool, *out)}};
   return result_response(id, {{"content", json::array({text})},
                               {"structuredContent", std::move(*out)},
                               {"isError", false}});

@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "mergelens/report/notes.h"
+#include "mergelens/mcp/paging.h"
+#include "mergelens/report/filter.h"
 #include "mergelens/report/week.h"
+#include "mergelens/util/strings.h"
 #include "mergelens/web/api_v1.h"
 
 namespace mergelens::mcp {
@@ -30,6 +32,52 @@ json site_arguments(json properties) {
   return properties;
 }
 
+// The arguments of a tool returning lists: one page at a time.
+json page_arguments(json properties, size_t default_limit, size_t max_limit) {
+  properties["limit"] = {
+      {"type", "integer"},
+      {"minimum", 1},
+      {"maximum", max_limit},
+      {"description",
+       fmt::format("Items per page at most (default {}); a page also stops before about 8,000 "
+                   "tokens.",
+                   default_limit)}};
+  properties["cursor"] = {
+      {"type", "string"},
+      {"maxLength", 4000},
+      {"description",
+       "The `page.next_cursor` of the previous result: the next page of the same list (the "
+       "other arguments may be left out)."}};
+  properties["fields"] = {
+      {"type", "string"},
+      {"maxLength", 400},
+      {"description",
+       "Comma-separated fields to keep in each listed item (e.g. \"headline,verdict,url\"); "
+       "identifying fields (number, sha, ref, tag, name) are always kept. Default: all."}};
+  return properties;
+}
+
+// A reader's filter for day and week: which of the changes to list.
+json filter_arguments(json properties) {
+  properties["tags"] = {{"type", "string"},
+                        {"maxLength", 400},
+                        {"description",
+                         "Only changes carrying one of these tags, comma-separated (\"scheduler\" "
+                         "or \"quantization,moe\"; the `tags` tool lists them)."}};
+  properties["paths"] = {
+      {"type", "string"},
+      {"maxLength", 1000},
+      {"description",
+       "Only changes touching a file one of these globs matches, comma-separated "
+       "(\"python/sglang/srt/managers/**\")."}};
+  properties["min"] = {{"type", "string"},
+                       {"maxLength", 20},
+                       {"description",
+                        "Only changes worth this much reading or more: a verdict (close_read, "
+                        "selective_read, skim) or an importance 1-10."}};
+  return properties;
+}
+
 json object_schema(json properties, json required = json::array()) {
   return {{"type", "object"},
           {"properties", std::move(properties)},
@@ -37,8 +85,13 @@ json object_schema(json properties, json required = json::array()) {
           {"additionalProperties", false}};
 }
 
-// A result's schema: its fields may grow (new fields are added, never renamed).
-json result_schema(json properties, json required) {
+// A result's schema: its fields may grow (new fields are added, never
+// renamed); a paged one has `page`.
+json result_schema(json properties, json required, bool paged = true) {
+  if (paged) {
+    properties["page"] = page_schema();
+    required.push_back("page");
+  }
   return {
       {"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}};
 }
@@ -47,42 +100,101 @@ json nullable(const char* type) {
   return {{"type", json::array({type, "null"})}};
 }
 
-// One change as web/api_v1.cc writes it (the fields a model needs).
-json change_schema() {
-  return {{"type", "object"},
-          {"required",
-           {"repo", "number", "sha", "title", "headline", "verdict", "importance", "insight",
-            "tags", "author", "merged_at", "url"}},
-          {"properties",
-           {{"repo", {{"type", "string"}}},
-            {"number", nullable("integer")},
-            {"sha", {{"type", "string"}}},
-            {"title", {{"type", "string"}}},
-            {"headline", {{"type", "string"}}},
-            {"verdict", {{"enum", {"close_read", "selective_read", "skim", "skip", nullptr}}}},
-            {"importance", {{"type", "integer"}, {"minimum", 0}, {"maximum", 10}}},
-            {"insight", {{"type", "integer"}, {"minimum", 0}, {"maximum", 10}}},
-            {"tags", {{"type", "array"}, {"items", {{"type", "string"}}}}},
-            {"author", {{"type", "string"}}},
-            {"merged_at", nullable("string")},
-            {"url", nullable("string")},
-            {"page_url", nullable("string")}}}};
+// One change as web/api_v1.cc writes it (the fields a model needs). Listed
+// items require nothing: `fields` may leave any out.
+json change_schema(bool listed = true) {
+  json s = {{"type", "object"},
+            {"properties",
+             {{"repo", {{"type", "string"}}},
+              {"number", nullable("integer")},
+              {"sha", {{"type", "string"}}},
+              {"title", {{"type", "string"}}},
+              {"headline", {{"type", "string"}}},
+              {"verdict", {{"enum", {"close_read", "selective_read", "skim", "skip", nullptr}}}},
+              {"importance", {{"type", "integer"}, {"minimum", 0}, {"maximum", 10}}},
+              {"insight", {{"type", "integer"}, {"minimum", 0}, {"maximum", 10}}},
+              {"tags", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+              {"author", {{"type", "string"}}},
+              {"merged_at", nullable("string")},
+              {"url", nullable("string")},
+              {"page_url", nullable("string")}}}};
+  if (!listed)
+    s["required"] = {"repo",       "number",  "sha",  "title",  "headline",  "verdict",
+                     "importance", "insight", "tags", "author", "merged_at", "url"};
+  return s;
 }
 
 json changes_schema() {
   return {{"type", "array"}, {"items", change_schema()}};
 }
 
-// Runs a web/api_v1.h function on the site the arguments name.
+json array_of_objects() {
+  return {{"type", "array"}, {"items", {{"type", "object"}}}};
+}
+
+// The site the `repo` and `lang` arguments name; with `filtered`, the
+// reader's filter of `tags`, `paths` and `min` (day and week).
 template <typename F>
-Result<json> on_site(const ToolContext& c, const json& args, F&& f) {
+Result<json> on_site(const ToolContext& c, const json& args, F&& f, bool filtered = false) {
   const std::string lang_text = args.value("lang", std::string());
   const web::Lang lang = lang_text.empty() ? c.default_lang : web::lang_from(lang_text);
   auto site =
       web::api_site(c.store, c.tz, lang, c.default_lang, c.root, args.value("repo", std::string()));
   if (!site) return std::unexpected(site.error());
+  std::vector<std::pair<std::string, std::string>> params;
+  if (filtered)
+    for (const char* k : {"tags", "paths", "min"})
+      if (args.contains(k) && args[k].is_string())
+        params.emplace_back(k, args[k].get<std::string>());
+  auto filter = report::parse_filter(params);
+  if (!filter) return std::unexpected(filter.error());
+  if (!filter->empty()) site->filter = &*filter;
   const web::ApiContext api{*site, c.base_url};
   return f(api);
+}
+
+// Runs `fetch` (the whole result) and keeps one page of its `lists`. The
+// next page's cursor pins the arguments given, and those `resolved` names
+// from the result (the date the newest day turned out to be).
+template <typename F>
+auto paged(std::string name, std::vector<std::string> lists, size_t default_limit,
+           std::vector<std::string> resolved, F fetch) {
+  return [=](const ToolContext& c, const json& given) -> Result<json> {
+    json args = given;
+    auto page = read_page_request(name, args, default_limit);
+    if (!page) return std::unexpected(page.error());
+    if (std::string wrong = check_arguments(find_tool(name)->input_schema, args); !wrong.empty())
+      return fail(ErrorKind::kInvalidInput, "{}", wrong);
+    auto full = fetch(c, args);
+    if (!full) return std::unexpected(full.error());
+    json pinned = args;
+    for (const auto& k : resolved)
+      if (full->contains(k) && (*full)[k].is_string()) pinned[k] = (*full)[k];
+    return page_result(name, *full, lists, *page, pinned);
+  };
+}
+
+// "sglang · 2026-09-10: 121 changes (4 close reads)." and the page's sentence.
+std::string describe(std::string_view tool, const json& r, std::string head) {
+  std::string out = std::move(head);
+  if (std::string p = page_sentence(tool, r); !p.empty()) out += (out.empty() ? "" : " ") + p;
+  return out;
+}
+
+std::string str(const json& r, const char* key) {
+  return r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : "";
+}
+
+std::string num(const json& r, const char* key) {
+  return r.contains(key) && r[key].is_number() ? r[key].dump() : "?";
+}
+
+// "3 close reads" from r[key].
+std::string count(const json& r, const char* key, std::string_view one,
+                  std::string_view many = {}) {
+  const std::int64_t n =
+      r.contains(key) && r[key].is_number_integer() ? r[key].get<std::int64_t>() : 0;
+  return plural(n, one, many);
 }
 
 std::vector<Tool> build() {
@@ -91,140 +203,172 @@ std::vector<Tool> build() {
       {"repos", "Repositories",
        "The repositories this mergelens store holds (OWNER/NAME), to pass as `repo` to the other "
        "tools.",
-       object_schema(json::object()),
-       result_schema({{"repos",
-                       {{"type", "array"},
-                        {"items",
-                         {{"type", "object"},
-                          {"required", {"name"}},
-                          {"properties", {{"name", {{"type", "string"}}}}}}}}}},
-                     {"repos"}),
-       [](const ToolContext& c, const json& args) {
-         return on_site(c, args, [](const web::ApiContext& a) { return web::v1_repos(a); });
-       }});
+       object_schema(page_arguments(site_arguments(json::object()), 100, 500)),
+       result_schema(
+           {{"repos",
+             {{"type", "array"},
+              {"items", {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}}}}}},
+           {"repos"}),
+       paged("repos", {"repos"}, 100, {},
+             [](const ToolContext& c, const json& args) {
+               return on_site(c, args, [](const web::ApiContext& a) { return web::v1_repos(a); });
+             }),
+       [](const json& r) { return describe("repos", r, "The repositories of this store."); }});
   t.push_back(
       {"search", "Search merged PRs",
        "Full-text search over merged pull requests: titles, reading-guide headlines and guide "
        "text, in Chinese and English (a term in either language finds both). Words are ANDed; "
-       "\"a phrase\", -excluded, prefix*. Best matches first.",
-       object_schema(
-           site_arguments({{"q",
-                            {{"type", "string"},
-                             {"minLength", 1},
-                             {"maxLength", 256},
-                             {"description",
-                              "The query, e.g. \"scheduler\" or "
-                              "\"KV cache -test\"."}}},
-                           {"limit",
-                            {{"type", "integer"},
-                             {"minimum", 1},
-                             {"maximum", 50},
-                             {"description", "At most this many results (default 20)."}}}}),
-           {"q"}),
+       "\"a phrase\", -excluded, prefix*. Best matches first; the 200 best at most, a page at a "
+       "time.",
+       object_schema(page_arguments(site_arguments({{"q",
+                                                     {{"type", "string"},
+                                                      {"minLength", 1},
+                                                      {"maxLength", 256},
+                                                      {"description",
+                                                       "The query, e.g. \"scheduler\" or "
+                                                       "\"KV cache -test\"."}}}}),
+                                    20, 50),
+                     {"q"}),
        result_schema({{"q", {{"type", "string"}}},
                       {"count", {{"type", "integer"}}},
                       {"results", changes_schema()}},
                      {"q", "count", "results"}),
-       [](const ToolContext& c, const json& args) {
-         return on_site(c, args, [&](const web::ApiContext& a) {
-           return web::v1_search(a, args.at("q").get<std::string>(), args.value("limit", 20));
-         });
+       paged("search", {"results"}, 20, {},
+             [](const ToolContext& c, const json& args) {
+               return on_site(c, args, [&](const web::ApiContext& a) {
+                 return web::v1_search(a, args.at("q").get<std::string>(), 200);
+               });
+             }),
+       [](const json& r) {
+         return describe(
+             "search", r,
+             fmt::format("{} for \"{}\".", count(r, "count", "match", "matches"), str(r, "q")));
        }});
   t.push_back(
       {"day", "A day's digest",
        "The digest of one repository-day: every PR merged that local day, most worth reading "
        "first (close reads, selective reads, skims, skips), each with its headline, verdict, "
        "importance and insight scores (1-10), tags, author, merge time and the digest paragraph. "
-       "Without `date`: the newest day with merges.",
-       object_schema(site_arguments(
-           {{"date",
-             {{"type", "string"},
-              {"pattern", "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-              {"description", "The local day, YYYY-MM-DD (default: the newest day)."}}}})),
+       "Without `date`: the newest day with merges. `tags`, `paths` and `min` keep only what a "
+       "reader follows.",
+       object_schema(page_arguments(
+           site_arguments(filter_arguments(
+               {{"date",
+                 {{"type", "string"},
+                  {"pattern", "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                  {"description", "The local day, YYYY-MM-DD (default: the newest day)."}}}})),
+           25, 200)),
        result_schema({{"date", nullable("string")},
                       {"counts", {{"type", "object"}}},
                       {"previous", nullable("string")},
                       {"next", nullable("string")},
-                      {"changes", changes_schema()}},
+                      {"changes", changes_schema()},
+                      {"open", changes_schema()}},
                      {"date", "counts", "changes"}),
-       [](const ToolContext& c, const json& args) {
-         return on_site(c, args, [&](const web::ApiContext& a) {
-           return web::v1_day(a, args.value("date", std::string()));
-         });
+       paged("day", {"changes", "open"}, 25, {"date"},
+             [](const ToolContext& c, const json& args) {
+               return on_site(
+                   c, args,
+                   [&](const web::ApiContext& a) {
+                     return web::v1_day(a, args.value("date", std::string()));
+                   },
+                   /*filtered=*/true);
+             }),
+       [](const json& r) {
+         const json counts = r.value("counts", json::object());
+         return describe("day", r,
+                         fmt::format("{} · {}: {} merged ({}, {}).",
+                                     r.value("repo", json()).is_string() ? str(r, "repo") : "all",
+                                     str(r, "date"), count(counts, "merged", "PR"),
+                                     count(counts, "close_read", "close read"),
+                                     count(counts, "selective_read", "selective read")));
        }});
   t.push_back(
       {"pr", "A PR's reading guide",
        "One merged PR with its reading guide: what it does, the verdict (how much of it to read) "
        "and why, the places worth reading with the question to ask at each (with links to the "
        "lines), design decisions, gaps, and the PR's facts (author, merge time, size, tags, "
-       "later PRs that fix or revert it).",
+       "later PRs that fix or revert it). `fields` keeps only some of them "
+       "(\"headline,guide\").",
        object_schema(site_arguments({{"ref",
                                       {{"type", "string"},
                                        {"minLength", 1},
                                        {"maxLength", 64},
+                                       {"pattern", "^(#?[0-9]{1,18}|[0-9a-fA-F]{7,40})$"},
                                        {"description",
                                         "The PR number (\"1234\" or \"#1234\") or a commit sha "
-                                        "prefix of at least 7 hex digits."}}}}),
+                                        "prefix of at least 7 hex digits."}}},
+                                     {"fields",
+                                      {{"type", "string"},
+                                       {"maxLength", 400},
+                                       {"description",
+                                        "Comma-separated fields of the result to keep (e.g. "
+                                        "\"headline,verdict,guide\"). Default: all."}}}}),
                      {"ref"}),
        [] {
          json s = change_schema();
-         s["required"].push_back("guide");
          s["properties"]["guide"] = {{"type", json::array({"object", "null"})}};
          return s;
        }(),
-       [](const ToolContext& c, const json& args) {
-         return on_site(c, args, [&](const web::ApiContext& a) {
-           return web::v1_pr(a, args.at("ref").get<std::string>());
-         });
+       paged("pr", {}, 1, {},
+             [](const ToolContext& c, const json& args) {
+               return on_site(c, args, [&](const web::ApiContext& a) {
+                 return web::v1_pr(a, args.at("ref").get<std::string>());
+               });
+             }),
+       [](const json& r) {
+         return fmt::format("{} {}: {} (verdict {}, importance {}, insight {}).", str(r, "repo"),
+                            r.contains("number") ? "#" + num(r, "number") : "", str(r, "headline"),
+                            str(r, "verdict"), num(r, "importance"), num(r, "insight"));
        }});
   t.push_back(
       {"tags", "Tags",
        "Every tag (area of the code: quantization, scheduler, ...) with how many merged "
        "PRs carry it, how many of them are close reads, and its weekly counts over the "
-       "last 26 weeks (oldest first).",
-       object_schema(site_arguments(json::object())),
+       "last 26 weeks (oldest first). Busiest first.",
+       object_schema(page_arguments(site_arguments(json::object()), 40, 200)),
        result_schema({{"tags",
                        {{"type", "array"},
                         {"items",
                          {{"type", "object"},
-                          {"required", {"tag", "count"}},
+                          {"required", {"tag"}},
                           {"properties",
                            {{"tag", {{"type", "string"}}}, {"count", {{"type", "integer"}}}}}}}}}},
                      {"tags"}),
-       [](const ToolContext& c, const json& args) {
-         return on_site(c, args, [](const web::ApiContext& a) { return web::v1_tags(a); });
-       }});
+       paged("tags", {"tags"}, 40, {},
+             [](const ToolContext& c, const json& args) {
+               return on_site(c, args, [](const web::ApiContext& a) { return web::v1_tags(a); });
+             }),
+       [](const json& r) { return describe("tags", r, "Tags with their counts."); }});
   t.push_back(
       {"tag", "A tag's aggregation",
        "The merged PRs carrying a tag (or every one of several, comma-separated), filtered by "
        "date range, verdict and minimum importance: how many, how many close reads, mean scores, "
-       "weekly counts, the top PRs by importance + insight and the newest ones.",
+       "weekly counts, the top 10 PRs by importance + insight, and the newest ones (1,000 at "
+       "most, a page at a time).",
        object_schema(
-           site_arguments(
-               {{"tags",
-                 {{"type", "string"},
-                  {"minLength", 1},
-                  {"maxLength", 400},
-                  {"description", "One tag or several, comma-separated (\"quantization,moe\")."}}},
-                {"from",
-                 {{"type", "string"},
-                  {"pattern", "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-                  {"description", "First local day (YYYY-MM-DD)."}}},
-                {"to",
-                 {{"type", "string"},
-                  {"pattern", "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-                  {"description", "Last local day (YYYY-MM-DD)."}}},
-                {"verdict", {{"type", "string"}, {"enum", kVerdicts}}},
-                {"min",
-                 {{"type", "integer"},
-                  {"minimum", 0},
-                  {"maximum", 10},
-                  {"description", "Minimum importance (0-10)."}}},
-                {"limit",
-                 {{"type", "integer"},
-                  {"minimum", 1},
-                  {"maximum", 200},
-                  {"description", "At most this many listed PRs (default 50)."}}}}),
+           page_arguments(
+               site_arguments({{"tags",
+                                {{"type", "string"},
+                                 {"minLength", 1},
+                                 {"maxLength", 400},
+                                 {"description",
+                                  "One tag or several, comma-separated (\"quantization,moe\")."}}},
+                               {"from",
+                                {{"type", "string"},
+                                 {"pattern", "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                                 {"description", "First local day (YYYY-MM-DD)."}}},
+                               {"to",
+                                {{"type", "string"},
+                                 {"pattern", "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                                 {"description", "Last local day (YYYY-MM-DD)."}}},
+                               {"verdict", {{"type", "string"}, {"enum", kVerdicts}}},
+                               {"min",
+                                {{"type", "integer"},
+                                 {"minimum", 0},
+                                 {"maximum", 10},
+                                 {"description", "Minimum importance (0-10)."}}}}),
+               25, 200),
            {"tags"}),
        result_schema({{"count", {{"type", "integer"}}},
                       {"close_reads", {{"type", "integer"}}},
@@ -234,65 +378,89 @@ std::vector<Tool> build() {
                       {"top", changes_schema()},
                       {"changes", changes_schema()}},
                      {"count", "close_reads", "top", "changes"}),
-       [](const ToolContext& c, const json& args) {
-         return on_site(c, args, [&](const web::ApiContext& a) {
-           web::AggregateParams p{
-               args.at("tags").get<std::string>(), args.value("from", std::string()),
-               args.value("to", std::string()), args.value("verdict", std::string()),
-               args.contains("min") ? std::to_string(args["min"].get<int>()) : std::string()};
-           return web::v1_tag(a, p, args.value("limit", 50));
-         });
+       paged("tag", {"changes"}, 25, {},
+             [](const ToolContext& c, const json& args) {
+               return on_site(c, args, [&](const web::ApiContext& a) {
+                 web::AggregateParams p{
+                     args.at("tags").get<std::string>(), args.value("from", std::string()),
+                     args.value("to", std::string()), args.value("verdict", std::string()),
+                     args.contains("min") ? std::to_string(args["min"].get<int>()) : std::string()};
+                 return web::v1_tag(a, p, 1000);
+               });
+             }),
+       [](const json& r) {
+         return describe(
+             "tag", r,
+             fmt::format("{}, {}; `top` lists the strongest, `changes` the newest.",
+                         count(r, "count", "PR"), count(r, "close_reads", "close read")));
        }});
   t.push_back(
       {"week", "A week's close reads",
        "One repository's ISO week (UTC): every PR merged that week, most worth reading first, "
        "the close reads grouped by tag, how each tag moved against the four weeks before, and "
        "the PRs that changed flags, environment variables or public API. Without `week`: the "
-       "week of the newest merge.",
-       object_schema(site_arguments(
-           {{"week",
-             {{"type", "string"},
-              {"pattern", "^[0-9]{4}-W[0-9]{2}$"},
-              {"description", "The ISO week, YYYY-Www (default: the newest week)."}}}})),
+       "week of the newest merge. For \"what changed in the scheduler this week?\": "
+       "{\"tags\": \"scheduler\"}.",
+       object_schema(page_arguments(
+           site_arguments(filter_arguments(
+               {{"week",
+                 {{"type", "string"},
+                  {"pattern", "^[0-9]{4}-W[0-9]{2}$"},
+                  {"description", "The ISO week, YYYY-Www (default: the newest week)."}}}})),
+           20, 200)),
        result_schema({{"week", {{"type", "string"}}},
                       {"since", {{"type", "string"}}},
                       {"until", {{"type", "string"}}},
                       {"merged", {{"type", "integer"}}},
                       {"close_reads", {{"type", "integer"}}},
-                      {"entries", {{"type", "array"}}},
+                      {"entries", array_of_objects()},
                       {"close_by_tag", {{"type", "array"}}},
                       {"moves", {{"type", "array"}}},
                       {"visible", {{"type", "array"}}}},
                      {"week", "merged", "entries", "close_by_tag", "moves"}),
-       [](const ToolContext& c, const json& args) {
-         return on_site(c, args, [&](const web::ApiContext& a) -> Result<json> {
-           auto week = report::load_week(c.store, a.site.repo.id, args.value("week", ""),
-                                         web::lang_code(a.site.lang));
-           if (!week) return std::unexpected(week.error());
-           return report::week_json(*week);
-         });
+       paged("week", {"entries"}, 20, {"week"},
+             [](const ToolContext& c, const json& args) {
+               return on_site(
+                   c, args,
+                   [&](const web::ApiContext& a) -> Result<json> {
+                     auto week = report::load_week(c.store, a.site.repo.id, args.value("week", ""),
+                                                   web::lang_code(a.site.lang), a.site.filter);
+                     if (!week) return std::unexpected(week.error());
+                     return report::week_json(*week);
+                   },
+                   /*filtered=*/true);
+             }),
+       [](const json& r) {
+         return describe("week", r,
+                         fmt::format("Week {}: {} merged, {} (grouped by tag in close_by_tag; "
+                                     "tags against the four weeks before in moves).",
+                                     str(r, "week"), count(r, "merged", "PR"),
+                                     count(r, "close_reads", "close read")));
        }});
   t.push_back(
       {"release_notes", "A release-notes draft",
        "A draft of release notes for the PRs of one repository merged in a date range: "
        "highlights (the most important), sections by tag, changed flags and environment "
-       "variables, new contributors, each line linking its PR. A starting point to edit, not "
-       "the notes. (`mergelens notes --from REV --to REV` drafts a range of revisions.)",
+       "variables, new contributors, each line linking its PR, a page at a time. A starting "
+       "point to edit, not the notes. (`mergelens notes --from REV --to REV` drafts a range of "
+       "revisions.)",
        object_schema(
-           site_arguments(
-               {{"since",
-                 {{"type", "string"},
-                  {"maxLength", 40},
-                  {"description", "First day or instant (YYYY-MM-DD or ISO 8601), inclusive."}}},
-                {"until",
-                 {{"type", "string"},
-                  {"maxLength", 40},
-                  {"description", "End day or instant, exclusive (default: now)."}}},
-                {"highlights",
-                 {{"type", "integer"},
-                  {"minimum", 1},
-                  {"maximum", 50},
-                  {"description", "Highlights at most (default 10)."}}}}),
+           page_arguments(
+               site_arguments({{"since",
+                                {{"type", "string"},
+                                 {"maxLength", 40},
+                                 {"description",
+                                  "First day or instant (YYYY-MM-DD or ISO 8601), inclusive."}}},
+                               {"until",
+                                {{"type", "string"},
+                                 {"maxLength", 40},
+                                 {"description", "End day or instant, exclusive (default: now)."}}},
+                               {"highlights",
+                                {{"type", "integer"},
+                                 {"minimum", 1},
+                                 {"maximum", 50},
+                                 {"description", "Highlights at most (default 10)."}}}}),
+               40, 500),
            {"since"}),
        result_schema({{"repo", {{"type", "string"}}},
                       {"from", {{"type", "string"}}},
@@ -300,29 +468,18 @@ std::vector<Tool> build() {
                       {"lang", {{"type", "string"}}},
                       {"highlights", {{"type", "array"}}}},
                      {"repo", "highlights"}),
-       [](const ToolContext& c, const json& args) {
-         return on_site(c, args, [&](const web::ApiContext& a) -> Result<json> {
-           if (a.site.all())
-             return fail(ErrorKind::kInvalidInput,
-                         "release_notes drafts one repository's notes: name it in `repo`");
-           report::NotesRange range;
-           range.from_label = args.at("since").get<std::string>();
-           range.to_label = args.value("until", "");
-           auto since = parse_instant(range.from_label);
-           if (!since) return wrap(since.error(), "since");
-           range.since = *since;
-           if (!range.to_label.empty()) {
-             auto until = parse_instant(range.to_label);
-             if (!until) return wrap(until.error(), "until");
-             range.until = *until;
-           }
-           report::NotesOptions o;
-           o.lang = web::lang_code(a.site.lang);
-           o.max_highlights = args.value("highlights", 10);
-           auto notes = report::draft_notes(c.store, a.site.repo, range, o);
-           if (!notes) return std::unexpected(notes.error());
-           return report::notes_json(*notes);
-         });
+       paged("release_notes",
+             {"highlights", "sections[].entries", "visible", "new_contributors", "skipped"}, 40, {},
+             [](const ToolContext& c, const json& args) {
+               return on_site(c, args, [&](const web::ApiContext& a) {
+                 return web::v1_notes(a, args.at("since").get<std::string>(),
+                                      args.value("until", ""), args.value("highlights", 10));
+               });
+             }),
+       [](const json& r) {
+         return describe("release_notes", r,
+                         fmt::format("Release-notes draft for {} from {} to {}.", str(r, "repo"),
+                                     str(r, "from"), str(r, "to").empty() ? "now" : str(r, "to")));
        }});
   return t;
 }
@@ -344,6 +501,11 @@ const std::vector<Tool>& tools() {
   return table;
 }
 
+std::string result_text(const Tool& tool, const json& result) {
+  if (tool.summary) return tool.summary(result);
+  return result.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 const Tool* find_tool(std::string_view name) {
   for (const auto& t : tools())
     if (t.name == name) return &t;
@@ -353,8 +515,10 @@ const Tool* find_tool(std::string_view name) {
 std::string check_arguments(const json& schema, const json& args) {
   if (!args.is_object()) return "arguments must be an object";
   const json& props = schema.at("properties");
+  // A cursor stands for the arguments it pinned (the tool checks them again).
+  const bool cursor = args.contains("cursor") && props.contains("cursor");
   for (const auto& r : schema.value("required", json::array()))
-    if (!args.contains(r.get<std::string>()))
+    if (!cursor && !args.contains(r.get<std::string>()))
       return fmt::format("missing required argument \"{}\"", r.get<std::string>());
   for (const auto& [name, value] : args.items()) {
     if (!props.contains(name)) return fmt::format("unknown argument \"{}\"", name);

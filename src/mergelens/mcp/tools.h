@@ -5,8 +5,10 @@
 //
 // Adding a tool is one entry in the table of tools.cc: name, description,
 // input schema (with the common `repo` and `lang` arguments from
-// `site_arguments`), output schema and a function from the arguments to the
-// JSON data.
+// `site_arguments`, and `limit`, `cursor`, `fields` from `page_arguments`
+// for a tool returning lists), output schema and a function from the
+// arguments to the JSON data, paged by `paged` (mcp/paging.h) so that one
+// result stays within a model's budget.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +48,15 @@ struct Tool {
   // kInvalidInput / kNotFound are the caller's mistakes (a tool error the
   // model can correct); other kinds are the server's.
   std::function<Result<nlohmann::json>(const ToolContext&, const nlohmann::json& args)> run;
+  // The short text block sent beside the structured result (what it holds,
+  // what it left out and how to get the next page): the result is sent
+  // once, as structuredContent.
+  std::function<std::string(const nlohmann::json& result)> summary;
 };
+
+// The text block of `tool`'s `result`: its summary, or the JSON itself for a
+// tool without one.
+std::string result_text(const Tool& tool, const nlohmann::json& result);
 
 // Every tool, in the order tools/list gives them. Built once; never empty.
 const std::vector<Tool>& tools();

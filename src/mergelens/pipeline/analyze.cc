@@ -5,13 +5,20 @@
 #include <condition_variable>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "mergelens/analysis/analyzer.h"
 #include "mergelens/analysis/code/import_graph.h"
+#include "mergelens/analysis/code/context.h"
+#include "mergelens/analysis/code/switches.h"
+#include "mergelens/source/ctags.h"
+#include "mergelens/util/hash.h"
 #include "mergelens/analysis/repo_config.h"
 #include "mergelens/source/git_source.h"
 
@@ -65,72 +72,198 @@ class ContentCache {
   size_t bytes_ = 0;
 };
 
-// The import graph at each change's merge commit. Changes come in merge
-// order, so the graph usually moves one change at a time (the files it
-// touched are read again at its commit); when a change does not follow the
-// commit the graph holds (the first one, or an older change re-analysed for a
-// later reference), the whole tree is read at its commit. Reaches are kept by
-// sha for the run, so a later pass finds them again.
+// What the tracker measured at one change: its reach at the merge commit and
+// its switches at the parent and the merge.
+struct TreeFacts {
+  Reach reach;
+  std::vector<SwitchFact> switches;
+  bool switches_known = false;
+  std::vector<ContextItem> context;
+  bool context_known = false;
+};
+
+// A parser's tags per file content, so a blob read again (a tree read whole
+// after a jump, a revert) is not parsed again. Bounded in entries.
+class TagCache {
+ public:
+  explicit TagCache(CtagsReader* reader) : reader_(reader) {}
+  // The tags of `content` as `path`; nullopt when the parser failed.
+  std::optional<std::vector<CodeTag>> get(const std::string& path, std::string_view content) {
+    if (!reader_ || !CtagsReader::reads(path)) return std::vector<CodeTag>{};
+    const std::uint64_t key = Hasher().add(path.substr(path.rfind('.'))).add(content).value();
+    if (auto it = map_.find(key); it != map_.end()) return it->second;
+    auto t = reader_->tags(path, content);
+    if (!t) return std::nullopt;
+    ++parsed_;
+    bytes_ += content.size();
+    if (map_.size() >= kMaxEntries) map_.clear();
+    map_.emplace(key, *t);
+    return std::move(*t);
+  }
+  size_t parsed() const { return parsed_; }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  static constexpr size_t kMaxEntries = 40000;
+  CtagsReader* reader_;
+  std::unordered_map<std::uint64_t, std::vector<CodeTag>> map_;
+  size_t parsed_ = 0, bytes_ = 0;
+};
+
+// The import graph and the switch registry at each change's commits. Changes
+// come in merge order, so the tree usually moves one change at a time (the
+// files it touched are read again at its commit); when a change does not
+// follow the commit the tree holds (the first one, or an older change
+// re-analysed for a later reference), the whole tree is read at its parent
+// first. The registry is probed at the parent, the change applied, and
+// probed again at the merge. Results are kept by sha for the run, so a later
+// pass finds them again.
 //
-// The graph holds the tree at `graph_.commit` whichever way it got there: an
+// The tree holds the files at `commit_` whichever way it got there: an
 // edit reads each touched file with read_regular_file(), the reader that
 // agrees with the whole-tree walk (symlinks and files over kMaxFile read as
 // absent), and the reach counts no further than its cap in any walk order.
-// So a change's reach depends on its commit alone, not on where a run
+// So a change's facts depend on its commits alone, not on where a run
 // started, how the changes were batched or whether a run was killed.
-class ReachTracker {
+class TreeTracker {
  public:
-  ReachTracker(GitSource* source, const RepoConfig& config, ContentCache& cache)
+  TreeTracker(GitSource* source, const RepoConfig& config, ContentCache& cache,
+              const std::vector<SwitchOrigin>& origins)
       : source_(source), config_(config), contents_(cache) {
+    for (const auto& o : origins) origins_.emplace(o.name, o);
     graph_.set_config(config);
+    if (source_)
+      if (auto r = CtagsReader::start()) ctags_ = std::move(*r);
+    tags_ = std::make_unique<TagCache>(ctags_.get());
   }
 
-  Reach reach_at(const Change& c) {
+  TreeFacts at(const Change& c) {
     if (!source_ || c.sha.empty()) return {};
     if (auto it = cache_.find(c.sha); it != cache_.end()) return it->second;
-    const bool follows =
-        !c.parent_sha.empty() && graph_.commit == c.parent_sha && !c.files_truncated;
-    if (follows ? !apply(c) : graph_.commit != c.sha && !rebuild(c.sha)) {
-      graph_.clear();
+    TreeFacts out;
+    bool at_parent = !c.parent_sha.empty() && commit_ == c.parent_sha;
+    if (!at_parent && !c.parent_sha.empty()) at_parent = rebuild(c.parent_sha);
+    if (!at_parent && c.parent_sha.empty()) {  // a root commit: the empty tree before it
+      clear();
+      at_parent = true;
+    }
+    std::optional<SwitchProbe> probe;
+    std::optional<ContextProbe> context;
+    if (at_parent) probe.emplace(switches_, c);
+    if (at_parent && symbols_ok_) context.emplace(symbols_, graph_, c);
+    const bool moved = at_parent && !c.files_truncated ? apply(c) : rebuild(c.sha);
+    if (!moved) {
+      clear();
       return {};
     }
+    commit_ = c.sha;
     graph_.commit = c.sha;
-    Reach r = graph_.reach(c, config_);
-    cache_.emplace(c.sha, r);
-    return r;
+    out.reach = graph_.reach(c, config_);
+    if (probe) {
+      out.switches = probe->finish(switches_);
+      out.switches_known = true;
+      note_origins(c, out.switches);
+    }
+    if (context && symbols_ok_) {
+      out.context = context->finish(symbols_, graph_, [&](const std::string& p) {
+        std::optional<std::string> cached;
+        if (contents_.get(c.sha, p, cached)) return cached;
+        auto r = source_->read_regular_file(c.sha, p, kMaxFile);
+        return r ? *r : std::nullopt;
+      });
+      out.context_known = true;
+    }
+    cache_.emplace(c.sha, out);
+    return out;
   }
 
   size_t rebuilds() const { return rebuilds_; }
 
  private:
+  // Where each switch the change reads was introduced: the earliest change
+  // before it that declared it (stored facts, then this run in merge order);
+  // and the switches it introduces itself.
+  void note_origins(const Change& c, std::vector<SwitchFact>& switches) {
+    auto earlier = [](std::int64_t merged, std::int64_t id, const Change& x) {
+      return merged < x.merged_at || (merged == x.merged_at && id < x.id);
+    };
+    for (auto& sw : switches) {
+      auto it = origins_.find(sw.name);
+      if (sw.existed_at_parent && it != origins_.end() &&
+          earlier(it->second.merged_at, it->second.change_id, c))
+        sw.introduced_by = it->second.ref;
+      if (sw.change == "added" &&
+          (it == origins_.end() || !earlier(it->second.merged_at, it->second.change_id, c)))
+        origins_[sw.name] = {sw.name, c.id,
+                             c.number ? fmt::format("#{}", *c.number) : c.sha.substr(0, 12),
+                             c.merged_at};
+    }
+  }
+
+  static bool tracks(const std::string& p) {
+    return import_graph_tracks(p) || switch_scan_tracks(p) || CtagsReader::reads(p);
+  }
+
+  void clear() {
+    graph_.clear();
+    switches_.clear();
+    symbols_.clear();
+    symbols_ok_ = ctags_ != nullptr;
+    commit_.clear();
+  }
+
+  // Sets or removes `path` in every index the tracker keeps.
+  void set(const std::string& p, std::string_view content) {
+    graph_.set_file(p, content);
+    switches_.set_file(p, content);
+    if (symbols_ok_ && CtagsReader::reads(p)) {
+      auto t = tags_->get(p, content);
+      if (t)
+        symbols_.set_file(p, std::move(*t));
+      else
+        symbols_ok_ = false;  // the parser failed: no context until the next full read
+    }
+  }
+  void remove(const std::string& p) {
+    graph_.remove_file(p);
+    switches_.remove_file(p);
+    symbols_.remove_file(p);
+  }
+
   bool rebuild(const std::string& sha) {
     ++rebuilds_;
-    graph_.clear();
+    clear();
     graph_.begin_bulk();
-    auto done = source_->for_each_file(
-        sha, [](const std::string& p) { return import_graph_tracks(p); },
-        [&](const std::string& p, std::string_view content) { graph_.set_file(p, content); },
-        kMaxFile);
+    auto done = source_->for_each_file(sha, tracks,
+                                       [&](const std::string& p, std::string_view content) {
+                                         set(p, content);
+                                       },
+                                       kMaxFile);
     graph_.end_bulk();
-    return done.has_value();
+    if (!done) {
+      clear();
+      return false;
+    }
+    commit_ = sha;
+    return true;
   }
 
   bool apply(const Change& c) {
     for (const auto& f : c.files) {
       if (!f.old_path.empty() && f.old_path != f.path && f.status == FileStatus::kRenamed)
-        graph_.remove_file(f.old_path);
-      if (!import_graph_tracks(f.path)) continue;
+        remove(f.old_path);
+      if (!tracks(f.path)) continue;
       if (f.status == FileStatus::kDeleted) {
-        graph_.remove_file(f.path);
+        remove(f.path);
         continue;
       }
       auto content = source_->read_regular_file(c.sha, f.path, kMaxFile);
       if (!content) return false;
       if (*content) {
         contents_.put(c.sha, f.path, *content);  // absent ones the workers read themselves
-        graph_.set_file(f.path, **content);
+        set(f.path, **content);
       } else {
-        graph_.remove_file(f.path);
+        remove(f.path);
       }
     }
     return true;
@@ -141,7 +274,14 @@ class ReachTracker {
   const RepoConfig& config_;
   ContentCache& contents_;
   ImportGraph graph_;
-  std::unordered_map<std::string, Reach> cache_;
+  SwitchRegistry switches_;
+  SymbolIndex symbols_;
+  bool symbols_ok_ = false;  // the index holds the tree (a parser ran on every file)
+  std::unique_ptr<CtagsReader> ctags_;
+  std::unique_ptr<TagCache> tags_;
+  std::string commit_;  // the tree both hold; empty: the empty tree or nothing
+  std::unordered_map<std::string, TreeFacts> cache_;
+  std::map<std::string, SwitchOrigin> origins_;  // name → the change that first declared it
   size_t rebuilds_ = 0;
 };
 
@@ -212,7 +352,9 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
   if (!sources.empty())
     if (auto s = GitSource::open(repo.path)) graph_source = std::move(*s);
   ContentCache contents;
-  ReachTracker reach(graph_source.get(), ctx->config, contents);
+  auto origins = store.switch_origins(repo.id);
+  if (!origins) return std::unexpected(origins.error());
+  TreeTracker tree(graph_source.get(), ctx->config, contents, *origins);
 
   // Pass 1 analyses what is missing (or everything with --force); facts that
   // name older changes as fixed, followed up or reverted invalidate those, and
@@ -242,14 +384,14 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
         backlinks[i] = std::move(*b);
       }
       // Reaches, in order, beside the analysis: a worker waits for its change's.
-      std::vector<Reach> reaches(changes.size());
+      std::vector<TreeFacts> reaches(changes.size());
       size_t reached = 0;
       std::mutex reach_mu;
       std::condition_variable reach_cv;
       std::thread grapher([&] {
         const double g0 = thread_cpu_micros();
         for (size_t i = 0; i < changes.size(); ++i) {
-          if (!changes[i].open) reaches[i] = reach.reach_at(changes[i]);
+          if (!changes[i].open) reaches[i] = tree.at(changes[i]);
           std::lock_guard lock(reach_mu);
           reached = i + 1;
           reach_cv.notify_all();
@@ -276,7 +418,11 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
           {
             std::unique_lock lock(reach_mu);
             reach_cv.wait(lock, [&] { return reached > i; });
-            local.reach = reaches[i];
+            local.reach = reaches[i].reach;
+            local.switches = std::move(reaches[i].switches);
+            local.switches_known = reaches[i].switches_known;
+            local.context = std::move(reaches[i].context);
+            local.context_known = reaches[i].context_known;
           }
           const auto t0 = std::chrono::steady_clock::now();
           results[i] = {c.id, analyze_change(c, local)};
@@ -307,7 +453,7 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
     }
   }
   if (progress) progress->finish();
-  report.graph_rebuilds = reach.rebuilds();
+  report.graph_rebuilds = tree.rebuilds();
   return report;
 }
 

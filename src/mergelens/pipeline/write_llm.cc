@@ -10,6 +10,7 @@
 #include "mergelens/guide/notes.h"
 #include "mergelens/guide/offline.h"
 #include "mergelens/guide/validate.h"
+#include "mergelens/pipeline/context_text.h"
 #include "mergelens/llm/client.h"
 #include "mergelens/llm/repair.h"
 #include "mergelens/model/diff.h"
@@ -39,6 +40,9 @@ Job::Job(const Change& c, const Facts& f, llm::Client& cl, const LlmOptions& o, 
     };
   }
   index = std::make_unique<CitationIndex>(c, f, std::move(lookup));
+  // The code around the change the prompts show may be cited like the change's own.
+  context = read_context(o.clone_path, c, f);
+  for (const auto& t : context) index->add_context_code(t.text);
   injected = injected_paragraphs(c);
   calls_left = std::max(1, o.max_calls);
 }
@@ -188,7 +192,8 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
         }
         if (part) check_notes(*part, *job.index, job.notes_removed, fmt::format("notes-{}", k + 1));
         if (!part) {
-          Prompt prompt = build_notes_prompt(change, facts, *plan, k, options_.budget_tokens);
+          Prompt prompt =
+              build_notes_prompt(change, facts, *plan, k, options_.budget_tokens, job.context);
           llm::ChatRequest req;
           req.messages = {{"system", prompt.system}, {"user", prompt.user}};
           req.json_schema = nlohmann::json{
@@ -226,8 +231,9 @@ std::vector<Guide> LlmWriter::write_langs(const Change& change, const Facts& fac
     const bool bilingual = missing.size() == 2 && options_.bilingual;
     auto prompt_for = [&](const std::string& lang) {
       return notes.empty()
-                 ? build_prompt(change, facts, lang, options_.budget_tokens)
-                 : build_reduce_prompt(change, facts, lang, notes, options_.budget_tokens);
+                 ? build_prompt(change, facts, lang, options_.budget_tokens, job.context)
+                 : build_reduce_prompt(change, facts, lang, notes, options_.budget_tokens,
+                                       job.context);
     };
     Answer first;
     if (bilingual) {

@@ -6,6 +6,7 @@
 #include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/offline.h"
 #include "mergelens/guide/prose.h"
+#include "mergelens/guide/prompt_leaks.h"
 #include "mergelens/guide/validate.h"
 #include "mergelens/llm/repair.h"
 #include "mergelens/pipeline/write_llm_job.h"
@@ -70,6 +71,7 @@ Processed process(Job& job, Guide g, const std::string& lang) {
         "Latin characters): write a shorter headline",
         prose::width(g.headline)));
   }
+  rewrite_prompt_words(g);  // "According to the facts, X" → "X"; the rest the check removes
   auto report = check_guide(g, *job.index);
   const Guide& offline = job.offline_guide(lang);
   const size_t before = count_items(g);

@@ -33,6 +33,7 @@ struct Job {
   std::vector<std::string> injected;
   int calls_left = 0;
   std::vector<std::string> notes_removed;  // what the notes check removed
+  std::vector<ContextText> context;        // the code around the change the prompts show
 
   Job(const Change& c, const Facts& f, llm::Client& cl, const LlmOptions& o, std::string m,
       LlmOutcome& out);

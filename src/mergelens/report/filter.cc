@@ -285,7 +285,8 @@ Result<size_t> apply_filter(Store& store, const Filter& f, std::vector<Entry>& e
 std::string not_listed(std::string_view lang, size_t count, std::string_view why) {
   if (count == 0) return "";
   if (lang == "en")
-    return fmt::format("{} more {} not listed{}", count, count == 1 ? "PR" : "PRs",
+    return fmt::format("{} not listed{}",
+                       plural(static_cast<std::int64_t>(count), "more PR", "more PRs"),
                        why.empty() ? "" : fmt::format(" ({})", why));
   return fmt::format("另有 {} 个 PR 未列出{}", count,
                      why.empty() ? "" : fmt::format("（{}）", why));

@@ -299,6 +299,14 @@ CREATE VIEW judged AS
 ALTER TABLE change_files ADD COLUMN unavailable TEXT;
 CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
 )sql",
+    // 8: switches a change declares for the first time, as SQLite migration 11.
+    R"sql(
+CREATE TABLE switch_origins (
+  change_id BIGINT NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  PRIMARY KEY (change_id, name)
+);
+)sql",
 };
 
 }  // namespace

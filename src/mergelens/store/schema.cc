@@ -302,6 +302,15 @@ CREATE VIEW judged AS
 ALTER TABLE change_files ADD COLUMN unavailable TEXT;
 CREATE INDEX change_files_unavailable ON change_files(change_id) WHERE unavailable IS NOT NULL;
 )sql",
+    // 11: switches a change declares for the first time (Facts::switches, change "added"),
+    // indexed by put_facts so the analysis knows where each switch was introduced.
+    R"sql(
+CREATE TABLE switch_origins (
+  change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  PRIMARY KEY (change_id, name)
+);
+)sql",
 };
 
 }  // namespace

@@ -67,6 +67,9 @@ Result<size_t> SqlStore::put_facts(std::span<const std::pair<std::int64_t, Facts
     auto ins_ref =
         q("INSERT INTO change_refs(change_id, kind, relation, repo, number, sha) "
           "VALUES($1,$2,$3,$4,$5,$6)");
+    auto del_origins = q("DELETE FROM switch_origins WHERE change_id = $1");
+    auto ins_origin =
+        q("INSERT INTO switch_origins(change_id, name) VALUES($1,$2) ON CONFLICT DO NOTHING");
     for (const auto& [id, facts] : items) {
       auto doc = zstd_compress(dump_json(facts_to_json(facts), -1));
       if (!doc) return std::unexpected(doc.error());
@@ -80,6 +83,13 @@ Result<size_t> SqlStore::put_facts(std::span<const std::pair<std::int64_t, Facts
       if (auto r = ins.run(); !r) return std::unexpected(r.error());
       del_tags.bind(1, id);
       if (auto r = del_tags.run(); !r) return std::unexpected(r.error());
+      del_origins.bind(1, id);
+      if (auto r = del_origins.run(); !r) return std::unexpected(r.error());
+      for (const auto& sw : facts.switches)
+        if (sw.change == "added") {
+          ins_origin.bind(1, id).bind(2, sw.name);
+          if (auto r = ins_origin.run(); !r) return std::unexpected(r.error());
+        }
       for (const auto& t : facts.tags) {
         ins_tag.bind(1, id).bind(2, t.name).bind(3, t.source);
         if (auto r = ins_tag.run(); !r) return std::unexpected(r.error());
@@ -125,6 +135,30 @@ Result<size_t> SqlStore::put_facts(std::span<const std::pair<std::int64_t, Facts
     }
     return invalidated;
   });
+}
+
+Result<std::vector<SwitchOrigin>> SqlStore::switch_origins(std::int64_t repo_id) {
+  auto st =
+      q("SELECT s.name, c.id, c.number, c.sha, c.merged_at FROM switch_origins s JOIN changes c "
+        "ON c.id = s.change_id WHERE c.repo_id = $1 ORDER BY s.name, c.merged_at, c.id");
+  st.bind(1, repo_id);
+  auto all = st.collect([](const db::Query& r) {
+    SwitchOrigin o;
+    o.name = r.text(0);
+    o.change_id = r.i64(1);
+    auto number = r.opt_i64(2);
+    o.ref = number ? fmt::format("#{}", *number) : r.text(3).substr(0, 12);
+    o.merged_at = r.i64(4);
+    return o;
+  });
+  if (!all) return std::unexpected(all.error());
+  std::erase_if(*all, [prev = std::string(), first = true](const SwitchOrigin& o) mutable {
+    const bool dup = !first && o.name == prev;
+    prev = o.name;
+    first = false;
+    return dup;
+  });
+  return std::move(*all);
 }
 
 Result<std::optional<Facts>> SqlStore::get_facts(std::int64_t change_id) {

@@ -93,6 +93,7 @@ class SqlStore : public Store {
   Result<std::vector<std::int64_t>> changes_needing_analysis(std::int64_t repo_id,
                                                              int version) override;
   Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) override;
+  Result<std::vector<SwitchOrigin>> switch_origins(std::int64_t repo_id) override;
   Result<std::optional<Facts>> get_facts(std::int64_t change_id) override;
   Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id, const Change& change) override;
 

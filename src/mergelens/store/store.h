@@ -239,6 +239,14 @@ class DeliveryStore {
 };
 
 // The job queue and worker settings (JobStore) are declared in store/jobs.h.
+// Where a switch was first declared (Store::switch_origins).
+struct SwitchOrigin {
+  std::string name;
+  std::int64_t change_id = 0;
+  std::string ref;  // "#123", or the short sha of a change without a PR number
+  std::int64_t merged_at = 0;
+};
+
 class Store : public DeliveryStore, public JobStore {
  public:
   ~Store() override = default;
@@ -305,6 +313,11 @@ class Store : public DeliveryStore, public JobStore {
   virtual Result<size_t> put_facts(std::span<const std::pair<std::int64_t, Facts>> facts) = 0;
   // nullopt when the change has no stored facts.
   virtual Result<std::optional<Facts>> get_facts(std::int64_t change_id) = 0;
+  // The change that first declared each switch, as stored facts say
+  // (Facts::switches with change "added"; indexed by put_facts): per name,
+  // the earliest merge, names sorted. The analysis moves this along the
+  // changes in merge order to say where a switch was introduced.
+  virtual Result<std::vector<SwitchOrigin>> switch_origins(std::int64_t repo_id) = 0;
   // Later changes of the same repository whose references name `change` (its
   // PR number or its sha), oldest first.  (Backlink is defined in facts.h.)
   virtual Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id,

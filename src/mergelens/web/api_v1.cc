@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "mergelens/analysis/text/glossary.h"
+#include "mergelens/report/notes.h"
+#include "mergelens/report/week.h"
 #include "mergelens/web/digest.h"
 #include "mergelens/web/search.h"
 
@@ -386,6 +388,49 @@ Result<json> v1_search(const ApiContext& c, std::string_view q, size_t limit) {
               {"results", results}};
 }
 
+Result<json> v1_week(const ApiContext& c, std::string_view week, const ApiParams& params) {
+  std::vector<std::pair<std::string, std::string>> wanted;
+  for (const auto& [k, v] : params)
+    if (k == "tags" || k == "paths" || k == "min") wanted.emplace_back(k, v);
+  auto filter = report::parse_filter(wanted);
+  if (!filter) return std::unexpected(filter.error());
+  auto w = report::load_week(c.site.store, c.site.repo.id, week, lang_code(c.site.lang),
+                             filter->empty() ? nullptr : &*filter);
+  if (!w) return std::unexpected(w.error());
+  if (w->week.empty()) return fail(ErrorKind::kNotFound, "the store holds no merged change");
+  json out = report::week_json(*w);
+  out["repo"] = c.site.all() ? json(nullptr) : json(clean_text(c.site.repo.name));
+  out["page_url"] = absolute(c, c.site.links.week(w->week));
+  return out;
+}
+
+Result<json> v1_notes(const ApiContext& c, std::string_view since, std::string_view until,
+                      size_t highlights) {
+  if (c.site.all())
+    return fail(ErrorKind::kInvalidInput,
+                "release notes are one repository's: name it (repo=OWNER/NAME)");
+  if (since.empty())
+    return fail(ErrorKind::kInvalidInput, "since is required (YYYY-MM-DD or ISO 8601)");
+  report::NotesRange range;
+  range.from_label = std::string(since);
+  range.to_label = std::string(until);
+  auto from = parse_instant(since);
+  if (!from) return wrap(from.error(), "since");
+  range.since = *from;
+  if (!until.empty()) {
+    auto to = parse_instant(until);
+    if (!to) return wrap(to.error(), "until");
+    if (*to <= *from) return fail(ErrorKind::kInvalidInput, "until must be after since");
+    range.until = *to;
+  }
+  report::NotesOptions o;
+  o.lang = lang_code(c.site.lang);
+  o.max_highlights = highlights;
+  auto notes = report::draft_notes(c.site.store, c.site.repo, range, o);
+  if (!notes) return std::unexpected(notes.error());
+  return report::notes_json(*notes);
+}
+
 int v1_status(ErrorKind kind) {
   return kind == ErrorKind::kInvalidInput ? 400 : kind == ErrorKind::kNotFound ? 404 : 500;
 }
@@ -420,10 +465,22 @@ ApiAnswer answer_v1(Store& store, const TimeZone& tz, Lang default_lang, std::in
     auto site = api_site(store, tz, lang, default_lang, root, param("repo"));
     if (!site) return answer(std::unexpected(site.error()));
     const ApiContext c{*site, base_url};
+    // One segment after /day/, /pr/ or /week/: a deeper path is no API path.
+    for (std::string_view family : {"/day/", "/pr/", "/week/"})
+      if (path.starts_with(family) && path.find('/', family.size()) != std::string_view::npos)
+        return answer(fail(ErrorKind::kNotFound, "no API path /api/v1{}", clean_text(path)));
     if (path == "/repos") return answer(v1_repos(c));
     if (path == "/day") return answer(v1_day(c, ""));
     if (path.starts_with("/day/") && path.size() > 5) return answer(v1_day(c, path.substr(5)));
     if (path.starts_with("/pr/") && path.size() > 4) return answer(v1_pr(c, path.substr(4)));
+    if (path == "/week") return answer(v1_week(c, "", params));
+    if (path.starts_with("/week/") && path.size() > 6)
+      return answer(v1_week(c, path.substr(6), params));
+    if (path == "/release-notes") {
+      auto highlights = count_param(param("highlights"), 10, 50, "highlights");
+      if (!highlights) return answer(std::unexpected(highlights.error()));
+      return answer(v1_notes(c, param("since"), param("until"), *highlights));
+    }
     if (path == "/tags") return answer(v1_tags(c));
     if (path.starts_with("/tags/") && path.size() > 6) {
       auto limit = count_param(param("limit"), 50, 200, "limit");

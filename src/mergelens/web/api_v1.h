@@ -29,6 +29,8 @@ namespace mergelens::web {
 // and the absolute base URL of the server ("http://127.0.0.1:8080", no
 // trailing slash) that the answer's page and API links start with; empty
 // base: those links are null (an MCP server on stdio that was given none).
+using ApiParams = std::vector<std::pair<std::string, std::string>>;
+
 struct ApiContext {
   const Site& site;
   std::string base_url;
@@ -61,6 +63,17 @@ Result<nlohmann::json> v1_tag(const ApiContext& c, const AggregateParams& params
 // Search results, best first, at most `limit` (1-50).
 Result<nlohmann::json> v1_search(const ApiContext& c, std::string_view q, size_t limit);
 
+// The ISO week `week` ("" the newest) as report::week_json gives it, with
+// `repo` and `page_url`; `params` may hold a reader's filter (tags, paths,
+// min). kNotFound for an empty store.
+Result<nlohmann::json> v1_week(const ApiContext& c, std::string_view week, const ApiParams& params);
+// The release-notes draft of the changes merged in [since, until) (days or
+// ISO 8601 instants; `until` empty: now) as report::notes_json gives it;
+// kInvalidInput on the site of every repository, for a missing or malformed
+// bound or a reversed range.
+Result<nlohmann::json> v1_notes(const ApiContext& c, std::string_view since, std::string_view until,
+                                size_t highlights);
+
 // An error body: {"error": {"status", "code", "message"}}; `status` is the
 // HTTP status of `kind` (400, 404 or 500).
 int v1_status(ErrorKind kind);
@@ -74,7 +87,6 @@ struct ApiAnswer {
   int status = 200;
   nlohmann::json body;
 };
-using ApiParams = std::vector<std::pair<std::string, std::string>>;
 // Paths of /api/v1/ answered by a module above web/ (the week and the
 // release notes of report/), which cli registers in ServerOptions::api_routes:
 // nullopt when `path` is not one of its own, else its answer.

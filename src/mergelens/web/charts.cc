@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/util/strings.h"
+
 #include "mergelens/util/time.h"
 
 namespace mergelens::web {
@@ -42,9 +44,8 @@ std::vector<std::int64_t> count_ticks(std::int64_t top) {
 }
 
 std::string week_hover(Lang lang, UnixSeconds week, std::int64_t count) {
-  return lang == Lang::kEn
-             ? fmt::format("Week of {}: {} PR{}", format_day(week), count, count == 1 ? "" : "s")
-             : fmt::format("{} 这一周：{} 个 PR", format_day(week), count);
+  return lang == Lang::kEn ? fmt::format("Week of {}: {}", format_day(week), plural(count, "PR"))
+                           : fmt::format("{} 这一周：{} 个 PR", format_day(week), count);
 }
 
 }  // namespace
@@ -197,8 +198,9 @@ nlohmann::json sparkline(Lang lang, const std::vector<std::int64_t>& weekly,
           {"label_x", num(kSparkBars + 4)},
           {"label_y", num(top + 8)},
           {"max", max},
-          {"max_hover", lang == Lang::kEn ? fmt::format("scale: at most {} PRs in a week", max)
-                                          : fmt::format("刻度：单周最多 {} 个 PR", max)}};
+          {"max_hover", lang == Lang::kEn
+                            ? fmt::format("scale: at most {} in a week", plural(max, "PR"))
+                            : fmt::format("刻度：单周最多 {} 个 PR", max)}};
 }
 
 }  // namespace mergelens::web

@@ -24,14 +24,34 @@ std::optional<std::string_view> opaque(std::string_view tag) {
   return tag;
 }
 
-// An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"); nullopt otherwise.
-std::optional<std::time_t> http_date(std::string_view text) {
+}  // namespace
+
+std::optional<std::time_t> parse_http_date(std::string_view text, std::time_t now) {
   const std::string s(trim(text));
-  std::tm tm{};
-  const char* end = strptime(s.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  if (end == nullptr || *end != '\0') return std::nullopt;
-  return timegm(&tm);
+  auto parse = [&](const char* format) -> std::optional<std::tm> {
+    std::tm tm{};
+    const char* end = strptime(s.c_str(), format, &tm);
+    if (end == nullptr || *end != '\0') return std::nullopt;
+    return tm;
+  };
+  // IMF-fixdate, then the two obsolete forms RFC 9110 (5.6.7) requires a
+  // recipient to accept: RFC 850 and C's asctime().
+  if (auto tm = parse("%a, %d %b %Y %H:%M:%S GMT")) return timegm(&*tm);
+  if (auto tm = parse("%A, %d-%b-%y %H:%M:%S GMT")) {
+    // A two-digit year more than 50 years ahead is the last such year past.
+    std::tm now_tm{};
+    gmtime_r(&now, &now_tm);
+    const int yy = (tm->tm_year + 1900) % 100;
+    int year = (now_tm.tm_year + 1900) / 100 * 100 + yy;
+    if (year > now_tm.tm_year + 1900 + 50) year -= 100;
+    tm->tm_year = year - 1900;
+    return timegm(&*tm);
+  }
+  if (auto tm = parse("%a %b %e %H:%M:%S %Y")) return timegm(&*tm);
+  return std::nullopt;
 }
+
+namespace {
 
 bool origin_allowed(std::string_view origin, std::string_view allowed) {
   if (allowed == "*") return true;
@@ -76,8 +96,9 @@ bool not_modified(const HttpRequest& req, std::string_view etag, std::string_vie
   if (has_inm) return false;
   const std::string ims = req.header("if-modified-since");
   if (ims.empty() || last_modified.empty()) return false;
-  const auto since = http_date(ims);
-  const auto modified = http_date(last_modified);
+  const std::time_t now = std::time(nullptr);
+  const auto since = parse_http_date(ims, now);
+  const auto modified = parse_http_date(last_modified, now);
   return since && modified && *modified <= *since;
 }
 

@@ -2,6 +2,8 @@
 // small pure helpers the server (server.cc) calls on each response.
 #pragma once
 
+#include <ctime>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +19,13 @@ namespace mergelens::web {
 // `last_modified`. A malformed If-None-Match matches nothing; a malformed
 // If-Modified-Since is ignored (section 13.1.3).
 bool not_modified(const HttpRequest& req, std::string_view etag, std::string_view last_modified);
+
+// An HTTP-date (RFC 9110 section 5.6.7) in any of its three forms: the
+// IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), the obsolete RFC 850 form
+// ("Sunday, 06-Nov-94 08:49:37 GMT", its two-digit year read as the most
+// recent such year no more than 50 years after `now`) and C's asctime
+// ("Sun Nov  6 08:49:37 1994"); nullopt for anything else.
+std::optional<std::time_t> parse_http_date(std::string_view text, std::time_t now);
 
 // Whether one entity tag of the If-None-Match value `list` matches `etag`
 // by weak comparison ("*" matches any). Exposed for tests.

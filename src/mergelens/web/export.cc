@@ -78,6 +78,26 @@ struct Exporter {
       if (!since_day.empty() && d < since_day) continue;
       if (auto r = page(1, fmt::format("day/{}.html", d), day_page(site(1), d)); !r) return r;
     }
+    // Every week with changes, newest first (the newest also as
+    // week/index.html, the page the navigation's "this week" opens), and
+    // the week feed.
+    std::string at;
+    for (bool newest = true;; newest = false) {
+      auto w = week_page(site(1), at);
+      if (!w) return std::unexpected(w.error());
+      const nlohmann::json& m = w->model;
+      const std::string week = m.value("week", "");
+      if (week.empty()) break;
+      if (!since_day.empty() && m.value("until", "") < since_day) break;
+      const std::string prev =
+          m.contains("prev") && m["prev"].is_object() ? m["prev"]["week"].get<std::string>() : "";
+      if (newest)
+        if (auto r = page(1, "week/index.html", Result<Page>(*w)); !r) return r;
+      if (auto r = page(1, fmt::format("week/{}.html", week), std::move(w)); !r) return r;
+      if (prev.empty()) break;
+      at = prev;
+    }
+    if (auto r = feed(0, "week.xml", FeedKind::kWeeks, ""); !r) return r;
     if (repo.id != kAllRepos) {
       ListQuery q;
       if (since != INT64_MIN) q.since = since;

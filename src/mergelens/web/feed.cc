@@ -23,49 +23,12 @@ std::string html_text(std::string_view s) {
   return escape_html(s);
 }
 
-// rich() segments as HTML: code spans in <code>, everything escaped.
 std::string html_rich(const nlohmann::json& segs) {
   std::string out;
   for (const auto& seg : segs) {
     const std::string t = html_text(seg["t"].get<std::string>());
     out += seg["code"].get<bool>() ? "<code>" + t + "</code>" : t;
   }
-  return out;
-}
-
-// Text with its `code spans` as plain text, for type="text" fields (a
-// feed reader shows backticks as typed).
-std::string plain(std::string_view text) {
-  std::string out;
-  for (const auto& seg : rich(text)) out += seg["t"].get<std::string>();
-  return out;
-}
-
-// `href` as an absolute URL: as it is when already one; a server path
-// ("/day/x") under `base`; a relative export link ("../day/x.html") from
-// the folder of `self` (the feed's path from the site's root). Unchanged
-// when `base` is empty.
-std::string absolute(std::string_view base, std::string_view self, std::string_view href) {
-  if (base.empty() || href.starts_with("http://") || href.starts_with("https://"))
-    return std::string(href);
-  if (href.starts_with("/")) return std::string(base) + std::string(href);
-  std::string_view dir = self.substr(0, self.find('?'));
-  dir = dir.substr(0, dir.rfind('/') == std::string_view::npos ? 0 : dir.rfind('/') + 1);
-  std::vector<std::string> parts;
-  std::string joined = std::string(dir) + std::string(href);
-  size_t pos = 0;
-  while (pos <= joined.size()) {
-    const size_t slash = std::min(joined.find('/', pos), joined.size());
-    const std::string part = joined.substr(pos, slash - pos);
-    if (part == "..") {
-      if (!parts.empty()) parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.push_back(part);
-    }
-    pos = slash + 1;
-  }
-  std::string out(base);
-  for (const auto& p : parts) out += "/" + p;
   return out;
 }
 
@@ -77,27 +40,27 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
   // A filtered feed reads further back to fill its entries.
   const size_t wanted = site.filter && !site.filter->empty() ? kFeedEntries * 10 : kFeedEntries;
   std::vector<ChangeSummary> rows;
-  std::string title = site.repo.name, id_part = "all";
+  std::string title = site.repo.name, id_part = "all", kind_label;
   if (kind == FeedKind::kAll) {
     ListQuery q;
     q.limit = wanted;
     auto r = site.store.list_changes(site.repo.id, q);
     if (!r) return std::unexpected(r.error());
     rows = std::move(*r);
-    title += " · " + std::string(tr(site.lang, "feed_all"));
+    kind_label = tr(site.lang, "feed_all");
   } else {
     AggregateQuery q;
     q.limit = wanted;
     q.top = 0;
     if (kind == FeedKind::kCloseReads) {
       q.verdict = "close_read";
-      title += " · " + std::string(tr(site.lang, "feed_close"));
+      kind_label = tr(site.lang, "feed_close");
       id_part = "close";
     } else {
       if (tag.empty()) return fail(ErrorKind::kInvalidInput, "no tag given");
       q.tags = {std::string(tag)};
       if (auto known = known_tags(site, q.tags); !known) return std::unexpected(known.error());
-      title += " · " + tag_display_name(tag, lang_code(site.lang));
+      kind_label = tag_display_name(tag, lang_code(site.lang));
       id_part = "tag:" + url_encode(tag);
     }
     auto r = site.store.aggregate(site.repo.id, q);
@@ -106,6 +69,11 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
   }
   if (auto r = filter_rows(site, rows, kFeedEntries, title, id_part); !r)
     return std::unexpected(r.error());
+  // Titled in words: "sglang · quantization, moe · selective reads and up".
+  if (site.filter && !site.filter->empty())
+    title = filtered_title(site, title, kind == FeedKind::kAll ? "" : kind_label);
+  else
+    title += " · " + kind_label;
   // Within a day, the model's order of that day when it triaged it.
   {
     std::vector<std::int64_t> ids;
@@ -131,7 +99,8 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
   // The feed of every repository has its own id; each entry keeps its
   // repository's (the same entry in both feeds).
   const std::string repo_id = site.all() ? std::string("all") : url_encode(site.repo.name);
-  UnixSeconds newest = 0;
+  // An empty feed is as new as the request (never 1970).
+  UnixSeconds newest = rows.empty() ? UnixSeconds(time(nullptr)) : 0;
   for (const auto& r : rows) newest = std::max(newest, r.merged_at);
   std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
   out += fmt::format("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"{}\">\n",
@@ -139,16 +108,21 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
   out += fmt::format("  <id>urn:mergelens:{}:{}:{}</id>\n", repo_id, id_part, lang_code(site.lang));
   out += fmt::format("  <title>{}</title>\n", xml(title));
   out += fmt::format("  <updated>{}</updated>\n", format_utc(newest));
-  auto link = [&](std::string_view href) { return xml(absolute(site.base_url, self, href)); };
+  auto link = [&](std::string_view href) { return xml(absolute_url(site.base_url, self, href)); };
   const std::string self_url =
       site.base_url.empty()
           ? std::string(self)
           : site.base_url + (self.starts_with("/") ? "" : "/") + std::string(self);
   out += fmt::format("  <link rel=\"self\" type=\"application/atom+xml\" href=\"{}\"/>\n",
                      xml(self_url));
-  // The page the feed follows: the tag's page for a tag feed, else the latest day.
-  out += fmt::format("  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
-                     link(kind == FeedKind::kTag ? site.links.tag(tag) : site.links.home()));
+  // The page the feed follows: the tag's page for a tag feed, else the
+  // latest day (filtered as the feed is).
+  out +=
+      fmt::format("  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
+                  link(kind == FeedKind::kTag ? site.links.tag(tag)
+                                              : filtered_alternate(site, site.links.home(), "")));
+  if (site.filter && !site.filter->empty())
+    out += fmt::format("  <subtitle>{}</subtitle>\n", xml(filter_words(site.lang, *site.filter)));
   out += "  <author><name>mergelens</name></author>\n";
   out += "  <generator>mergelens</generator>\n";
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -160,7 +134,7 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
     out += fmt::format("    <id>urn:mergelens:{}:change:{}:{}</id>\n",
                        url_encode(site.repo_name(s.repo_id)), s.sha, lang_code(site.lang));
     out += fmt::format("    <title>{}{}</title>\n", xml(repo_name.empty() ? "" : repo_name + " · "),
-                       xml(plain(it["headline"].get<std::string>())));
+                       xml(rich_plain(it["headline"].get<std::string>())));
     out += fmt::format("    <updated>{}</updated>\n", format_utc(s.merged_at));
     out += fmt::format("    <published>{}</published>\n", format_utc(s.merged_at));
     out += fmt::format("    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
@@ -179,8 +153,9 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
       scores = fmt::format("{} {} · {} {}", tr(site.lang, "importance"), s.importance,
                            tr(site.lang, "insight"), s.insight);
     const std::string paragraph = it["paragraph_text"].get<std::string>();
-    std::string summary = fmt::format("{} · {}", verdict_label(site.lang, s.verdict),
-                                      plain(paragraph.empty() ? clean_text(s.title) : paragraph));
+    std::string summary =
+        fmt::format("{} · {}", verdict_label(site.lang, s.verdict),
+                    rich_plain(paragraph.empty() ? clean_text(s.title) : paragraph));
     out += fmt::format("    <summary>{}</summary>\n", xml(summary));
     std::string html =
         fmt::format("<p><strong>{}</strong></p>", html_text(verdict_label(site.lang, s.verdict)));

@@ -15,6 +15,7 @@ struct Entry {
 constexpr Entry kStrings[] = {
     {"site", "mergelens 阅读指南", "mergelens reading guides"},
     {"nav_latest", "最新一天", "Latest day"},
+    {"nav_week", "本周", "This week"},
     {"nav_tags", "标签列表", "Tags"},
     {"nav_search", "搜索", "Search"},
     {"nav_feed", "订阅", "Feed"},

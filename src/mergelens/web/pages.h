@@ -45,6 +45,7 @@ class Links {
   std::string home() const;
   std::string day(std::string_view date) const;
   std::string week(std::string_view iso_week) const;  // "/week/2026-W48"
+  std::string week_latest() const;                    // "/week": the newest week
   std::string pr(std::string_view ref) const;
   std::string tags(std::string_view sort = "") const;
   // One tag or several combined ("quantization,moe").
@@ -114,6 +115,9 @@ struct Site {
   // A reader's filter (report/filter.h) for the day, the week and the
   // feeds; nullptr: every change. Not owned.
   const report::Filter* filter = nullptr;
+  // The name of the subscription `filter` comes from (/s/NAME/...; empty: a
+  // filter in the query, or none): feeds are titled by it.
+  std::string filter_name{};
 
   bool all() const { return repo.id == kAllRepos; }
   // Links to the pages of the repository `repo_id` belongs to: the site's
@@ -194,6 +198,18 @@ Result<std::string> atom_feed(const Site& site, FeedKind kind, std::string_view 
 // The week feed (FeedKind::kWeeks): the eight newest weeks, one entry each
 // (figures, close reads by tag, changed defaults), filtered by Site::filter.
 Result<std::string> week_feed(const Site& site, std::string_view self);
+// A reader's filter in words, for feed titles: "quantization, moe ·
+// selective reads and up" (tags by their names in `lang`, paths, labels,
+// authors, the minimum); empty for a filter with no criterion.
+std::string filter_words(Lang lang, const report::Filter& filter);
+// A filtered feed's title: "REPO · NAME" for a named subscription, else
+// "REPO · WORDS" (with `kind`, e.g. "Weekly", between them when not empty);
+// `base` unchanged without a filter.
+std::string filtered_title(const Site& site, std::string base, std::string_view kind);
+// The page a filtered feed follows: /s/NAME/`page` for a named
+// subscription, else `href` with the filter's query.
+std::string filtered_alternate(const Site& site, std::string href, std::string_view page);
+
 // With Site::filter: keeps the rows passing it (at most `keep`, in order)
 // and names the filter in the feed's `title` and `id_part`; unchanged
 // without one. Store errors pass through.
@@ -220,6 +236,16 @@ std::string clean_text(std::string_view s);
 std::string escape_html(std::string_view s);
 // Text with `backticked` spans split out: [{"t": "...", "code": bool}, ...].
 nlohmann::json rich(std::string_view text);
+// The same text as HTML (code spans in <code>, everything escaped), and as
+// plain text (code spans without their backticks), for feeds: no Markdown
+// reaches a reader.
+std::string rich_html(std::string_view text);
+std::string rich_plain(std::string_view text);
+// `href` as an absolute URL for a feed: as it is when already one; a server
+// path ("/day/x") under `base` (which may end in a path: "https://h/ml"); a
+// relative export link ("../day/x.html") resolved from the folder of `self`
+// (the feed's path from the site's root). Unchanged when `base` is empty.
+std::string absolute_url(std::string_view base, std::string_view self, std::string_view href);
 // "#1234" or the 12-character short sha; `url_ref` is the form used in links:
 // the number, or the short sha when a newer change carries the same number
 // (ChangeSummary::number_reused).

@@ -23,7 +23,24 @@ nlohmann::json week_words(Lang lang) {
           {"next", en ? "Next week" : "下一周"},
           {"untagged", en ? "Untagged" : "未分类"},
           {"empty", en ? "No pull requests were merged that week." : "这一周没有合并的 PR。"},
-          {"feed", en ? "Weekly feed" : "每周订阅"}};
+          {"feed", en ? "Weekly feed" : "每周订阅"},
+          {"moves_caption",
+           en ? "Merged pull requests per tag this week and in each of the four weeks before "
+                "(oldest first): ↑ up, ↓ down, ★ new, ∅ none this week, → steady."
+              : "各标签本周合并的 PR 数，与此前四周（由远及近）逐周相比：↑ 上升，↓ 下降，★ "
+                "新出现，∅ 本周没有，→ 持平。"},
+          {"tag", en ? "Tag" : "标签"},
+          {"this_week", en ? "This week" : "本周"},
+          {"trend", en ? "Trend" : "趋势"}};
+}
+
+std::string trend_word(Lang lang, const std::string& trend) {
+  const bool en = lang == Lang::kEn;
+  if (trend == "up") return en ? "up" : "上升";
+  if (trend == "down") return en ? "down" : "下降";
+  if (trend == "new") return en ? "new" : "新出现";
+  if (trend == "gone") return en ? "none this week" : "本周没有";
+  return en ? "steady" : "持平";
 }
 
 std::string trend_mark(const std::string& trend) {
@@ -94,10 +111,21 @@ Result<Page> week_page(const Site& site, std::string_view week_in) {
       m["more"].push_back(std::move(it));
     }
   m["moves"] = nlohmann::json::array();
+  // The four weeks before, oldest first: the table's column headers.
+  m["before"] = nlohmann::json::array();
+  if (auto start = report::iso_week_start(w->week); start)
+    for (int k = 4; k >= 1; --k)
+      m["before"].push_back({{"week", report::iso_week_of(*start - k * 7 * 86400)}});
   for (const auto& mv : w->moves) {
     std::string prev;
-    for (auto n : mv.previous) prev += (prev.empty() ? "" : " ") + std::to_string(n);
+    nlohmann::json counts = nlohmann::json::array();
+    for (auto n : mv.previous) {
+      prev += (prev.empty() ? "" : " ") + std::to_string(n);
+      counts.push_back({{"n", n}});
+    }
     m["moves"].push_back({{"tag", mv.tag},
+                          {"counts", counts},
+                          {"trend_word", trend_word(site.lang, mv.trend)},
                           {"name", clean_text(tag_display_name(mv.tag, lang_code(site.lang)))},
                           {"href", site.links.tag(mv.tag)},
                           {"count", mv.count},
@@ -119,6 +147,10 @@ Result<Page> week_page(const Site& site, std::string_view week_in) {
   if (w->next)
     m["next"] = {{"week", *w->next}, {"href", with_filter(site, site.links.week(*w->next))}};
   m["feed"] = with_filter(site, site.links.feed_week());
+  // The layout announces the week feed (autodiscovery).
+  m["alternate_feed"] = {
+      {"href", m["feed"]},
+      {"title", fmt::format("{} · {}", site.repo.name, m["w"]["feed"].get<std::string>())}};
   m["data"] = report::week_json(*w);
   return page;
 }

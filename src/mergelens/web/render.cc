@@ -124,11 +124,14 @@ Result<std::string> render_page(const Site& site, const Page& page, std::string_
       {"description",
        fmt::format(fmt::runtime(tr(site.lang, "description")), clean_text(site.repo.name))},
       {"favicon", site.links.favicon()},
-      // A page of one tag announces the tag's feed (autodiscovery).
+      // A page of one tag announces the tag's feed, a week page the week
+      // feed (autodiscovery).
       {"tag_feed", page.template_name == "tag" && page.model.value("single", false)
                        ? nlohmann::json{{"href", page.model.value("feed", "")},
                                         {"title", page.model.value("feed_title", "")}}
-                       : nlohmann::json(false)},
+                   : page.model.contains("alternate_feed") ? page.model["alternate_feed"]
+                                                           : nlohmann::json(false)},
+      {"week", site.links.week_latest()},
       {"switch", site.links.other_lang(self, query)},
       {"static", site.links.is_static()},
       {"content", *content},

@@ -46,9 +46,39 @@ bool accepts_gzip(std::string_view header) {
   return false;
 }
 
-// An uncached plain-text reply (errors).
-Reply text_reply(int status, std::string body) {
+// The JSON error body of the API ({"error": {"status", "code", "message"}},
+// docs/api.md): every error under /api/ is one, whatever its status.
+std::string api_error_body(int status, std::string_view message) {
+  const char* code = status == 400   ? "bad_request"
+                     : status == 404 ? "not_found"
+                     : status == 405 ? "method_not_allowed"
+                     : status == 503 ? "unavailable"
+                                     : "server_error";
+  return nlohmann::json{{"error", {{"status", status}, {"code", code}, {"message", message}}}}
+      .dump();
+}
+
+// An uncached error reply: JSON for an API path, else plain text.
+Reply error_reply(int status, std::string body, bool api) {
+  if (api) {
+    while (!body.empty() && body.back() == '\n') body.pop_back();
+    return Reply{status, "application/json; charset=utf-8", api_error_body(status, body), "", false,
+                 ""};
+  }
   return Reply{status, "text/plain; charset=utf-8", std::move(body), "", false, ""};
+}
+
+bool is_api(std::string_view path) {
+  return path.starts_with("/api/");
+}
+
+// "/pr/1242/INVALID/PATH": a path one segment deeper than the page family
+// its prefix names has no page (404, not the family's 400 for a bad value).
+// Tags are left out: a repository's label may hold a '/'.
+bool too_deep(std::string_view path) {
+  for (std::string_view family : {"/day/", "/week/", "/pr/"})
+    if (path.starts_with(family)) return path.find('/', family.size()) != std::string_view::npos;
+  return false;
 }
 
 std::string http_date(std::time_t t) {
@@ -101,6 +131,8 @@ std::shared_ptr<const Reply> static_asset(std::string_view path) {
       {"/static/style.css", "style.css", "text/css; charset=utf-8"},
       {"/favicon.ico", "favicon.ico", "image/x-icon"},
       {"/robots.txt", "robots.txt", "text/plain; charset=utf-8"},
+      // The OpenAPI document of /api/v1/ (also at /api/v1/openapi.json).
+      {"/api/openapi.json", "openapi.json", "application/json; charset=utf-8"},
   };
   static const std::vector<std::shared_ptr<const Reply>> replies = [] {
     std::vector<std::shared_ptr<const Reply>> out;
@@ -115,6 +147,7 @@ std::shared_ptr<const Reply> static_asset(std::string_view path) {
     }
     return out;
   }();
+  if (path == "/api/v1/openapi.json") path = "/api/openapi.json";
   for (size_t i = 0; i < std::size(kAssets); ++i)
     if (path == kAssets[i].path) return replies[i];
   return nullptr;
@@ -208,6 +241,9 @@ struct Server::Impl {
         r.type = "application/json; charset=utf-8";
         r.body = nlohmann::json{{"error",
                                  {{"status", r.status},
+                                  {"code", r.status == 400   ? "bad_request"
+                                           : r.status == 404 ? "not_found"
+                                                             : "server_error"},
                                   {"title", tr(site.lang, key)},
                                   {"message", clean_text(page.error().message)}}}}
                      .dump();
@@ -250,7 +286,7 @@ struct Server::Impl {
     // the root's. The list is read in the page's snapshot, so a repository
     // added meanwhile has its pages at once.
     auto repos = store.list_repos();
-    if (!repos) return text_reply(500, "internal error\n");
+    if (!repos) return error_reply(500, "internal error\n", api);
     Scopes scopes{std::move(*repos), root};
     std::int64_t scope_id = root;
     std::string prefix;
@@ -276,6 +312,7 @@ struct Server::Impl {
         return page_reply(site, fail(ErrorKind::kNotFound, "no subscription named {}", name),
                           url_encode(prefix + path, true), "", api);
       filter = it->second;
+      site.filter_name = name;
       sub_prefix = "/s/" + name;
       path = slash == std::string::npos ? "/" : path.substr(slash);
     } else {
@@ -283,6 +320,11 @@ struct Server::Impl {
       if (!f)
         return page_reply(site, std::unexpected(f.error()), url_encode(prefix + path, true), "",
                           api);
+      // A tag no change carries is 404, as on the tag pages.
+      if (!f->tags.empty())
+        if (auto known = known_tags(site, f->tags); !known)
+          return page_reply(site, std::unexpected(known.error()), url_encode(prefix + path, true),
+                            "", api);
       if (!f->empty()) filter = std::move(*f);
     }
     if (filter) site.filter = &*filter;
@@ -295,6 +337,9 @@ struct Server::Impl {
     }
     const std::string self = url_encode(prefix + path, true);
     const std::string home = url_encode(prefix + "/", true);
+    if (too_deep(path))
+      return page_reply(site, fail(ErrorKind::kNotFound, "no page at {}", clean_text(req.path)),
+                        self, query, api);
     auto param = [&](const char* name) { return req.param(name); };
     if (path == "/" || path == "/day" || path == "/day/")
       return page_reply(site, day_page(site, ""), home, query, api);
@@ -339,17 +384,18 @@ struct Server::Impl {
   // transaction: a writer committing meanwhile shows whole on a later
   // request, never half-way through this one.
   std::shared_ptr<const Reply> build(const HttpRequest& req, Lang lang, std::string modified) {
-    Reply r = text_reply(503, "the store cannot be opened\n");
+    const bool api = is_api(req.path);
+    Reply r = error_reply(503, "the store cannot be opened\n", api);
     if (auto store = borrow(); store) {
-      r = text_reply(500, "internal error\n");
+      r = error_reply(500, "internal error\n", api);
       auto read = (*store)->read_snapshot([&] {
         try {
           r = route(**store, req, lang);
         } catch (const std::exception& e) {
-          r = text_reply(500, "internal error\n");
+          r = error_reply(500, "internal error\n", api);
         }
       });
-      if (!read) r = text_reply(503, "the store is busy\n");
+      if (!read) r = error_reply(503, "the store is busy\n", api);
       give_back(std::move(*store));
     }
     r.etag = etag_of(r.status, r.body);
@@ -370,6 +416,19 @@ struct Server::Impl {
     res.status = status;
     add_common_headers(res);
     res.set_body(std::move(text), "text/plain; charset=utf-8");
+    return res;
+  }
+
+  // An error answered at once: JSON under /api/ (with CORS, so a page that
+  // may read the API may read its errors), else plain text.
+  HttpResponse error_response(const HttpRequest& req, int status, std::string text) const {
+    if (!is_api(req.path)) return text_response(status, std::move(text));
+    HttpResponse res;
+    res.status = status;
+    add_common_headers(res);
+    add_cors(res, req, options.cors);
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    res.set_body(api_error_body(status, text), "application/json; charset=utf-8");
     return res;
   }
 
@@ -399,24 +458,6 @@ struct Server::Impl {
         (req.path.find("/feed") != std::string::npos || req.path.starts_with("/api/v1/")))
       key += "|" + base_url_of(req);
     return key;
-  }
-
-  // The OpenAPI document of /api/v1/ (embedded), with CORS and validators.
-  HttpResponse openapi(const HttpRequest& req) const {
-    const EmbeddedFile* f = embedded_file("openapi.json");
-    HttpResponse res;
-    add_common_headers(res);
-    add_cors(res, req, options.cors);
-    res.headers.emplace_back("Cache-Control", "no-cache");
-    const std::string etag = etag_of(200, f->data);
-    res.headers.emplace_back("ETag", etag);
-    if (not_modified(req, etag, "")) {
-      res.status = 304;
-      return res;
-    }
-    res.headers.emplace_back("Content-Type", "application/json; charset=utf-8");
-    res.body = f->data;
-    return res;
   }
 
   // The extra endpoint (options.extra at options.extra_path) on a worker
@@ -451,19 +492,20 @@ struct Server::Impl {
       return res;
     }
     if (req.method != "GET" && req.method != "HEAD") {
-      HttpResponse res = text_response(405, "this server is read-only\n");
+      HttpResponse res = error_response(req, 405, "this server is read-only\n");
       res.headers.emplace_back("Allow", api ? "GET, HEAD, OPTIONS" : "GET, HEAD");
       return res;
     }
-    if (req.path == "/api/openapi.json" || req.path == "/api/v1/openapi.json") return openapi(req);
     if (suspicious(req.path, req.target))
-      return text_response(400, "bad request: path not allowed\n");
+      return error_response(req, 400, "bad request: path not allowed\n");
     if (auto asset = static_asset(req.path)) {
-      // Assets are the same for every page: cached an hour, gzipped like pages.
+      // Assets are the same for every page: gzipped like pages, and cached an
+      // hour (the OpenAPI document is revalidated: it changes with the server).
       HttpResponse res =
           respond(req, std::move(asset), accepts_gzip(req.header("accept-encoding")));
-      for (auto& [k, v] : res.headers)
-        if (k == "Cache-Control") v = "public, max-age=3600";
+      if (!api)
+        for (auto& [k, v] : res.headers)
+          if (k == "Cache-Control") v = "public, max-age=3600";
       return res;
     }
     if (req.path.starts_with("/static/")) return text_response(404, "not found\n");

@@ -120,6 +120,9 @@ std::string Links::day(std::string_view date) const {
 std::string Links::week(std::string_view w) const {
   return page(fmt::format("/week/{}", url_encode(w)), fmt::format("week/{}.html", slug(w)));
 }
+std::string Links::week_latest() const {
+  return page("/week", "week/index.html");
+}
 std::string Links::pr(std::string_view ref) const {
   return page(fmt::format("/pr/{}", url_encode(ref)), fmt::format("pr/{}.html", slug(ref)));
 }
@@ -354,6 +357,51 @@ Page message_page(const Site& site, std::string_view title_key, std::string_view
   p.title = tr(site.lang, title_key);
   p.model = {{"heading", p.title}, {"detail", clean_text(detail)}};
   return p;
+}
+
+std::string rich_html(std::string_view text) {
+  std::string out;
+  for (const auto& seg : rich(text)) {
+    const std::string t = escape_html(clean_text(seg["t"].get<std::string>()));
+    out += seg["code"].get<bool>() ? "<code>" + t + "</code>" : t;
+  }
+  return out;
+}
+
+std::string rich_plain(std::string_view text) {
+  std::string out;
+  for (const auto& seg : rich(text)) out += seg["t"].get<std::string>();
+  return out;
+}
+
+std::string absolute_url(std::string_view base, std::string_view self, std::string_view href) {
+  if (base.empty() || href.starts_with("http://") || href.starts_with("https://"))
+    return std::string(href);
+  if (href.starts_with("/")) return std::string(base) + std::string(href);
+  std::string_view dir = self.substr(0, self.find('?'));
+  if (dir.starts_with("/")) dir.remove_prefix(1);
+  dir = dir.substr(0, dir.rfind('/') == std::string_view::npos ? 0 : dir.rfind('/') + 1);
+  std::vector<std::string> parts;
+  std::string joined = std::string(dir) + std::string(href);
+  std::string query;
+  if (const size_t q = joined.find_first_of("?#"); q != std::string::npos) {
+    query = joined.substr(q);
+    joined.resize(q);
+  }
+  size_t pos = 0;
+  while (pos <= joined.size()) {
+    const size_t slash = std::min(joined.find('/', pos), joined.size());
+    const std::string part = joined.substr(pos, slash - pos);
+    if (part == "..") {
+      if (!parts.empty()) parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    pos = slash + 1;
+  }
+  std::string out(base);
+  for (const auto& p : parts) out += "/" + p;
+  return out + query;
 }
 
 }  // namespace mergelens::web

@@ -489,6 +489,17 @@ std::vector<std::string> ImportGraph::importers_of(const std::string& path) cons
   return out;
 }
 
+std::vector<std::string> ImportGraph::imports_of(const std::string& path) const {
+  std::vector<std::string> out;
+  auto it = impl_->by_path.find(path);
+  if (it == impl_->by_path.end() || !impl_->nodes[it->second].live) return out;
+  for (const auto& imp : impl_->nodes[it->second].imports)
+    if (imp.target >= 0) out.push_back(impl_->nodes[imp.target].path);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 // Transitive reach saturates in a package with re-exports (almost every file
 // reaches almost every other), so counting stops here: it bounds the walk.
 constexpr std::int32_t kTransitiveCap = 500;

@@ -60,6 +60,8 @@ class ImportGraph {
 
   // The files that import `path` directly (resolved imports), sorted.
   std::vector<std::string> importers_of(const std::string& path) const;
+  // The files `path` imports (resolved imports), sorted.
+  std::vector<std::string> imports_of(const std::string& path) const;
 
   // The reach of `change`: the files of code roles it adds or modifies
   // (classify_role with `config`; tests, docs, configs and generated files

@@ -17,6 +17,9 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "mergelens/util/strings.h"
 
 #include "mergelens/analysis/code/code_text.h"
 #include "mergelens/analysis/judgment/score_fitted.h"
@@ -141,11 +144,22 @@ bool format_changed(const Change& change, const Facts& facts) {
   return false;
 }
 
-// The fitted weight of a feature (0 for a feature the fit did not see).
+// The fitted weight of a feature (0 for a feature the fit did not see); the
+// table is sorted by name.
 double fitted_weight(std::string_view name) {
-  for (const auto& [feature, weight] : score_fitted::kImportanceWeights)
-    if (feature == name) return weight;
-  return 0;
+  const auto& table = score_fitted::kImportanceWeights;
+  const auto* it =
+      std::lower_bound(std::begin(table), std::end(table), name,
+                       [](const auto& w, std::string_view n) { return w.feature < n; });
+  return it != std::end(table) && it->feature == name ? it->weight : 0;
+}
+
+// A title word worth naming in a reason: "support", "backend", not "the" or
+// "for" (those count in the score all the same).
+bool shown_word(std::string_view w) {
+  static constexpr std::string_view kQuiet[] = {"also", "from", "into", "more", "only", "some",
+                                                "than", "that", "then", "this", "when", "with"};
+  return w.size() >= 4 && std::find(std::begin(kQuiet), std::end(kQuiet), w) == std::end(kQuiet);
 }
 
 }  // namespace
@@ -166,7 +180,7 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
   }
   // Size, sublinear.
   if (st.code_lines > 0) {
-    const std::string lines = fmt::format("{} lines of code changed", st.code_lines);
+    const std::string lines = plural(st.code_lines, "line") + " of code changed";
     ft.add("size_log", lines, std::log10(1.0 + st.code_lines));
     if (st.code_lines >= w::kCodeLinesMany)
       ft.add("size_many", lines);
@@ -238,8 +252,9 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
   if (has_tag(facts, "feature")) ft.add("feature_tag", "a new feature");
   auto with_code = [&](FileRole role) {
     return st.code_lines > 0 &&
-           std::any_of(change.files.begin(), change.files.end(),
-                       [&](const FileChange& f) { return role_of(facts, f.path) == role; });
+           std::any_of(change.files.begin(), change.files.end(), [&](const FileChange& f) {
+             return role_of(facts, f.path) == role && !release_notes_file(f.path);
+           });
   };
   if (with_code(FileRole::kDocs)) ft.add("docs_with_code", "documented with the code");
   if (with_code(FileRole::kTest)) ft.add("tests_with_code", "tested with the code");
@@ -272,15 +287,31 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
       break;
     }
 
+  more_importance_features(change, facts, features, ft.reasons);
+
   // The raw importance: the fitted weighted sum. The reasons are the
-  // features that raise it, the strongest first, each said once.
+  // features that raise it, the strongest first, each said once; the
+  // title's words that raise it are one reason.
   Score imp{1, {}, score_fitted::kImportanceIntercept};
   std::vector<std::pair<double, std::string>> counted;
+  std::vector<std::string> words;
+  double words_part = 0;
   for (const auto& [name, value] : features) {
     const double part = fitted_weight(name) * value;
     imp.raw += part;
-    if (part > 0) counted.emplace_back(part, ft.reasons[name]);
+    if (part <= 0) continue;
+    if (name.starts_with("w:")) {
+      words_part += part;
+      if (shown_word(std::string_view(name).substr(2)))
+        words.push_back(fmt::format("“{}”", name.substr(2)));
+    } else {
+      counted.emplace_back(part, ft.reasons[name]);
+    }
   }
+  if (!words.empty())
+    counted.emplace_back(words_part, fmt::format("the title's words ({}) are those of release "
+                                                 "highlights",
+                                                 fmt::join(words, ", ")));
   std::stable_sort(counted.begin(), counted.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (auto& [part, reason] : counted)

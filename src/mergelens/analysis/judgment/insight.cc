@@ -20,6 +20,8 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/util/strings.h"
+
 #include "mergelens/analysis/judgment/score_fitted.h"
 #include "mergelens/analysis/judgment/score_parts.h"
 #include "mergelens/analysis/judgment/score_weights.h"
@@ -231,7 +233,7 @@ Score score_insight(const Change& change, const Facts& facts, const CodeStats& s
   }
   if (stats.code_lines <= w::kSmallChangeLines && stats.perf_claim) {
     decisions.push_back(w::kSmallChangeBigEffect);
-    ++places[fmt::format("small change ({} lines), large effect", stats.code_lines)];
+    ++places[fmt::format("small change ({}), large effect", plural(stats.code_lines, "line"))];
   }
   std::sort(decisions.begin(), decisions.end(), std::greater<>());
   double total = 0, factor = 1;
@@ -245,7 +247,8 @@ Score score_insight(const Change& change, const Facts& facts, const CodeStats& s
   s.value = scale_level(s.raw, score_fitted::kInsightCuts);
   for (const auto& [reason, n] : places)
     s.reasons.push_back(n > 1 ? fmt::format("{} ({} places)", reason, n) : reason);
-  s.reasons.push_back(fmt::format("{} lines to read in {} regions", lines, read.size()));
+  s.reasons.push_back(fmt::format("{} to read in {}", plural(lines, "line"),
+                                  plural(static_cast<std::int64_t>(read.size()), "region")));
   if (stats.code_lines > 0 && stats.bulk_lines >= w::kBulkShare * stats.code_lines &&
       s.value > w::kBulkCap) {
     s.value = w::kBulkCap;

@@ -8,6 +8,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mergelens/analysis/facts.h"
@@ -44,6 +45,22 @@ int scale_level(double raw, std::span<const double, 9> cuts);
 // argued decisions there ("path:line"; not in mechanical bulk).
 Score score_insight(const Change& change, const Facts& facts, const CodeStats& stats,
                     std::vector<std::string>& argued);
+
+// Whether `path` is a project's changelog or release notes (CHANGELOG.md,
+// HISTORY.md, whats-new.rst, a news fragment): process, not documentation.
+bool release_notes_file(std::string_view path);
+
+// The title's words: lower case, ASCII letters and digits starting with a
+// letter, 2-24 characters, each once, sorted; a trailing "(#N)" left out.
+std::vector<std::string> title_words(std::string_view title);
+
+// The importance features of importance_more.cc (title words "w:WORD", the
+// shares of the changed lines by file role, added code files and
+// definitions, a series part, a re-land, a follow-up, later changes naming
+// it): `values` and `reasons` receive them by name.
+void more_importance_features(const Change& change, const Facts& facts,
+                              std::map<std::string, double>& values,
+                              std::map<std::string, std::string>& reasons);
 
 // Importance: `features` receives each rule that holds (name → value); raw =
 // the fitted weighted sum, value = its level on the scale (at most 8 without

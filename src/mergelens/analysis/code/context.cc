@@ -1,0 +1,333 @@
+// The context resolver (see context.h): an index of a parser's tags and the
+// probe that reads a change against it at the parent and the merge.
+#include "mergelens/analysis/code/context.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include "mergelens/analysis/code/code_text.h"
+#include "mergelens/analysis/code/import_graph.h"
+
+namespace mergelens {
+namespace {
+
+using signal_internal::Cap;
+
+const RE2& call_pattern() {
+  static const RE2* re = new RE2(R"re((?:(\w+)\s*\.\s*)?\b([A-Za-z_]\w*)\s*\()re",
+                                 signal_internal::latin1());
+  return *re;
+}
+const RE2& constant_pattern() {
+  static const RE2* re =
+      new RE2(R"re(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\b)re", signal_internal::latin1());
+  return *re;
+}
+
+bool skipped_name(std::string_view n) {
+  static const std::set<std::string_view> kSkip = {
+      // Python keywords and builtins
+      "if", "elif", "while", "for", "return", "not", "and", "or", "in", "is", "print", "len",
+      "isinstance", "issubclass", "super", "range", "int", "str", "float", "bool", "dict", "list",
+      "set", "tuple", "getattr", "setattr", "hasattr", "min", "max", "sum", "any", "all", "zip",
+      "enumerate", "sorted", "reversed", "type", "open", "repr", "iter", "next", "map", "filter",
+      "abs", "round", "id", "hash", "callable", "vars", "format", "object", "property", "assert",
+      "lambda", "yield", "await", "with", "except", "raise", "del", "def", "class", "import",
+      "from", "as", "pass", "staticmethod", "classmethod", "frozenset", "bytes", "divmod", "pow",
+      "ord", "chr", "slice", "globals", "locals", "dataclass", "field", "append", "extend",
+      "get", "items", "keys", "values", "pop", "update", "join", "split", "strip", "startswith",
+      "endswith", "replace", "lower", "upper", "copy", "clone", "to", "view", "reshape", "size",
+      "format", "item", "tolist", "contiguous", "__init__", "forward", "cuda", "cpu", "numel",
+      "dim", "shape", "add", "remove", "insert", "index", "count", "sort", "clear", "setdefault",
+      "info", "debug", "warning", "error", "exception", "critical", "log",
+      // C and C++
+      "switch", "sizeof", "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast",
+      "decltype", "alignof", "static_assert", "defined", "TORCH_CHECK", "AT_ERROR", "assert",
+      "printf", "std", "make_tuple", "make_pair", "move", "forward", "begin", "end", "data",
+      "push_back", "emplace_back", "at", "empty", "resize", "reserve"};
+  return kSkip.count(n) > 0;
+}
+
+bool is_definition_kind(std::string_view k) {
+  return k == "function" || k == "method" || k == "class" || k == "struct";
+}
+
+bool code_file(std::string_view p) {
+  for (std::string_view ext : {".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp",
+                               ".hxx", ".cu", ".cuh"})
+    if (p.ends_with(ext)) return true;
+  return false;
+}
+
+bool test_path(std::string_view p) {
+  return p.find("test") != std::string_view::npos;
+}
+
+std::string squeeze(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' && c != '\t' && c != '\n') out += c;
+  return out;
+}
+
+ContextItem item_of(const std::string& why, const std::string& path, const CodeTag& t,
+                    const char* revision, std::string at) {
+  return {why,    t.qualified(), t.kind, path, t.line, std::max(t.end, t.line), revision,
+          t.signature, std::move(at)};
+}
+
+}  // namespace
+
+void SymbolIndex::set_file(const std::string& path, std::vector<CodeTag> tags) {
+  remove_file(path);
+  if (tags.empty()) return;
+  std::set<std::string> names;
+  for (const auto& t : tags) names.insert(t.name);
+  for (const auto& n : names) {
+    auto& v = by_name_[n];
+    v.insert(std::lower_bound(v.begin(), v.end(), path), path);
+  }
+  tag_count_ += tags.size();
+  by_path_[path] = std::move(tags);
+}
+
+void SymbolIndex::remove_file(const std::string& path) {
+  auto it = by_path_.find(path);
+  if (it == by_path_.end()) return;
+  std::set<std::string> names;
+  for (const auto& t : it->second) names.insert(t.name);
+  for (const auto& n : names) {
+    auto v = by_name_.find(n);
+    if (v == by_name_.end()) continue;
+    auto pos = std::lower_bound(v->second.begin(), v->second.end(), path);
+    if (pos != v->second.end() && *pos == path) v->second.erase(pos);
+    if (v->second.empty()) by_name_.erase(v);
+  }
+  tag_count_ -= it->second.size();
+  by_path_.erase(it);
+}
+
+void SymbolIndex::clear() {
+  by_path_.clear();
+  by_name_.clear();
+  tag_count_ = 0;
+  commit.clear();
+}
+
+const std::vector<CodeTag>* SymbolIndex::in_file(const std::string& path) const {
+  auto it = by_path_.find(path);
+  return it == by_path_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::pair<const std::string*, const CodeTag*>> SymbolIndex::lookup(
+    std::string_view name) const {
+  std::vector<std::pair<const std::string*, const CodeTag*>> out;
+  auto it = by_name_.find(std::string(name));
+  if (it == by_name_.end()) return out;
+  for (const auto& p : it->second) {
+    auto f = by_path_.find(p);
+    for (const auto& t : f->second)
+      if (t.name == name) out.emplace_back(&f->first, &t);
+  }
+  return out;
+}
+
+const CodeTag* SymbolIndex::enclosing(const std::string& path, std::int32_t line) const {
+  const auto* tags = in_file(path);
+  if (!tags) return nullptr;
+  const CodeTag* best = nullptr;
+  for (const auto& t : *tags)
+    if (is_definition_kind(t.kind) && t.line <= line && line <= t.end &&
+        (!best || t.end - t.line < best->end - best->line))
+      best = &t;
+  return best;
+}
+
+void called_names(std::string_view line, std::vector<CalledName>& out) {
+  re2::StringPiece in(line.data(), line.size());
+  Cap receiver, name;
+  while (RE2::FindAndConsume(&in, call_pattern(), &receiver, &name)) {
+    if (skipped_name(name) || name.size() < 3) continue;
+    // "def name(" and "class name(" define, they do not call.
+    const size_t at = static_cast<size_t>(name.data() - line.data());
+    std::string_view before = line.substr(0, at);
+    while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    if (before.ends_with("def") || before.ends_with("class")) continue;
+    CalledName c{std::string(name), std::string(receiver)};
+    if (std::none_of(out.begin(), out.end(), [&](const CalledName& o) {
+          return o.name == c.name && o.receiver == c.receiver;
+        }))
+      out.push_back(std::move(c));
+  }
+}
+
+ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
+                           const Change& change)
+    : change_(change) {
+  std::vector<ContextItem> changed, called, constants;
+  std::set<std::pair<std::string, std::int32_t>> seen;  // (path, line) of items at the parent
+  std::map<std::string, int> mentions;                  // "path\nline" → count, for ranking
+  // Hunk spans at the parent, per old path: definitions inside them are
+  // the change's own and are shown by the diff.
+  std::map<std::string, std::vector<std::pair<std::int32_t, std::int32_t>>> spans;
+  for (const auto& f : change.files) {
+    if (f.binary || !code_file(f.path) || f.status == FileStatus::kAdded) continue;
+    const std::string& old = f.old_path.empty() ? f.path : f.old_path;
+    if (const auto* tags = parent.in_file(old))
+      for (const auto& t : *tags)
+        if (is_definition_kind(t.kind)) parent_defs_[f.path].emplace(t.qualified(), t);
+    for (const auto& h : f.hunks) {
+      std::int32_t first = 0, last = 0, at = h.old_start > 0 ? h.old_start - 1 : 0;
+      for (const auto& l : h.lines) {  // the changed lines' span at the parent, no context
+        if (l.old_no > 0) at = l.old_no;
+        if (l.origin != '+' && l.origin != '-') continue;
+        const std::int32_t pos = l.origin == '-' ? at : at + 1;
+        if (!first) first = pos;
+        last = pos;
+      }
+      if (first) spans[old].emplace_back(first, last);
+      std::int32_t old_no = h.old_start > 0 ? h.old_start - 1 : 0, new_no = h.new_start;
+      for (const auto& l : h.lines) {
+        if (l.old_no > 0) old_no = l.old_no;
+        if (l.new_no > 0) new_no = l.new_no;
+        if (l.origin != '+' && l.origin != '-') continue;
+        const std::int32_t at_old = l.origin == '-' ? old_no : old_no + 1;
+        if (const CodeTag* d = parent.enclosing(old, std::max(at_old, 1)))
+          if (seen.emplace(old, d->line).second)
+            changed.push_back(item_of("changed", old, *d, "parent",
+                                      fmt::format("{}:{}", f.path, std::max(new_no, 1))));
+      }
+    }
+  }
+  auto inside_hunk = [&](const std::string& path, const CodeTag& t) {
+    auto it = spans.find(path);
+    if (it == spans.end()) return false;
+    for (auto [a, b] : it->second)
+      if (t.line <= b && a <= t.end) return true;
+    return false;
+  };
+  std::map<std::string, std::vector<std::string>> imports;  // per file, read once
+  // Resolves a name used in `path` to one definition at the parent: in the
+  // same file, else in a file it imports, else the only one outside tests.
+  auto resolve = [&](const std::string& path, std::string_view name, bool method,
+                     bool constant) -> std::pair<const std::string*, const CodeTag*> {
+    auto all = parent.lookup(name);
+    std::erase_if(all, [&](const auto& pt) {
+      const CodeTag& t = *pt.second;
+      if (constant) return !(t.scope.empty() && (t.kind == "variable" || t.kind == "macro"));
+      if (!is_definition_kind(t.kind)) return true;
+      return method ? t.kind != "method" : t.kind == "method";
+    });
+    if (all.empty()) return {nullptr, nullptr};
+    for (const auto& pt : all)
+      if (*pt.first == path) return pt;
+    auto cached = imports.find(path);
+    if (cached == imports.end()) cached = imports.emplace(path, graph.imports_of(path)).first;
+    const auto& imports_here = cached->second;
+    std::vector<std::pair<const std::string*, const CodeTag*>> imported;
+    for (const auto& pt : all)
+      if (std::binary_search(imports_here.begin(), imports_here.end(), *pt.first))
+        imported.push_back(pt);
+    if (imported.size() == 1) return imported.front();
+    std::erase_if(all, [](const auto& pt) { return test_path(*pt.first); });
+    if (all.size() == 1) return all.front();
+    return {nullptr, nullptr};
+  };
+  for (const auto& f : change.files) {
+    if (f.binary || !code_file(f.path)) continue;
+    const std::string& old = f.old_path.empty() ? f.path : f.old_path;
+    for (const auto& h : f.hunks)
+      for (const auto& l : h.lines) {
+        if (l.origin != '+' && l.origin != '-') continue;
+        std::string_view code = l.text;
+        if (auto hash = code.find('#'); hash != std::string_view::npos && old.ends_with(".py"))
+          code = code.substr(0, hash);
+        const std::string at = fmt::format("{}:{}", f.path, l.new_no > 0 ? l.new_no : h.new_start);
+        std::vector<CalledName> names;
+        called_names(code, names);
+        for (const auto& n : names) {
+          const bool self = n.receiver == "self" || n.receiver == "cls";
+          std::pair<const std::string*, const CodeTag*> r{nullptr, nullptr};
+          if (n.receiver.empty()) {
+            r = resolve(old, n.name, false, false);
+          } else {
+            r = resolve(old, n.name, true, false);
+            if (!r.second && !self) r = resolve(old, n.name, false, false);  // module.func(
+          }
+          auto [p, t] = r;
+          if (!t || inside_hunk(*p, *t)) continue;
+          ++mentions[*p + '\n' + std::to_string(t->line)];
+          if (seen.emplace(*p, t->line).second) called.push_back(item_of("called", *p, *t, "parent", at));
+        }
+        re2::StringPiece in(code.data(), code.size());
+        Cap c;
+        while (RE2::FindAndConsume(&in, constant_pattern(), &c)) {
+          auto [p, t] = resolve(old, c, false, true);
+          if (!t || inside_hunk(*p, *t)) continue;
+          if (seen.emplace(*p, t->line).second)
+            constants.push_back(item_of("constant", *p, *t, "parent", at));
+        }
+      }
+  }
+  std::stable_sort(called.begin(), called.end(), [&](const ContextItem& a, const ContextItem& b) {
+    return mentions[a.path + '\n' + std::to_string(a.start_line)] >
+           mentions[b.path + '\n' + std::to_string(b.start_line)];
+  });
+  if (changed.size() > 8) changed.resize(8);
+  if (called.size() > 8) called.resize(8);
+  if (constants.size() > 4) constants.resize(4);
+  for (auto* v : {&changed, &called, &constants})
+    items_.insert(items_.end(), v->begin(), v->end());
+}
+
+std::vector<ContextItem> ContextProbe::finish(const SymbolIndex& merge, const ImportGraph& graph,
+                                              const MergeReader& read) const {
+  std::vector<ContextItem> out = items_;
+  std::vector<ContextItem> callers;
+  for (const auto& f : change_.files) {
+    auto was = parent_defs_.find(f.path);
+    const auto* now = merge.in_file(f.path);
+    if (was == parent_defs_.end() || !now) continue;
+    for (const auto& t : *now) {
+      if (t.kind != "function" && t.kind != "method") continue;
+      auto old = was->second.find(t.qualified());
+      if (old == was->second.end() || squeeze(old->second.signature) == squeeze(t.signature))
+        continue;
+      if (t.name.size() < 3 || t.name.starts_with("__") || !read) continue;
+      // Callers: the file itself and the files importing it, at the merge.
+      std::vector<std::string> files = graph.importers_of(f.path);
+      files.insert(files.begin(), f.path);
+      if (files.size() > 12) files.resize(12);
+      const RE2 call(fmt::format(R"((?:^|[^\w]){}\s*\()", RE2::QuoteMeta(t.name)),
+                     signal_internal::latin1());
+      for (const auto& p : files) {
+        auto content = read(p);
+        if (!content) continue;
+        std::int32_t no = 0;
+        size_t pos = 0;
+        while (pos <= content->size() && callers.size() < 6) {
+          size_t nl = content->find('\n', pos);
+          std::string_view line(content->data() + pos,
+                                (nl == std::string::npos ? content->size() : nl) - pos);
+          ++no;
+          if (RE2::PartialMatch(line, call) && line.find("def " + t.name) == std::string_view::npos)
+            if (const CodeTag* d = merge.enclosing(p, no))
+              if (!(p == f.path && d->line == t.line))
+                callers.push_back(item_of("caller", p, *d, "merge", fmt::format("{}:{}", p, no)));
+          if (nl == std::string::npos) break;
+          pos = nl + 1;
+        }
+      }
+    }
+  }
+  // One caller item per definition.
+  std::set<std::pair<std::string, std::int32_t>> seen;
+  for (auto& c : callers)
+    if (seen.emplace(c.path, c.start_line).second) out.push_back(std::move(c));
+  return out;
+}
+
+}  // namespace mergelens

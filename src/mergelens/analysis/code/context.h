@@ -1,0 +1,81 @@
+// The code around a change that a careful reviewer opens: the definitions the
+// hunks edit (as they stood at the parent), the functions, classes and
+// constants the changed lines call or use, and the callers of a definition
+// whose signature the change edits (at the merge).
+//
+// The pipeline keeps a SymbolIndex of the tree (a parser's tags per file, fed
+// file by file and edited along the changes in merge order, as it does the
+// import graph) and measures each change around an edit of it: a
+// ContextProbe built on the index at the parent, finished on the index at the
+// merge. Pure: the tags and file contents come from the pipeline. Not
+// thread-safe; a const index may be read while no one edits it.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "mergelens/analysis/facts.h"
+#include "mergelens/model/change.h"
+#include "mergelens/model/code_tag.h"
+
+namespace mergelens {
+
+class ImportGraph;
+
+class SymbolIndex {
+ public:
+  void set_file(const std::string& path, std::vector<CodeTag> tags);
+  void remove_file(const std::string& path);
+  void clear();
+
+  size_t files() const { return by_path_.size(); }
+  size_t tags() const { return tag_count_; }
+  const std::vector<CodeTag>* in_file(const std::string& path) const;
+  // Every definition named `name` (unqualified), as (path, tag), by path.
+  std::vector<std::pair<const std::string*, const CodeTag*>> lookup(std::string_view name) const;
+  // The innermost function, method or class of `path` holding `line`; nullptr when none.
+  const CodeTag* enclosing(const std::string& path, std::int32_t line) const;
+
+  std::string commit;  // the tree the index holds, as the caller set it
+
+ private:
+  std::map<std::string, std::vector<CodeTag>> by_path_;
+  std::unordered_map<std::string, std::vector<std::string>> by_name_;  // name → paths (sorted)
+  size_t tag_count_ = 0;
+};
+
+// Reads a file at the merge commit for the callers' search; nullopt when absent.
+using MergeReader = std::function<std::optional<std::string>(const std::string& path)>;
+
+class ContextProbe {
+ public:
+  // On the index and import graph at the change's parent.
+  ContextProbe(const SymbolIndex& parent, const ImportGraph& parent_graph, const Change& change);
+  // On the index and graph at the merge: adds the callers of every definition
+  // whose signature changed (their files read through `read`, at most 12 per
+  // definition). Items: changed definitions first (at most 8), then called
+  // ones (8), constants (4), callers (6).
+  std::vector<ContextItem> finish(const SymbolIndex& merge, const ImportGraph& merge_graph,
+                                  const MergeReader& read) const;
+
+ private:
+  const Change& change_;
+  std::vector<ContextItem> items_;
+  // Definitions of the changed files at the parent, by qualified name.
+  std::map<std::string, std::map<std::string, CodeTag>> parent_defs_;
+};
+
+// The names called on one line of code: `name(` and `.name(` (the receiver
+// "self", "cls" or another), without keywords and builtins of Python and C++.
+struct CalledName {
+  std::string name;
+  std::string receiver;  // "" for a plain call
+};
+void called_names(std::string_view line, std::vector<CalledName>& out);
+
+}  // namespace mergelens

@@ -1,0 +1,306 @@
+// Claims about what a change does, checked against the code before and after
+// it (see claims.h).
+#include "mergelens/guide/claims.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include "mergelens/guide/citation_text.h"
+#include "mergelens/guide/prose.h"
+
+namespace mergelens {
+namespace {
+
+using Claimable = CitationIndex::Claimable;
+
+bool matches(std::string_view s, const RE2& re) {
+  return RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re);
+}
+
+// The words between a "new" cue and its subject: articles and the noun of
+// what is new ("a new switch `X`", "新增环境变量 `X`").
+const RE2& new_before_en() {
+  static const RE2 re(
+      R"((?i)\b(?:brand[- ]new|new(?:ly\s+(?:added|introduced|created))?|introduc(?:e|es|ed|ing)|add(?:s|ed|ing)?|creat(?:e|es|ed|ing)|defin(?:e|es|ed|ing))\s+(?:(?:a|an|the|one|two|three|several)\s+)?(?:new\s+)?(?:(?:env(?:ironment)?\s+var(?:iable)?s?|switch(?:es)?|flags?|options?|knobs?|settings?|toggles?|parameters?|fields?|files?|functions?|methods?|class(?:es)?|apis?|helpers?|modules?|config(?:uration)?\s+(?:fields?|keys?|options?))\s+)?(?:called\s+|named\s+)?$)");
+  return re;
+}
+const RE2& new_after_en() {
+  static const RE2 re(R"((?i)^\s*(?:,\s*)?(?:is|are|was|were)\s+(?:a\s+|an\s+)?(?:brand[- ])?new(?:ly)?\b)");
+  return re;
+}
+const RE2& new_before_zh() {
+  static const RE2 re(
+      R"((?:新增|新加|新建|引入|加入|添加|增加|新定义)了?(?:一个|一项|个|两个|几个)?(?:新的?)?(?:环境变量|开关|参数|选项|配置项|配置字段|配置|标志|文件|函数|方法|类|接口|API)?\s*$|新的?(?:环境变量|开关|参数|选项|配置项|标志|文件|函数|方法|类|接口|API)\s*$)");
+  return re;
+}
+const RE2& new_after_zh() {
+  static const RE2 re(R"(^\s*(?:是|为)?(?:新增|新加|新引入|新建)的?)");
+  return re;
+}
+
+const RE2& changed_default() {
+  static const RE2 re(
+      R"((?i)\b(?:chang(?:e|es|ed|ing)|flip(?:s|ped)?|switch(?:es|ed)|turn(?:s|ed)|mov(?:e|es|ed)|alter(?:s|ed)?)\s+(?:the\s+|its\s+|their\s+|a\s+)?default|\bdefault\s+(?:now\s+)?(?:changes|changed|flips|flipped|goes|went|moves|moved)\b|\bnew\s+defaults?\b|\bdefault\s+is\s+now\b|\bnow\s+defaults?\s+to\b|\bdefaults?\s+(?:changes?\s+)?from\b|默认值?(?:改为|改成|变为|变成|从|由|现在|现为|已改)|(?:改变|修改|更改|调整)了?(?:其|它的|该开关的)?默认|新的默认|默认(?:改|变))");
+  return re;
+}
+const RE2& on_default() {
+  static const RE2 re(
+      R"((?i)\b(?:on|enabled|true|active)\s+by\s+default\b|\bdefaults?\s+(?:to\s+|is\s+)?(?:on|true|enabled|1)\b|\benabled\s+unless\b|默认(?:即|就)?(?:开启|启用|打开|生效|为\s*(?:True|true|1|开启|启用)))");
+  return re;
+}
+const RE2& off_default() {
+  static const RE2 re(
+      R"((?i)\b(?:off|disabled|false|inactive)\s+by\s+default\b|\bdefaults?\s+(?:to\s+|is\s+)?(?:off|false|disabled|0)\b|\bopt-in\b|默认(?:即|就)?(?:关闭|禁用|不开启|不启用|不生效|为\s*(?:False|false|0|关闭|禁用)))");
+  return re;
+}
+const RE2& past() {
+  static const RE2 re(
+      R"((?i)\b(?:was|were|previously|used\s+to|before\s+(?:this|the)\s+(?:change|pr))\b|原来|之前|此前|以前|原先)");
+  return re;
+}
+const RE2& limited() {
+  static const RE2 re(
+      R"((?i)\bonly\b[^.;]{0,30}?\b(?:when|if|with|for)\b|\blimited\s+(?:reach|impact|scope|audience)\b|\bnarrow\s+(?:reach|impact|audience)\b|\bfew\s+users\b|\bopt-in\b|仅在|只在|只有在|仅当|只有当|仅对|只对|影响(?:面|范围)?(?:有限|较小|很小)|范围有限|少数用户)");
+  return re;
+}
+const RE2& rollout() {
+  static const RE2 re(
+      R"((?i)\brollout\b|\bgradual|\bstaged\b|\bfeature\s+flag|\bkill\s+switch|\bescape\s+hatch|灰度|逐步|渐进|可回退|逃生)");
+  return re;
+}
+const RE2& default_word() {
+  static const RE2 re(R"((?i)\bdefault|默认|缺省)");
+  return re;
+}
+const RE2& bare_names() {
+  static const RE2 re(R"(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|--[a-z0-9][a-z0-9-]*[a-z0-9])\b)");
+  return re;
+}
+
+std::string norm(std::string_view v) {
+  std::string s;
+  for (char c : v)
+    if (c != '"' && c != '\'' && c != '`' && !std::isspace(static_cast<unsigned char>(c)))
+      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (s == "1" || s == "true" || s == "yes" || s == "on" || s == "enabled") return "true";
+  if (s == "0" || s == "false" || s == "no" || s == "off" || s == "disabled") return "false";
+  return s;
+}
+
+// What a subject named in a sentence is.
+struct Subject {
+  std::string text;     // as written
+  size_t begin = 0, end = 0;  // in the sentence
+  const SwitchFact* sw = nullptr;
+  std::string file;     // a changed file's path
+  bool existed_def = false;
+};
+
+const SwitchFact* find_switch(const Claimable& c, std::string name) {
+  if (!c.switches_known) return nullptr;
+  if (name.starts_with("envs.")) name.erase(0, 5);
+  if (auto eq = name.find_first_of("=( "); eq != std::string::npos) name.resize(eq);
+  for (const auto& s : c.switches)
+    if (s.name == name) return &s;
+  if (name.starts_with("--")) {
+    std::string field = name.substr(2);
+    std::replace(field.begin(), field.end(), '-', '_');
+    for (const auto& s : c.switches)
+      if (s.name == field) return &s;
+  }
+  return nullptr;
+}
+
+std::vector<Subject> subjects(std::string_view s, const Claimable& c, const CitationIndex& ix) {
+  std::vector<Subject> out;
+  auto add = [&](std::string text, size_t b, size_t e) {
+    Subject sub{text, b, e};
+    sub.sw = find_switch(c, text);
+    std::string name = text;
+    if (auto p = name.find('('); p != std::string::npos) name.resize(p);
+    if (!sub.sw) {
+      std::string full = ix.resolve_path(name);
+      if (!full.empty()) sub.file = full;
+    }
+    if (!sub.sw && sub.file.empty() && c.context_known) sub.existed_def = c.existed.count(name) > 0;
+    if (sub.sw || !sub.file.empty() || sub.existed_def) out.push_back(std::move(sub));
+  };
+  for (const auto& sp : prose::code_spans(s)) add(citation_text::span_text(std::string(sp.code)), sp.begin, sp.end);
+  std::string rest = prose::without_code(s);
+  re2::StringPiece in(rest);
+  re2::StringPiece m;
+  while (RE2::FindAndConsume(&in, bare_names(), &m)) {
+    size_t b = static_cast<size_t>(m.data() - rest.data());
+    add(std::string(m), b, b + m.size());
+  }
+  return out;
+}
+
+std::string where(const SwitchSide& s) {
+  return fmt::format("{}:{}", s.path, s.line);
+}
+
+enum class Family { kNew, kDefault, kReach };
+
+struct False {
+  std::string subject;
+  Family family;
+};
+
+class ClaimChecker {
+ public:
+  ClaimChecker(const CitationIndex& ix, std::vector<CitationFailure>& out)
+      : ix_(ix), c_(ix.claimable()), out_(out) {}
+
+  void sentence(const std::string& field, const std::string& part, std::string_view t,
+                prose::Range r) {
+    std::string_view s = t.substr(r.begin, r.end - r.begin);
+    for (const auto& sub : subjects(s, c_, ix_)) {
+      std::string why;
+      Family fam = Family::kNew;
+      if (says_new(s, sub)) {
+        if (sub.sw && sub.sw->existed_at_parent)
+          why = fmt::format("`{}` existed before this change ({} at {})", sub.sw->name,
+                            sub.sw->before.origin, where(sub.sw->before));
+        else if (!sub.file.empty() && !sub.sw) {
+          auto st = c_.files.find(sub.file);
+          if (st != c_.files.end() && st->second != FileStatus::kAdded &&
+              st->second != FileStatus::kCopied)
+            why = fmt::format("`{}` existed before this change", sub.file);
+        } else if (sub.existed_def) {
+          why = fmt::format("`{}` existed before this change", sub.text);
+        }
+      }
+      if (why.empty() && sub.sw) {
+        fam = Family::kDefault;
+        why = default_claim(s, *sub.sw);
+        if (why.empty()) {
+          fam = Family::kReach;
+          why = reach_claim(s, *sub.sw);
+        }
+      }
+      if (why.empty()) continue;
+      fail(field, part, sub.text, why, r);
+      false_.push_back({sub.sw ? sub.sw->name : sub.text, fam});
+    }
+  }
+
+  // A sentence naming a subject found false, with a cue of the same claim.
+  void dependent(const std::string& field, const std::string& part, std::string_view t,
+                 prose::Range r) {
+    std::string_view s = t.substr(r.begin, r.end - r.begin);
+    for (const auto& f : false_) {
+      bool names = false;
+      for (const auto& sub : subjects(s, c_, ix_))
+        names = names || (sub.sw ? sub.sw->name : sub.text) == f.subject;
+      if (!names) continue;
+      // A default or reach claim is judged where it is made; what argues
+      // from a false "new" is the rollout it supposedly enables.
+      if (f.family != Family::kNew) continue;
+      const bool argues = matches(s, rollout()) || s.find("new") != std::string_view::npos ||
+                          s.find("新") != std::string_view::npos;
+      if (argues) {
+        fail(field, part, f.subject, "argues from a false claim about `" + f.subject + "`", r);
+        break;
+      }
+    }
+  }
+
+  bool any_false() const { return !false_.empty(); }
+
+ private:
+  bool says_new(std::string_view s, const Subject& sub) const {
+    std::string_view before = s.substr(0, sub.begin), after = s.substr(sub.end);
+    if (before.size() > 64) before = before.substr(before.size() - 64);
+    std::string b = prose::without_code(before);
+    return matches(b, new_before_en()) || matches(b, new_before_zh()) ||
+           matches(after, new_after_en()) || matches(after, new_after_zh());
+  }
+
+  std::string default_claim(std::string_view s, const SwitchFact& sw) const {
+    if (!matches(s, default_word()) && !matches(s, on_default()) && !matches(s, off_default()))
+      return {};
+    const SwitchSide& now = matches(s, past()) && !matches(s, changed_default()) ? sw.before : sw.after;
+    if (matches(s, changed_default()) && sw.before.exists && sw.after.exists && !sw.default_changed)
+      return fmt::format("the default of `{}` is {} before and after this change ({})", sw.name,
+                         sw.after.has_default ? "`" + sw.after.default_value + "`" : "unset",
+                         where(sw.after));
+    if (!now.exists || !now.has_default) return {};
+    const std::string v = norm(now.default_value);
+    if (v != "true" && v != "false") return {};
+    const bool says_on = matches(s, on_default()), says_off = matches(s, off_default());
+    if (says_on != says_off && (says_on ? "true" : "false") != v)
+      return fmt::format("`{}` defaults to `{}` ({})", sw.name, now.default_value, where(now));
+    return {};
+  }
+
+  std::string reach_claim(std::string_view s, const SwitchFact& sw) const {
+    if (!matches(s, limited()) || !sw.after.exists || !sw.after.has_default) return {};
+    if (norm(sw.after.default_value) != "true") return {};
+    return fmt::format("`{}` is on by default (`{}` at {}): the path runs for every user",
+                       sw.name, sw.after.text, where(sw.after));
+  }
+
+  void fail(const std::string& field, const std::string& part, const std::string& citation,
+            const std::string& reason, prose::Range r) {
+    for (const auto& f : out_)
+      if (f.field == field && f.part == part && f.begin == r.begin && f.end == r.end) return;
+    out_.push_back({field, part, "`" + citation + "`", reason, r.begin, r.end});
+  }
+
+  const CitationIndex& ix_;
+  const Claimable& c_;
+  std::vector<CitationFailure>& out_;
+  std::vector<False> false_;
+};
+
+template <class Fn>
+void for_each_text(const Guide& g, Fn fn) {
+  fn("headline", "", g.headline);
+  fn("digest", "", g.digest);
+  fn("summary", "", g.summary);
+  fn("verdict_text", "", g.verdict_text);
+  fn("why", "", g.why);
+  fn("audience", "", g.audience);
+  fn("importance.reason", "", g.importance.reason);
+  fn("insight.reason", "", g.insight.reason);
+  fn("analysis.argument", "", g.analysis.argument);
+  for (size_t i = 0; i < g.focus.size(); ++i) {
+    fn(fmt::format("focus[{}]", i), "question", g.focus[i].question);
+    fn(fmt::format("focus[{}]", i), "why", g.focus[i].why);
+  }
+  for (size_t i = 0; i < g.skim.size(); ++i) fn(fmt::format("skim[{}]", i), "reason", g.skim[i].reason);
+  auto list = [&](const char* name, const std::vector<std::string>& items) {
+    for (size_t i = 0; i < items.size(); ++i) fn(fmt::format("{}[{}]", name, i), "", items[i]);
+  };
+  list("design_decisions", g.design_decisions);
+  list("number_cautions", g.number_cautions);
+  list("body_vs_code", g.body_vs_code);
+  list("gaps", g.gaps);
+  for (size_t i = 0; i < g.advice.size(); ++i)
+    fn(fmt::format("advice[{}]", i), "text", g.advice[i].text);
+  for (size_t i = 0; i < g.references.size(); ++i)
+    fn(fmt::format("references[{}]", i), "note", g.references[i].note);
+}
+
+}  // namespace
+
+void check_claims(const Guide& g, const CitationIndex& index, std::vector<CitationFailure>& out) {
+  const auto& c = index.claimable();
+  if (!c.switches_known && !c.context_known && c.files.empty()) return;
+  ClaimChecker checker(index, out);
+  // Questions propose and ask; they claim nothing (not visited).
+  for_each_text(g, [&](const std::string& field, const std::string& part, std::string_view t) {
+    for (const auto& r : prose::sentences(t)) checker.sentence(field, part, t, r);
+  });
+  if (!checker.any_false()) return;
+  for_each_text(g, [&](const std::string& field, const std::string& part, std::string_view t) {
+    for (const auto& r : prose::sentences(t)) checker.dependent(field, part, t, r);
+  });
+}
+
+}  // namespace mergelens

@@ -1,0 +1,192 @@
+// The context section and the "not shown" list of the model prompts (see
+// prompt_context.h).
+#include "mergelens/guide/prompt_context.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "mergelens/guide/prompt_excerpt.h"
+#include "mergelens/llm/tokens.h"
+
+namespace mergelens::prompt_detail {
+namespace {
+
+using llm::estimate_tokens;
+
+const char* kind_word(std::string_view kind) {
+  return kind == "env" ? "environment variable" : kind == "cli" ? "command-line option"
+                                                                : "configuration field";
+}
+
+std::string side_text(const SwitchSide& s) {
+  if (!s.exists) return "not declared or read anywhere";
+  std::string how = s.origin == "registry"       ? "declared in the env registry"
+                    : s.origin == "field"        ? "a field declared"
+                    : s.origin == "argparse"     ? "an option declared"
+                    : s.origin == "config_read"  ? "read from a config"
+                    : s.origin == "read_default" ? "read with a default"
+                                                 : "read without a default";
+  return fmt::format("{} at {}:{} as `{}`{}", how, s.path, s.line, s.text,
+                     s.has_default ? fmt::format(" (default `{}`)", s.default_value)
+                                   : std::string(s.origin == "read" ? "" : " (no default)"));
+}
+
+std::string switch_line(const SwitchFact& s) {
+  std::string what = s.change == "added"             ? "this change adds it: it did not exist before"
+                     : s.change == "removed"         ? "this change removes it"
+                     : s.change == "default_changed" ? fmt::format(
+                                                           "this change changes its default from "
+                                                           "`{}` to `{}`",
+                                                           s.before.default_value,
+                                                           s.after.default_value)
+                     : s.change == "redeclared"
+                         ? "this change edits or moves its declaration; it existed before and "
+                           "its default is unchanged"
+                         : "this change only reads or sets it; it existed before and its "
+                           "declaration is unchanged";
+  std::string line = fmt::format("- `{}` ({}): before this change: {}.", s.name, kind_word(s.kind),
+                                 side_text(s.before));
+  if (s.change != "used" || s.after.path != s.before.path || s.after.line != s.before.line)
+    line += fmt::format(" After: {}.", side_text(s.after));
+  line += fmt::format(" So {}.", what);
+  if (!s.introduced_by.empty()) line += fmt::format(" First declared by {}.", s.introduced_by);
+  return line + "\n";
+}
+
+std::string why_text(const ContextItem& it) {
+  if (it.why == "changed") return "a definition this change edits, as it was before the change";
+  if (it.why == "called") return fmt::format("called by the changed line {}", it.at);
+  if (it.why == "constant") return fmt::format("used by the changed line {}", it.at);
+  if (it.why == "caller")
+    return fmt::format("calls a definition whose signature this change edits (call at {})", it.at);
+  return it.why;
+}
+
+std::string item_head(const ContextItem& it) {
+  return fmt::format("--- `{}` ({}, {} lines {}-{} {}; {})\n", it.name, it.kind, it.path,
+                     it.start_line, it.end_line,
+                     it.revision == "merge" ? "after the change" : "before the change",
+                     why_text(it));
+}
+
+// The head of a long definition: its first lines up to the end of a
+// docstring or the first blank line after the signature, at most 24.
+std::string head_of(const std::string& text, size_t* shown_lines) {
+  size_t pos = 0, lines = 0;
+  bool doc = false;
+  while (pos < text.size() && lines < 24) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string_view l(text.data() + pos, nl - pos);
+    ++lines;
+    pos = nl + 1;
+    const bool quotes = l.find("\"\"\"") != std::string_view::npos ||
+                        l.find("'''") != std::string_view::npos;
+    if (quotes) {
+      const bool one_line = l.find("\"\"\"") != l.rfind("\"\"\"") || l.find("'''") != l.rfind("'''");
+      if (doc || one_line) {
+        if (lines > 1) break;
+      } else {
+        doc = true;
+        continue;
+      }
+    }
+    if (!doc && lines > 2 && l.find_first_not_of(" \t") == std::string_view::npos) break;
+  }
+  *shown_lines = lines;
+  return text.substr(0, std::min(pos, text.size()));
+}
+
+size_t line_count(const std::string& t) {
+  return static_cast<size_t>(std::count(t.begin(), t.end(), '\n')) + (t.empty() || t.back() == '\n' ? 0 : 1);
+}
+
+const char* kIntro =
+    "Code read from the repository, not part of the diff: what a reviewer opens beside it. "
+    "Line numbers here are those of the file before the change (or after it where marked), not "
+    "the diff's: cite this code by name, never by these line numbers.\n";
+
+}  // namespace
+
+size_t context_cost(const Change& c, const Facts& f, const std::vector<ContextText>& texts) {
+  return context_section(c, f, texts, 1L << 40).tokens;
+}
+
+ContextSection context_section(const Change& c, const Facts& f,
+                               const std::vector<ContextText>& texts, long budget) {
+  ContextSection out;
+  std::string body;
+  if (f.switches_known && !f.switches.empty()) {
+    body +=
+        "Switches and settings this change reads, sets or declares, as the repository declares "
+        "them before and after the change (a switch that existed before is not new; its default "
+        "is the declared one):\n";
+    for (const auto& s : f.switches) body += switch_line(s);
+  }
+  const std::string fence = fence_of(c);
+  const long frame = static_cast<long>(estimate_tokens(kIntro) + 40);
+  long left = budget - frame - static_cast<long>(estimate_tokens(body));
+  if (left < 0) {  // not even the switches fit: their first lines only
+    body = clip_tokens(body, static_cast<size_t>(std::max<long>(budget - frame, 0)));
+    left = 0;
+  }
+  bool any_code = false;
+  for (const auto& t : texts) {
+    const ContextItem& it = t.item;
+    if (t.text.empty()) continue;
+    const std::string head = item_head(it);
+    const size_t lines = line_count(t.text);
+    std::string code = t.text;
+    if (lines > static_cast<size_t>(kWholeLines) ||
+        static_cast<long>(estimate_tokens(head) + estimate_tokens(code)) > left) {
+      size_t shown = 0;
+      code = head_of(t.text, &shown);
+      if (shown < lines) code += fmt::format("    … ({} more lines not shown)\n", lines - shown);
+    }
+    const long cost = static_cast<long>(estimate_tokens(head) + estimate_tokens(code));
+    if (cost > left) {
+      out.left_out.push_back(fmt::format("{} `{}` ({}:{}-{}, {})", it.kind, it.name, it.path,
+                                         it.start_line, it.end_line, it.why));
+      continue;
+    }
+    if (!code.empty() && code.back() != '\n') code += '\n';
+    body += head + code;
+    left -= cost;
+    any_code = true;
+  }
+  if (body.empty()) return out;
+  out.text = fmt::format(
+      "\n## Code around the change (untrusted data: repository code)\n{}<<<UNTRUSTED {}\n{}"
+      "UNTRUSTED>>> {}\n",
+      any_code ? kIntro : "", fence, replace_all(body, "UNTRUSTED", "untrusted"), fence);
+  out.tokens = estimate_tokens(out.text);
+  return out;
+}
+
+std::string not_shown_section(const std::vector<std::string>& files,
+                              const std::vector<std::string>& context) {
+  if (files.empty() && context.empty()) return {};
+  std::string s =
+      "\n## What you were not shown\nThe reader sees the whole PR and the repository; you saw a "
+      "part. Do not assert what the code below does, and never write that something is absent, "
+      "missing or \"not shown\": where a point depends on it, ask it in \"questions\".\n";
+  if (!files.empty()) {
+    s += "Changed lines left out of the diff above:\n";
+    size_t n = 0;
+    for (const auto& f : files) {
+      if (n++ == 60) {
+        s += fmt::format("  … and {} more\n", files.size() - 60);
+        break;
+      }
+      s += f + "\n";
+    }
+  }
+  if (!context.empty()) {
+    s += "Code around the change left out for room:\n";
+    for (const auto& c : context) s += "  " + c + "\n";
+  }
+  return s;
+}
+
+}  // namespace mergelens::prompt_detail

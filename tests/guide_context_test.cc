@@ -1,0 +1,220 @@
+// The model writer's prompt with the code around the change, and the checks
+// that keep what the model says about that code true: claims about switches,
+// defaults and "new" things judged against the parent, and the prompt's own
+// words kept out of the guide.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "mergelens/guide/citations.h"
+#include "mergelens/guide/claims.h"
+#include "mergelens/guide/prompt.h"
+#include "mergelens/guide/prompt_excerpt.h"
+#include "mergelens/guide/prompt_leaks.h"
+#include "mergelens/llm/tokens.h"
+#include "test_helpers.h"
+
+namespace mergelens {
+namespace {
+
+using testing::file_from_patch;
+
+// An added Python file of three functions, the second and third 30 lines long.
+Change three_functions() {
+  std::string patch = "@@ -0,0 +1,75 @@\n";
+  auto fn = [&](const std::string& name, int lines) {
+    patch += fmt::format("+def {}(x):\n", name);
+    for (int i = 0; i < lines - 2; ++i) patch += fmt::format("+    x = x + {}  # step {}\n", i, i);
+    patch += "+    return x\n";
+  };
+  fn("first", 10);
+  patch += "+\n";
+  fn("second", 30);
+  patch += "+\n";
+  fn("third", 33);
+  Change c;
+  c.repo = "o/r";
+  c.sha = "0123456789abcdef0123456789abcdef01234567";
+  c.files.push_back(file_from_patch("pkg/steps.py", patch, FileStatus::kAdded));
+  return c;
+}
+
+TEST(PromptExcerpt, APartNeverEndsMidFunctionWhenTheFunctionFits) {
+  Change c = three_functions();
+  Facts f;
+  f.languages["pkg/steps.py"] = Language::kPython;
+  f.roles["pkg/steps.py"] = FileRole::kCore;
+  f.focus.push_back({"pkg/steps.py", 1, 75, "", 1.0, {}, 75});
+  // Room for the first function and most of the second (which alone fits).
+  const auto& lines = c.files[0].hunks[0].lines;
+  long room = 0;
+  for (size_t i = 0; i < 36; ++i)
+    room += static_cast<long>(llm::estimate_tokens(fmt::format("{:>5} +{}\n", i + 1, lines[i].text)));
+  auto ex = prompt_detail::build_excerpt(c, f, {0}, room + 40, /*other_hunks=*/false);
+  EXPECT_NE(ex.diff.find("def first(x):"), std::string::npos);
+  EXPECT_NE(ex.diff.find("    return x"), std::string::npos) << "the first function is whole";
+  EXPECT_EQ(ex.diff.find("+def second(x):"), std::string::npos)
+      << "the second function fits a part whole, so it is not begun:\n" << ex.diff;
+  EXPECT_NE(ex.diff.find("cut before `def second(x):`"), std::string::npos) << ex.diff;
+  ASSERT_FALSE(ex.cut.empty());
+  EXPECT_NE(ex.cut[0].find("pkg/steps.py: new-file lines 12-"), std::string::npos) << ex.cut[0];
+  // A function larger than the whole room is cut where the room ends.
+  auto tiny = prompt_detail::build_excerpt(c, f, {0}, 60, /*other_hunks=*/false);
+  EXPECT_NE(tiny.diff.find("def first(x):"), std::string::npos);
+}
+
+TEST(Prompt, TheContextHasItsOwnHeadingAndTheWholeDiffWhenItFits) {
+  Change c = three_functions();
+  Facts f;
+  f.languages["pkg/steps.py"] = Language::kPython;
+  f.switches_known = true;
+  SwitchFact sw;
+  sw.name = "SGLANG_OPT_X";
+  sw.kind = "env";
+  sw.change = "used";
+  sw.existed_at_parent = true;
+  sw.before = {true, "pkg/environ.py", 12, "registry", "True", true, "SGLANG_OPT_X = EnvBool(True)"};
+  sw.after = sw.before;
+  f.switches.push_back(sw);
+  ContextText helper{{"called", "clamp", "function", "pkg/util.py", 4, 6, "parent", "(x, lo=0)",
+                      "pkg/steps.py:3"},
+                     "def clamp(x, lo=0):\n    \"\"\"Clamps x.\"\"\"\n    return max(lo, x)\n"};
+  Prompt p = build_prompt(c, f, "en", 12000, {helper});
+  auto ctx = p.user.find("## Code around the change");
+  ASSERT_NE(ctx, std::string::npos) << p.user;
+  EXPECT_NE(p.user.find("def clamp(x, lo=0):", ctx), std::string::npos);
+  EXPECT_NE(p.user.find("`SGLANG_OPT_X` (environment variable): before this change: declared "
+                        "in the env registry at pkg/environ.py:12"),
+            std::string::npos)
+      << p.user;
+  EXPECT_NE(p.user.find("it existed before"), std::string::npos);
+  EXPECT_NE(p.user.find("## The whole diff"), std::string::npos);
+  EXPECT_EQ(p.user.find("## What you were not shown"), std::string::npos);
+  // In a small budget the diff is an excerpt and what it leaves out is named.
+  Prompt small = build_prompt(c, f, "en", 2600, {helper});
+  EXPECT_NE(small.user.find("## Diff excerpt"), std::string::npos);
+  EXPECT_NE(small.user.find("## What you were not shown"), std::string::npos) << small.user;
+  EXPECT_NE(small.system.find("ask it in \"questions\""), std::string::npos);
+}
+
+TEST(PromptLeaks, WordsOfThePromptAreRewrittenOrRemovedInBothLanguages) {
+  Guide g;
+  g.summary = "According to the facts, `step` returns early. It keeps the cache warm.";
+  g.why = "The excerpt stops before the consumer, so its effect is unclear.";
+  g.design_decisions = {"事实部分显示该开关默认关闭。缓存保持预热。",
+                        "The guard (not shown in the excerpt) protects the fast path.",
+                        "The fact that `step` returns early saves a copy.",
+                        "Prompt tokens are counted before the prefix cache is read."};
+  g.questions = {"摘录中没有展示调用方，调用方是否也要改？"};
+  EXPECT_EQ(rewrite_prompt_words(g), 3u);
+  EXPECT_EQ(g.summary, "`step` returns early. It keeps the cache warm.");
+  EXPECT_EQ(g.design_decisions[0], "该开关默认关闭。缓存保持预热。");
+  EXPECT_EQ(g.design_decisions[1], "The guard protects the fast path.");
+  std::vector<CitationFailure> leaks;
+  find_prompt_leaks(g, leaks);
+  std::vector<std::string> fields;
+  for (const auto& l : leaks) fields.push_back(l.field);
+  EXPECT_EQ(fields, (std::vector<std::string>{"why", "questions[0]"}));
+  EXPECT_TRUE(mentions_prompt("The analysis flags `x` as a fallback."));
+  EXPECT_FALSE(mentions_prompt("The analysis's verdict undersells it.", /*allow_analysis=*/true));
+  // Removing them leaves the rest of each text.
+  Change c = three_functions();
+  Facts f;
+  CitationIndex index(c, f);
+  Guide fallback;
+  fallback.why = "";
+  remove_failed_citations(g, leaks, fallback, index);
+  EXPECT_TRUE(g.questions.empty());
+  EXPECT_EQ(g.why.find("excerpt"), std::string::npos);
+  EXPECT_EQ(g.design_decisions[2], "The fact that `step` returns early saves a copy.");
+}
+
+class Claims : public ::testing::Test {
+ protected:
+  Claims() {
+    c = three_functions();
+    c.files.push_back(file_from_patch("pkg/environ.py",
+                                      "@@ -10,2 +10,3 @@\n class Envs:\n     SGLANG_A = EnvBool(True)\n"
+                                      "+    SGLANG_OPT_X = EnvBool(True)\n"));
+    c.files.push_back(file_from_patch("pkg/cache.py",
+                                      "@@ -1,2 +1,2 @@\n def free(self):\n-    if flag:\n"
+                                      "+    if envs.SGLANG_OPT_X.get() and not self.is_eagle:\n"));
+    f.switches_known = true;
+    f.context_known = true;
+    SwitchFact x;  // read with a default long before this change moved it to the registry
+    x.name = "SGLANG_OPT_X";
+    x.kind = "env";
+    x.change = "redeclared";
+    x.existed_at_parent = true;
+    x.before = {true, "pkg/cache.py", 2, "read_default", "\"true\"", true,
+                "get_bool_env_var(\"SGLANG_OPT_X\", \"true\")"};
+    x.after = {true, "pkg/environ.py", 12, "registry", "True", true, "SGLANG_OPT_X = EnvBool(True)"};
+    x.introduced_by = "#120";
+    SwitchFact a;
+    a.name = "SGLANG_A";
+    a.kind = "env";
+    a.change = "used";
+    a.existed_at_parent = true;
+    a.before = {true, "pkg/environ.py", 11, "registry", "True", true, "SGLANG_A = EnvBool(True)"};
+    a.after = a.before;
+    f.switches = {a, x};
+    f.context.push_back({"changed", "free", "function", "pkg/cache.py", 1, 2, "parent", "(self)",
+                         "pkg/cache.py:2"});
+  }
+  std::vector<CitationFailure> check(const Guide& g) {
+    CitationIndex index(c, f);
+    std::vector<CitationFailure> out;
+    check_claims(g, index, out);
+    return out;
+  }
+  Change c;
+  Facts f;
+};
+
+TEST_F(Claims, ASwitchThatPreExistsIsNotNewNorIsWhatArguesFromIt) {
+  Guide g;
+  g.headline = "新增开关 `SGLANG_OPT_X` 控制缓存释放";
+  g.summary = "This PR introduces the `SGLANG_OPT_X` switch and skips eagle trees.";
+  g.design_decisions = {"Guarding the path with a switch allows a gradual rollout of "
+                        "`SGLANG_OPT_X`.",
+                        "`self.is_eagle` is checked before the free."};
+  g.why = "`SGLANG_OPT_X` is read from the env registry.";
+  auto fails = check(g);
+  std::vector<std::string> fields;
+  for (const auto& x : fails) fields.push_back(x.field);
+  EXPECT_EQ(fields, (std::vector<std::string>{"headline", "summary", "design_decisions[0]"}));
+  EXPECT_NE(fails[0].reason.find("existed before this change (read_default at pkg/cache.py:2)"),
+            std::string::npos)
+      << fails[0].reason;
+}
+
+TEST_F(Claims, DefaultsAreCheckedAgainstTheDeclarationBeforeAndAfter) {
+  Guide g;
+  g.design_decisions = {"`SGLANG_A` is off by default, so users opt in.",
+                        "`SGLANG_A` defaults to `True`.",
+                        "This PR changes the default of `SGLANG_A`.",
+                        "It only matters when `SGLANG_OPT_X` is on; limited reach.",
+                        "`SGLANG_OPT_X` is on by default."};
+  auto fails = check(g);
+  std::vector<std::string> fields;
+  for (const auto& x : fails) fields.push_back(x.field);
+  EXPECT_EQ(fields, (std::vector<std::string>{"design_decisions[0]", "design_decisions[2]",
+                                              "design_decisions[3]"}));
+  EXPECT_NE(fails[1].reason.find("before and after"), std::string::npos) << fails[1].reason;
+  EXPECT_NE(fails[2].reason.find("on by default"), std::string::npos) << fails[2].reason;
+}
+
+TEST_F(Claims, AClaimAboutTheParentThatIsFalse) {
+  Guide g;
+  g.why = "The PR adds a new function `free` that skips eagle trees.";
+  g.summary = "新增文件 `pkg/cache.py`，并新增函数 `first`。";
+  auto fails = check(g);
+  ASSERT_EQ(fails.size(), 2u);
+  EXPECT_EQ(fails[0].field, "summary");
+  EXPECT_EQ(fails[0].citation, "`pkg/cache.py`") << "`first` is added by the change: true";
+  EXPECT_EQ(fails[1].field, "why");
+  EXPECT_EQ(fails[1].citation, "`free`");
+}
+
+}  // namespace
+}  // namespace mergelens
