@@ -224,6 +224,19 @@ class OfflineChecked : public ::testing::Test {
     repo.write("pkg/big/c.py", lines("gamma", 160));
     repo.commit("Big lookup tables (#311)", "2026-09-02T19:00:00Z");
 
+    repo.write("pkg/envs.py",
+               "class Envs:\n    SGLANG_OPT_FREE_SLOTS = EnvBool(True)\n"
+               "    SGLANG_WINDOW_SLOTS = EnvInt(4)\n\n\nenvs = Envs()\n");
+    repo.write("pkg/window.py",
+               "from pkg.envs import envs\n\n\ndef window(req):\n"
+               "    return req[-envs.SGLANG_WINDOW_SLOTS.get():]\n");
+    repo.commit("Keep a window of slots (#312)", "2026-09-02T20:00:00Z");
+
+    repo.write("pkg/envs.py",
+               "class Envs:\n    SGLANG_OPT_FREE_SLOTS = EnvBool(False)\n"
+               "    SGLANG_WINDOW_SLOTS = EnvInt(4)\n\n\nenvs = Envs()\n");
+    repo.commit("Turn slot freeing off by default (#313)", "2026-09-02T21:00:00Z");
+
     auto s = open_sqlite_store(*dir_ / "db.sqlite");
     ASSERT_TRUE(s);
     store_ = s->release();
@@ -434,6 +447,40 @@ TEST_F(OfflineChecked, NoAdviceForReviewersOfMergedCodeOrForAnyPr) {
         EXPECT_NE(a.role, "operator") << "#" << n << " " << a.text;
         EXPECT_NE(a.role, "maintainer") << "#" << n << " " << a.text;
       }
+}
+
+// With the switch facts of the parent and the merge, a switch the parent did
+// not have is called new, and one it had is not, whatever the diff shows.
+TEST_F(OfflineChecked, ASwitchTheParentLackedIsNewAndOnlyThat) {
+  const Facts f = facts(312);
+  ASSERT_TRUE(f.switches_known);
+  const std::string text = all_text(312);
+  EXPECT_NE(guide(312, "en").summary.find("introduces `SGLANG_WINDOW_SLOTS`"), std::string::npos)
+      << text;
+  EXPECT_NE(guide(312, "zh").summary.find("引入开关 `SGLANG_WINDOW_SLOTS`"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("SGLANG_OPT_FREE_SLOTS"), std::string::npos) << text;
+}
+
+// A default the change edits in the registry is stated as both revisions
+// declare it, and users hear of it; the switch is not called new.
+TEST_F(OfflineChecked, ADefaultChangedInTheRegistryIsStatedFromBothRevisions) {
+  const Facts f = facts(313);
+  ASSERT_TRUE(f.switches_known);
+  const std::string text = all_text(313);
+  EXPECT_NE(guide(313, "en").summary.find(
+                "changes the default of `SGLANG_OPT_FREE_SLOTS` from `True` to `False`"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(guide(313, "zh").summary.find("默认值从 `True` 改为 `False`"), std::string::npos)
+      << text;
+  bool told = false;
+  for (const auto& a : guide(313, "en").advice)
+    told =
+        told || (a.role == "user" && a.text.find("`SGLANG_OPT_FREE_SLOTS`") != std::string::npos);
+  EXPECT_TRUE(told) << text;
+  for (const char* word : {"新增开关", "New switch", "new switch", "introduces", "引入开关"})
+    EXPECT_EQ(text.find(word), std::string::npos) << word << "\n" << text;
 }
 
 }  // namespace

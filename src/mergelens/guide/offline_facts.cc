@@ -97,18 +97,55 @@ bool shipped_code(const Facts& f, const std::string& path) {
   return !tooling_path(path);
 }
 
-SwitchAge switch_age(const Ctx& c, const std::string& name) {
-  // "--enable-foo" is also written "enable_foo" (its argparse dest, a field).
+namespace {
+
+// "--enable-foo" is also written "enable_foo" (its argparse dest, a field).
+std::string field_of(const std::string& name) {
   std::string field;
   if (name.starts_with("--")) {
     field = name.substr(2);
     std::replace(field.begin(), field.end(), '-', '_');
   }
+  return field;
+}
+
+}  // namespace
+
+const SwitchFact* switch_fact(const Ctx& c, const std::string& name) {
+  if (!c.facts.switches_known) return nullptr;
+  const std::string field = field_of(name);
+  const SwitchFact* by_field = nullptr;
+  for (const auto& s : c.facts.switches) {
+    if (s.name == name) return &s;
+    if (!field.empty() && s.name == field && !by_field) by_field = &s;
+  }
+  return by_field;
+}
+
+std::vector<const SwitchFact*> changed_defaults(const Ctx& c, size_t max) {
+  std::vector<const SwitchFact*> out;
+  if (!c.facts.switches_known) return out;
+  for (const auto& s : c.facts.switches)
+    if (out.size() < max && s.default_changed && s.before.exists && s.after.exists &&
+        s.before.has_default && s.after.has_default &&
+        s.before.default_value != s.after.default_value && shipped_code(c.facts, s.after.path))
+      out.push_back(&s);
+  return out;
+}
+
+SwitchAge switch_age(const Ctx& c, const std::string& name) {
+  // A removed line that names it is the parent's own text: it existed, even
+  // where the switch facts (Python sources only) did not see it.
+  const std::string field = field_of(name);
   for (const auto& fc : c.change.files)
     for (const auto& h : fc.hunks)
       for (const auto& l : h.lines)
         if (l.origin == '-' && (has_word(l.text, name) || has_word(l.text, field)))
           return SwitchAge::kExisting;
+  if (const SwitchFact* s = switch_fact(c, name)) {
+    if (s->existed_at_parent || s->before.exists) return SwitchAge::kExisting;
+    if (s->after.exists) return SwitchAge::kNew;
+  }
   return SwitchAge::kUnknown;
 }
 

@@ -159,6 +159,10 @@ std::string summary(const Ctx& c) {
       if (switches.size() < 3) switches.push_back(code_name(s->detail));
     if (!switches.empty())
       parts.push_back(fmt_rt(c.p.summary_switches, phrases::join_list(switches, c.p)));
+    // A default both revisions declare, as each declares it.
+    for (const SwitchFact* s : changed_defaults(c, 2))
+      parts.push_back(fmt_rt(c.p.summary_default_changed, code_name(s->name),
+                             code(s->before.default_value, 40), code(s->after.default_value, 40)));
     bool any_code = std::any_of(c.change.files.begin(), c.change.files.end(),
                                 [&](const FileChange& fc) { return is_code_role(f, fc.path); });
     if (!any_code) parts.push_back(std::string(c.p.summary_docs_only));
@@ -185,6 +189,7 @@ std::string summary(const Ctx& c) {
         break;
       }
   }
+  std::erase(parts, std::string());  // a phrase that did not format says nothing
   if (!parts.empty()) out += c.zh() ? "：" : ": ";
   out += fmt::format("{}", fmt::join(parts, c.p.semi));
   out += c.p.sentence_end;

@@ -61,12 +61,18 @@ bool shipped_code(const Facts& f, const std::string& path);
 
 // What is known about a switch (an env var or a flag) at the change's parent.
 enum class SwitchAge {
-  kNew,       // absent at the parent (the context resolver's switch facts)
-  kExisting,  // present at the parent: a removed line of the change names it,
-              // or the switch facts say it existed
-  kUnknown,   // not checked: nothing may call it new
+  kNew,       // absent at the parent, declared at the merge (Facts::switches)
+  kExisting,  // present at the parent: the switch facts say so, or a removed
+              // line of the change names it
+  kUnknown,   // not checked (no switch facts): nothing may call it new
 };
 SwitchAge switch_age(const Ctx& c, const std::string& name);
+// The switch facts of `name` ("--flag" also matches its field "flag");
+// nullptr when the facts hold none or were not computed.
+const SwitchFact* switch_fact(const Ctx& c, const std::string& name);
+// Switches whose declared default the change edits (both revisions declare
+// it, the defaults differ), in name order, at most `max`.
+std::vector<const SwitchFact*> changed_defaults(const Ctx& c, size_t max);
 
 // The switches the change reads or declares on added lines of shipped code,
 // in order, each once; with `new_only`, only those known to be new.

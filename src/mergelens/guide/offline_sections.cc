@@ -190,6 +190,9 @@ std::vector<GuideAdvice> advice(const Ctx& c, const Guide& g) {
     if (switches.size() < 3) switches.push_back(code_name(s->detail));
   if (!switches.empty())
     add("user", fmt_rt(c.p.adv_user_switch, phrases::join_list(switches, c.p)));
+  for (const SwitchFact* s : changed_defaults(c, 2))
+    add("user", fmt_rt(c.p.adv_user_default, code_name(s->name), code(s->before.default_value, 40),
+                       code(s->after.default_value, 40)));
   for (const auto& d : f.definitions)
     if (d.change == "signature_changed" && (d.kind == "function" || d.kind == "method") &&
         public_name(f, d)) {

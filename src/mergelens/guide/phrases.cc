@@ -23,6 +23,7 @@ Phrases make_zh() {
   p.summary_removes = "删除 {}";
   p.summary_changes = "修改 {}";
   p.summary_switches = "引入开关 {}";
+  p.summary_default_changed = "把 {} 的默认值从 {} 改为 {}";
   p.summary_tests = "附带测试 {}";
   p.summary_fixes = "修复 {}";
   p.summary_docs_only = "只涉及文档、配置或 CI，没有主路径代码";
@@ -107,6 +108,7 @@ Phrases make_zh() {
   p.digest_place = "{1} 的 {0}（{2}）";
   p.digest_places = "先读 {}";
   p.adv_user_switch = "{} 是新增开关：升级前确认它的默认值是否符合你的部署";
+  p.adv_user_default = "{} 的默认值从 {} 变为 {}：依赖旧默认值、没有显式设置它的部署行为会变";
   p.adv_user_api = "如果你的代码调用 {}，签名已变，升级前检查调用点";
   p.adv_reviewer_tests = "合入前要求补测试（{}）";
   p.adv_reviewer_body = "PR 描述与代码不一致，请作者更新描述";
@@ -140,6 +142,7 @@ Phrases make_en() {
   p.summary_removes = "removes {}";
   p.summary_changes = "changes {}";
   p.summary_switches = "introduces {}";
+  p.summary_default_changed = "changes the default of {} from {} to {}";
   p.summary_tests = "with tests in {}";
   p.summary_fixes = "fixes {}";
   p.summary_docs_only = "touches only docs, configuration or CI, no code on the main path";
@@ -247,6 +250,9 @@ Phrases make_en() {
   p.digest_places = "Start with {}";
   p.adv_user_switch =
       "{} is a new switch: before upgrading, check that its default suits your deployment";
+  p.adv_user_default =
+      "The default of {} changes from {} to {}: a deployment that does not set it behaves "
+      "differently after upgrading";
   p.adv_user_api =
       "If your code calls {}, its signature changed: check your call sites before upgrading";
   p.adv_reviewer_tests = "Ask for tests before merging ({})";

@@ -24,6 +24,8 @@ struct Phrases {
   std::string_view summary_removes;
   std::string_view summary_changes;
   std::string_view summary_switches;
+  // {name} {old} {new}: a default the parent and the merge declare differently
+  std::string_view summary_default_changed;
   std::string_view summary_tests;
   std::string_view summary_fixes;
   std::string_view summary_docs_only;
@@ -87,6 +89,7 @@ struct Phrases {
   std::string_view digest_places;            // {places}
 
   // advice
+  std::string_view adv_user_default;  // {name} {old} {new}
   std::string_view adv_user_switch, adv_user_api, adv_reviewer_tests, adv_reviewer_body,
       adv_reviewer_numbers, adv_reviewer_open;
   std::string_view audience;  // {topics}

@@ -126,9 +126,9 @@ bool names_module(const FileChange& test, std::string_view code_path) {
 // handled exception, a branch on dtype, device or platform, an early return,
 // a raise or an added check (assert, TORCH_CHECK) a bad input trips.
 bool opens_path(const Signal& s) {
-  static constexpr std::string_view kKinds[] = {
-      "guard",           "fallback",     "handler", "dtype_branch", "device_branch",
-      "platform_branch", "early_return", "raise",   "assert"};
+  static constexpr std::string_view kKinds[] = {"guard",        "fallback",      "handler",
+                                                "dtype_branch", "device_branch", "platform_branch",
+                                                "early_return", "raise",         "assert"};
   if (!s.added || std::find(std::begin(kKinds), std::end(kKinds), s.kind) == std::end(kKinds))
     return false;
   // Rust's assert!/assert_eq! live mostly in a file's own #[cfg(test)]

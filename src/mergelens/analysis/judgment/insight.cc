@@ -54,9 +54,19 @@ bool argues(std::string_view text) {
   return false;
 }
 
-// Whether the switch `name` is known to be new: absent at the parent. Not
-// known yet (the parent is not read here): no switch counts.
-bool new_switch(const Facts&, const std::string&) {
+// Whether the switch `name` is known to be new: absent at the parent and
+// declared at the merge (Facts::switches; "--flag" also as its field
+// "flag"). Without switch facts no switch counts.
+bool new_switch(const Facts& f, const std::string& name) {
+  if (!f.switches_known) return false;
+  std::string field;
+  if (name.starts_with("--")) {
+    field = name.substr(2);
+    std::replace(field.begin(), field.end(), '-', '_');
+  }
+  for (const auto& s : f.switches)
+    if (s.name == name || (!field.empty() && s.name == field))
+      return !s.existed_at_parent && !s.before.exists && s.after.exists;
   return false;
 }
 
