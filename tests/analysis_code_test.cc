@@ -578,13 +578,17 @@ TEST(Signals, PythonAssertTryExceptAndFallback) {
   const auto tries = details(facts, "try");
   EXPECT_TRUE(has(tries, "except ImportError"));
   EXPECT_TRUE(has(tries, "except (OSError, ValueError) as e"));
-  const auto fallbacks = details(facts, "fallback");
-  ASSERT_EQ(fallbacks.size(), 1u);
-  EXPECT_EQ(fallbacks[0], "except ImportError: flash_fn = naive_attention");
+  // A handler that goes on with other code is a handled exception, not a
+  // checked fallback: nothing says the other code is what ran before.
+  const auto handlers = details(facts, "handler");
+  ASSERT_EQ(handlers.size(), 1u);
+  EXPECT_EQ(handlers[0], "except ImportError: flash_fn = naive_attention");
+  EXPECT_TRUE(details(facts, "fallback").empty());
   EXPECT_TRUE(has(details(facts, "assert"), "assert n > 0, \"n must be positive\""));
 }
 
-TEST(Signals, ElseAfterCapabilityCheckIsFallbackAndDeviceBranch) {
+TEST(Signals, ElseAfterCapabilityCheckIsAMentionUnlessItKeepsTheOldCode) {
+  // The `if` is old and the `else` gets new code: a mention, not a checked fallback.
   const std::string patch =
       H(3, 3,
         {"     if _is_hip:", "         impl = rocm_impl", "-    else:", "-        impl = None",
@@ -592,13 +596,27 @@ TEST(Signals, ElseAfterCapabilityCheckIsFallbackAndDeviceBranch) {
          "+    else:", "+        x = 2"},
         "def pick():");
   auto facts = analyze_code(make_change({{"p.py", patch}}), nullptr);
-  const auto fallbacks = details(facts, "fallback");
-  ASSERT_EQ(fallbacks.size(), 1u);
-  EXPECT_EQ(fallbacks[0], "else of if _is_hip:");
+  EXPECT_TRUE(details(facts, "fallback").empty());
+  const auto mentions = details(facts, "fallback_mention");
+  ASSERT_EQ(mentions.size(), 1u);
+  EXPECT_EQ(mentions[0], "else of if _is_hip:");
   const auto fb = std::find_if(facts.signals.begin(), facts.signals.end(),
-                               [](const Signal& s) { return s.kind == "fallback"; });
+                               [](const Signal& s) { return s.kind == "fallback_mention"; });
   EXPECT_EQ(fb->at.line, 5);
   EXPECT_EQ(fb->at.symbol, "pick");
+
+  // A new capability check whose `else` keeps the removed lines: the new path
+  // is added beside the old one. The detail is the condition.
+  const std::string kept = H(
+      3, 3,
+      {"-    impl = triton_impl(x)", "-    impl.warm()",
+       "+    if _is_hip and aiter_available():", "+        impl = aiter_impl(x)",
+       "+    else:", "+        impl = triton_impl(x)", "+        impl.warm()", "     return impl"},
+      "def pick(x):");
+  auto checked = analyze_code(make_change({{"p.py", kept}}), nullptr);
+  const auto fallbacks = details(checked, "fallback");
+  ASSERT_EQ(fallbacks.size(), 1u);
+  EXPECT_EQ(fallbacks[0], "_is_hip and aiter_available()");
 }
 
 TEST(Signals, CppChecksGuardsAndPreprocessor) {
@@ -620,7 +638,7 @@ TEST(Signals, CppChecksGuardsAndPreprocessor) {
       has(details(facts, "preprocessor"), "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900"));
   EXPECT_TRUE(has(details(facts, "device_branch"), "__CUDA_ARCH__ >= 900"));
   EXPECT_TRUE(has(details(facts, "try"), "catch (const std::exception& e)"));
-  EXPECT_TRUE(has(details(facts, "fallback"), "catch (const std::exception& e): use_slow_path();"));
+  EXPECT_TRUE(has(details(facts, "handler"), "catch (const std::exception& e): use_slow_path();"));
   for (const auto& s : facts.signals) EXPECT_EQ(s.at.symbol, "run") << s.kind;
 }
 
@@ -727,6 +745,31 @@ TEST(Signals, DtypeBranchesNeedACondition) {
   EXPECT_TRUE(has(d, "AT_DISPATCH_FLOATING_TYPES"));
   EXPECT_FALSE(has(d, "torch.bfloat16"));  // a cast, not a branch
   EXPECT_FALSE(has(d, "__half"));
+}
+
+TEST(Signals, ADtypeCheckThatOnlyRaisesOrAValueATernaryPicksIsNoBranch) {
+  const std::string patch =
+      H(1, 1,
+        {"+    if x.dtype != torch.int8:", "+        raise ValueError(\"int8 only\")",
+         "+    w1 = layer.fused_w1 if fused_scale_flag else layer.w13_scale_fp32_list",
+         "+    use_fp8 = x.dtype == torch.float8_e4m3fn"});
+  auto facts = analyze_code(make_change({{"q.py", patch}}), nullptr);
+  EXPECT_TRUE(details(facts, "dtype_branch").empty())
+      << ::testing::PrintToString(details(facts, "dtype_branch"));
+  EXPECT_TRUE(
+      has(details(facts, "guard"), "if x.dtype != torch.int8: raise ValueError(\"int8 only\")"));
+}
+
+TEST(Signals, AConditionOverSeveralLinesAndAnOpenCallReadWhole) {
+  const std::string patch =
+      H(1, 1,
+        {"     def handle(self, req):", "+        if (", "+            req.layer is None",
+         "+            and req.chunk is None", "+        ):", "+            raise RuntimeError(",
+         "+                \"no layer\"", "+            )", "         return req"});
+  auto facts = analyze_code(make_change({{"h.py", patch}}), nullptr);
+  const auto g = details(facts, "guard");
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0], "if req.layer is None and req.chunk is None: raise RuntimeError(...)");
 }
 
 TEST(Signals, DeviceAndPlatformBranches) {
@@ -844,7 +887,7 @@ TEST(Signals, JavaScriptGuardsAndCatchFallback) {
   auto facts = analyze_code(make_change({{"web/load.ts", patch}}), nullptr);
   EXPECT_TRUE(has(details(facts, "guard"), "if !id: throw new Error(\"id\");"));
   EXPECT_TRUE(has(details(facts, "try"), "catch (err)"));
-  EXPECT_TRUE(has(details(facts, "fallback"), "catch (err): return cachedItem(id);"));
+  EXPECT_TRUE(has(details(facts, "handler"), "catch (err): return cachedItem(id);"));
   EXPECT_TRUE(details(facts, "raise").empty());  // the throw is the guard's body
   for (const auto& s : facts.signals) EXPECT_EQ(s.at.symbol, "load") << s.kind;
 }

@@ -259,14 +259,35 @@ TEST(Coverage, TestsCoverCodeByStemAndGapsAreNamed) {
   f.roles = roles(c);
   f.roles["test/sched/test_policy.py"] = FileRole::kTest;
   f.numbers.push_back({"2.3x", "speedup", 2.3, "decode 2.3x faster", "body"});
+  // A gap names a new path a test should take: reader.py's guard.
+  f.signals.push_back({"guard", "if n < 0: raise ValueError(n)", {"pkg/io/reader.py", 4, ""}});
+  f.signals.push_back({"guard", "if p is None: return", {"pkg/sched/policy.py", 2, ""}});
   find_coverage(c, f);
   ASSERT_EQ(f.tests.size(), 1u);
   EXPECT_EQ(f.tests[0].covers, "pkg/sched/policy.py");
   ASSERT_EQ(f.gaps.size(), 2u);
   EXPECT_EQ(f.gaps[0].kind, "test");
   EXPECT_EQ(f.gaps[0].subject, "pkg/io/reader.py");
+  EXPECT_EQ(f.gaps[0].detail,
+            "11 changed lines with 1 new branch or guard; first: if n < 0: raise ValueError(n); "
+            "no changed test covers it");
   EXPECT_EQ(f.gaps[1].kind, "benchmark");
   EXPECT_EQ(f.gaps[1].subject, "2.3x");
+}
+
+TEST(Coverage, NoGapWithoutANewPathForATestToTake) {
+  Change c;
+  // Twelve added lines of a table, and a file that only deletes a branch.
+  c.files.push_back(file("pkg/data/table.py",
+                         "@@ -1,0 +1,12 @@\n"
+                         "+a\n+b\n+c\n+d\n+e\n+f\n+g\n+h\n+i\n+j\n+k\n+l\n"));
+  c.files.push_back(
+      file("pkg/io/old.py", "@@ -1,4 +1,0 @@\n-if x:\n-    raise ValueError(x)\n-y = 1\n-z = 2\n"));
+  Facts f;
+  f.roles = roles(c);
+  f.signals.push_back({"guard", "if x: raise ValueError(x)", {"pkg/io/old.py", 1, ""}, false});
+  find_coverage(c, f);
+  EXPECT_TRUE(f.gaps.empty());
 }
 
 TEST(Coverage, ATestCoversWhatItImportsOrCallsAndTheClaimIsTheGapsSubject) {
@@ -289,6 +310,9 @@ TEST(Coverage, ATestCoversWhatItImportsOrCallsAndTheClaimIsTheGapsSubject) {
   f.definitions.push_back({"policy_name", "function", "added", {"pkg/sched/policy.py", 2, ""}});
   f.numbers.push_back({"31%", "percent", 31, "baseline 31% of peak", "body"});
   f.numbers.push_back({"1.8x", "speedup", 1.8, "prefill 1.8x faster", "body"});
+  for (const char* path :
+       {"pkg/sched/policy.py", "pkg/io/reader.py", "pkg/mem/pool.py", "pkg/net/wire.py"})
+    f.signals.push_back({"guard", "if a: return b", {path, 5, ""}});
   find_coverage(c, f);
   ASSERT_EQ(f.tests.size(), 1u);
   EXPECT_EQ(f.tests[0].covers, "pkg/io/reader.py");

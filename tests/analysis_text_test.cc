@@ -407,16 +407,29 @@ Change glm_change(std::string body) {
 }
 
 TEST(BodyVsCode, BodyNamesAFileTheDiffDoesNotTouch) {
+  // Identifiers the body names are context or claims alike: only files are
+  // checked (`shared_expert_gate` may be a name of the code around the change).
   auto mm = body_vs_code(glm_change(
       "This reuses the loader in `deepseek_weight_loader.py` for `glm4_moe.py` via "
       "`_load_expert_weights` and "
       "`load_weights`; `Glm4MoeForCausalLM` is untouched, `shared_expert_gate` is new."));
   std::vector<std::string> subjects;
   for (const auto& m : mm) subjects.push_back(m.kind + ":" + m.subject);
-  EXPECT_EQ(subjects, (std::vector<std::string>{"named_not_touched:deepseek_weight_loader.py",
-                                                "named_not_touched:shared_expert_gate"}))
+  EXPECT_EQ(subjects, (std::vector<std::string>{"named_not_touched:deepseek_weight_loader.py"}))
       << dump(mm);
   EXPECT_NE(mm[0].detail.find("body"), std::string::npos);
+}
+
+TEST(BodyVsCode, FilesNamedAsContextAreNoMismatch) {
+  // Another library's file the diff's own docstring names, a tool that was
+  // run, a list of methods written with slashes, a reproduction's arguments.
+  Change c = glm_change(
+      "Decorated with a hook (see `transformers/integrations/accelerate.py`). "
+      "Ruff and `tools/lint_cuda.py` passed. Works for eagle/eagle3/mtp/dspark. "
+      "At `gradient_accumulate_steps=8` it reproduces.");
+  c.files.push_back(file("pkg/ast_helpers.py",
+                         "@@ -1,0 +1,1 @@\n+# mirrors transformers/integrations/accelerate.py\n"));
+  EXPECT_TRUE(body_vs_code(c).empty()) << dump(body_vs_code(c));
 }
 
 TEST(BodyVsCode, EmptyBodyGivesNoTouchedNotMentioned) {
@@ -455,14 +468,14 @@ TEST(BodyVsCode, TruncatedFilesSkipIdentifierChecks) {
   EXPECT_TRUE(body_vs_code(c).empty());
 }
 
-TEST(BodyVsCode, FlagsMatchHyphenOrUnderscoreForms) {
+TEST(BodyVsCode, FlagsTheBodyNamesAreNotChecked) {
+  // A flag is an identifier: whether the body says the change adds it or
+  // only names one to use with it cannot be read from the text.
   Change c;
   c.body = "Adds `--enable-foo-bar` and `--disable-baz-qux`.";
   c.files.push_back(file("a/server_args.py",
                          "@@ -1,0 +1,1 @@\n+    parser.add_argument(\"--enable-foo-bar\")\n"));
-  auto mm = body_vs_code(c);
-  ASSERT_EQ(mm.size(), 1u) << dump(mm);
-  EXPECT_EQ(mm[0].subject, "--disable-baz-qux");
+  EXPECT_TRUE(body_vs_code(c).empty()) << dump(body_vs_code(c));
 }
 
 TEST(ExtractNumbers, UnitWrittenBeforeTheNumberAndVersus) {
@@ -634,7 +647,7 @@ TEST(TextFacts, OneMegabyteBodyIsHandled) {
   // A single line without punctuation is cut into bounded sentences.
   std::string line(1 << 20, 'a');
   for (size_t i = 0; i < line.size(); i += 7) line[i] = ' ';
-  line += " 2.5x";
+  line += " 2.5x faster";
   auto one = extract_numbers(line, "body");
   ASSERT_EQ(one.size(), 1u);
   EXPECT_LT(one[0].sentence.size(), 400u);

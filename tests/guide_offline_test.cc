@@ -218,8 +218,9 @@ TEST_F(OfflineRationale, TheChineseHeadlineLeadsWithKindObjectAndFitsTheSeedLeng
   EXPECT_LE(prose::width(zh_.headline), 32) << zh_.headline;
   // English keeps the title (the page shows it beside the Chinese lead).
   EXPECT_EQ(en_.headline, "Reset slots on the device to avoid a blocking copy");
-  // Without an object the title also names, the lead names the largest file
-  // (and its role); the English headline is the title, cut to the length.
+  // Without an object the title also names, the headline is the kind of
+  // change (here the files' one role) and the PR's own title: a file name
+  // alone says less; the English headline is the title, cut to the length.
   Change c = slot_change();
   c.title =
       "Explain how the pool recycles memory on the device without blocking the stream, with "
@@ -227,16 +228,18 @@ TEST_F(OfflineRationale, TheChineseHeadlineLeadsWithKindObjectAndFitsTheSeedLeng
   c.files = {file_from_patch("docs/guide.md", "@@ -1,1 +1,2 @@\n # Guide\n+Reset on device.\n")};
   Facts f = facts_of(c);
   Guide g = write_offline_guide(c, f, "zh");
-  EXPECT_EQ(g.headline, "文档：改动 `guide.md`");
+  EXPECT_TRUE(g.headline.starts_with("文档：Explain how the pool")) << g.headline;
+  EXPECT_LE(prose::width(g.headline), 32) << g.headline;
   g = write_offline_guide(c, f, "en");
   EXPECT_LE(prose::width(g.headline), 32) << g.headline;
   EXPECT_TRUE(g.headline.ends_with("…")) << g.headline;
   EXPECT_TRUE(g.headline.starts_with("Explain how the pool")) << g.headline;
-  // A file the title names is a key object too.
+  // A file the title names is no better: the title says more than its name.
   c.files = {file_from_patch("docs/backends.md", "@@ -1,1 +1,2 @@\n # B\n+Reset on device.\n")};
   f = facts_of(c);
   g = write_offline_guide(c, f, "zh");
-  EXPECT_NE(g.headline.find("改动 `backends.md`"), std::string::npos) << g.headline;
+  EXPECT_EQ(g.headline.find("改动 `backends.md`"), std::string::npos) << g.headline;
+  EXPECT_TRUE(g.headline.starts_with("文档：Explain how the pool")) << g.headline;
 }
 
 TEST_F(OfflineRationale, TheDigestIsTheVerdictWithItsScopeThenTheLessonInTwoOrThreeSentences) {

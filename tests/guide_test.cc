@@ -121,10 +121,14 @@ TEST(OfflineWriter, ChineseGuideNamesPlacesAndCitesOnlyTheChange) {
   EXPECT_EQ(g.focus[0].path, "python/pkg/runner/graph_runner.py");
   EXPECT_GE(g.focus[0].start_line, 40);
   EXPECT_FALSE(g.focus[0].question.empty());
-  // The guard + fallback and the env var are facts, so the guide says so.
+  // The handled exception is a fact, so the guide asks about it; nothing
+  // says the handler is the old path (it is new code), and the env var the
+  // change reads is not called new: the parent revision was not checked.
   std::string text = guide_text(g);
-  EXPECT_NE(text.find("PKG_CAPTURE_TIMEOUT"), std::string::npos) << text;
-  EXPECT_NE(text.find("回退"), std::string::npos) << text;
+  EXPECT_EQ(text.find("引入开关"), std::string::npos) << text;
+  EXPECT_EQ(text.find("新增开关"), std::string::npos) << text;
+  EXPECT_NE(text.find("`except RuntimeError` 时继续执行"), std::string::npos) << text;
+  EXPECT_EQ(text.find("守卫 + 回退"), std::string::npos) << text;
   EXPECT_EQ(g.importance.value, f.importance.value);
   EXPECT_FALSE(g.importance.reason.empty());
   CitationIndex index(c, f);

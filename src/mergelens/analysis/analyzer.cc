@@ -155,13 +155,10 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   const bool benchmark_changed =
       std::any_of(facts.roles.begin(), facts.roles.end(),
                   [](const auto& r) { return r.second == FileRole::kBenchmark; });
-  facts.number_cautions = number_cautions(facts.numbers, benchmark_changed);
+  facts.number_cautions =
+      number_cautions(facts.numbers, benchmark_changed, change.title + "\n" + change.body);
   TagHints hints;
-  for (const auto& n : facts.numbers)
-    if (n.kind == "speedup" || n.kind == "throughput" || n.kind == "latency") {
-      hints.perf_claim = n.text;
-      break;
-    }
+  hints.perf_claim = key_figure(facts.numbers);  // a claim, not any figure the text holds
   for (const auto& r : facts.references)
     if (r.relation == "fixes" && r.repo.empty() && (r.kind == "issue" || r.kind == "pr")) {
       hints.fixes = r.text;

@@ -16,7 +16,7 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 13;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 14;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
                                             // replacements; 5: reach; 6: importance by
                                             // reach, insight by density, ranked tags;
@@ -37,6 +37,10 @@ inline constexpr int kAnalyzerVersion = 13;  // 2: review facts, open PRs; 3: te
                                             // shares, series, follow-ups
                                             // 13: thread links (series, reverts,
                                             // re-lands, follow-ups, files added)
+                                            // 14: checked fallbacks, branches in
+                                            // conditions only, no version
+                                            // constants, test gaps need a new
+                                            // path, code words from code
 
 enum class Language {
   kUnknown,
@@ -83,9 +87,14 @@ struct Place {
 // A detected signal inside one hunk: a guard, an env var, a flag, ...
 struct Signal {
   std::string kind;    // "guard", "fallback", "raise", "assert", "early_return", "try",
-                       // "preprocessor", "env_var", "cli_flag", "dtype_branch",
-                       // "device_branch", "platform_branch", "concurrency", "todo",
-                       // "numeric_constant", "public_api", "dead_code_removed"
+                       // "handler", "fallback_mention", "preprocessor", "env_var",
+                       // "cli_flag", "dtype_branch", "device_branch", "platform_branch",
+                       // "concurrency", "todo", "numeric_constant", "public_api",
+                       // "dead_code_removed". "fallback" is checked: a new `if` on a
+                       // capability whose `else` keeps the code that ran before the
+                       // change (detail: the condition); "fallback_mention" is the word
+                       // or an unchecked `else` of such an `if`; "handler" an except or
+                       // catch that goes on with other code (detail "except X: code").
   std::string detail;  // e.g. the env var name, the flag, the constant
   Place at;
   bool added = true;  // false when the signal sits on a removed line

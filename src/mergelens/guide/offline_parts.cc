@@ -31,20 +31,8 @@ bool is_test(const Facts& f, const std::string& path) {
   return is_test_file(f, path);
 }
 
-// Added signals of `kind` outside test files, in order (a test helper's
-// exception handling is not what the change teaches).
-std::vector<const Signal*> signals_of(const Facts& f,
-                                      std::initializer_list<std::string_view> kinds) {
-  std::vector<const Signal*> out;
-  for (const auto& s : f.signals)
-    if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end() &&
-        !is_test_or_bench(f, s.at.path))
-      out.push_back(&s);
-  return out;
-}
-
 std::string where(const Signal& s) {
-  return s.at.symbol.empty() ? file(s.at.path) : code(s.at.symbol);
+  return s.at.symbol.empty() ? file(s.at.path) : code_name(s.at.symbol);
 }
 
 std::string kind_label(const Ctx& c, std::string_view kind) {
@@ -53,7 +41,8 @@ std::string kind_label(const Ctx& c, std::string_view kind) {
   };
   static constexpr L kLabels[] = {
       {"guard", "守卫", "guard"},
-      {"fallback", "回退", "fallback"},
+      {"fallback", "新路径旁保留旧路径", "new path beside the old"},
+      {"handler", "异常处理后继续", "handled exception"},
       {"raise", "抛错", "raises"},
       {"assert", "断言", "assertion"},
       {"early_return", "提前返回", "early return"},
@@ -76,7 +65,7 @@ std::string kind_label(const Ctx& c, std::string_view kind) {
 }
 
 std::string def_label(const Ctx&, const Definition& d) {
-  return code(d.name);
+  return code_name(d.name);
 }
 
 }  // namespace
@@ -92,21 +81,9 @@ bool is_test_or_bench(const Facts& f, const std::string& path) {
          (it->second == FileRole::kTest || it->second == FileRole::kBenchmark);
 }
 
-std::string code(std::string_view text, size_t max) {
-  std::string s(text);
-  std::replace(s.begin(), s.end(), '`', '\'');
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  if (s.size() > max) {
-    size_t cut = max;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    s = s.substr(0, cut) + "…";
-  }
-  return "`" + s + "`";
-}
-
 std::string file(std::string_view path) {
   auto slash = path.rfind('/');
-  return code(slash == std::string_view::npos ? path : path.substr(slash + 1), 80);
+  return code_name(slash == std::string_view::npos ? path : path.substr(slash + 1), 200);
 }
 
 std::string lines_label(const Ctx& c, std::int32_t start, std::int32_t end) {
@@ -128,9 +105,12 @@ std::string clean_title(std::string_view title) {
 }
 
 std::string headline(const Ctx& c) {
-  if (c.zh())
-    if (std::string lead = headline_lead(c); !lead.empty()) return lead;
   std::string title = citable_headline(c, clean_title(c.change.title));
+  if (c.zh()) {
+    if (std::string lead = headline_lead(c); !lead.empty()) return lead;
+    // The PR's own title after the kind of change: "重构：Remove FlashComm v1".
+    if (std::string kind = headline_kind(c); !kind.empty()) title = kind + "：" + title;
+  }
   std::string number = key_figure(c.facts.numbers);
   if (number.empty() || title.find(number) != std::string::npos ||
       prose::width(number) > kFigureWidth)
@@ -173,21 +153,24 @@ std::string summary(const Ctx& c) {
       parts.push_back(fmt_rt(c.p.summary_changes, phrases::join_list(changed, c.p)));
     if (!removed.empty())
       parts.push_back(fmt_rt(c.p.summary_removes, phrases::join_list(removed, c.p)));
+    // A switch is "introduced" only when the parent did not have it.
     std::vector<std::string> switches;
-    for (const auto* s : signals_of(f, {"env_var", "cli_flag"})) {
-      std::string x = code(s->detail);
-      if (switches.size() < 3 && std::find(switches.begin(), switches.end(), x) == switches.end())
-        switches.push_back(x);
-    }
+    for (const auto* s : switch_signals(c, true))
+      if (switches.size() < 3) switches.push_back(code_name(s->detail));
     if (!switches.empty())
       parts.push_back(fmt_rt(c.p.summary_switches, phrases::join_list(switches, c.p)));
+    // A default both revisions declare, as each declares it.
+    for (const SwitchFact* s : changed_defaults(c, 2))
+      parts.push_back(fmt_rt(c.p.summary_default_changed, code_name(s->name),
+                             code(s->before.default_value, 40), code(s->after.default_value, 40)));
     bool any_code = std::any_of(c.change.files.begin(), c.change.files.end(),
                                 [&](const FileChange& fc) { return is_code_role(f, fc.path); });
     if (!any_code) parts.push_back(std::string(c.p.summary_docs_only));
     std::vector<std::string> tests;
     const Definition* contract = nullptr;
     for (const auto& t : f.tests) {
-      if (tests.size() < 2) tests.push_back(file(t.path));
+      // A package's __init__.py under tests/ is not a test to name.
+      if (tests.size() < 2 && !t.path.ends_with("__init__.py")) tests.push_back(file(t.path));
       if (!contract) contract = contract_test(c, t.path, 0, INT32_MAX);
     }
     if (!tests.empty()) {
@@ -195,7 +178,7 @@ std::string summary(const Ctx& c) {
       if (contract)
         clause += std::string(c.p.open_paren) +
                   fmt_rt(c.p.summary_contract,
-                         code(contract->name.substr(contract->name.rfind('.') + 1), 80),
+                         code_name(contract->name.substr(contract->name.rfind('.') + 1), 80),
                          quote(c, test_contract(contract->name), 120)) +
                   std::string(c.p.close_paren);
       parts.push_back(clause);
@@ -206,6 +189,7 @@ std::string summary(const Ctx& c) {
         break;
       }
   }
+  std::erase(parts, std::string());  // a phrase that did not format says nothing
   if (!parts.empty()) out += c.zh() ? "：" : ": ";
   out += fmt::format("{}", fmt::join(parts, c.p.semi));
   out += c.p.sentence_end;
@@ -215,9 +199,24 @@ std::string summary(const Ctx& c) {
 std::string verdict_text(const Ctx& c) {
   const auto& f = c.facts;
   std::string out;
+  // Each path by its file name, or by as many trailing folders as it takes
+  // to tell it from another path of the list with the same name.
   auto files_list = [&](const std::vector<std::string>& paths) {
     std::vector<std::string> names;
-    for (const auto& p : paths) names.push_back(file(p));
+    for (const auto& p : paths) {
+      size_t parts = 1;
+      auto tail = [](const std::string& path, size_t n) {
+        size_t at = path.size();
+        for (size_t i = 0; i < n && at != std::string::npos && at > 0; ++i)
+          at = path.rfind('/', at - 1);
+        return at == std::string::npos ? path : path.substr(at + 1);
+      };
+      while (parts < 8 && std::any_of(paths.begin(), paths.end(), [&](const std::string& o) {
+               return o != p && tail(o, parts) == tail(p, parts);
+             }))
+        ++parts;
+      names.push_back(code_name(tail(p, parts), 400));
+    }
     return phrases::join_list(names, c.p);
   };
   switch (f.verdict) {
@@ -226,9 +225,9 @@ std::string verdict_text(const Ctx& c) {
       bool one_place = top && f.verdict_scope.size() <= 1 && top->changed_lines <= 40 &&
                        (f.focus.size() == 1 || f.focus[1].score < top->score * 0.5);
       if (one_place) {
-        std::string place = top->symbol.empty()
-                                ? file(top->path)
-                                : fmt_rt(c.p.symbol_in_file, file(top->path), code(top->symbol));
+        std::string place = top->symbol.empty() ? file(top->path)
+                                                : fmt_rt(c.p.symbol_in_file, file(top->path),
+                                                         code_name(top->symbol));
         out = fmt_rt(c.p.close_one_place, place, top->changed_lines,
                      lines_label(c, top->start_line, top->end_line));
       } else if (f.verdict_scope.size() >= 2) {
@@ -236,7 +235,8 @@ std::string verdict_text(const Ctx& c) {
       } else {
         std::set<std::string> paths;
         for (const auto& r : f.focus) paths.insert(r.path);
-        out = fmt_rt(c.p.close_lines, f.lines_worth_reading, std::max<size_t>(paths.size(), 1));
+        out = paths.size() <= 1 ? fmt_rt(c.p.close_lines_one, f.lines_worth_reading)
+                                : fmt_rt(c.p.close_lines, f.lines_worth_reading, paths.size());
       }
       if (f.skim.size() == 1) {
         out += fmt_rt(c.p.rest_cleanup_one, file(f.skim.front().path));
@@ -261,17 +261,12 @@ std::string verdict_text(const Ctx& c) {
         if (it != f.roles.end()) roles.insert(std::string(c.p.role_name(to_string(it->second))));
         any_code |= is_code_role(f, fc.path);
       }
+      // The reason states what was counted, not a judgment of the design.
       if (!any_code)
         why = fmt_rt(c.tr("只涉及{}", "only {}"),
                      phrases::join_list({roles.begin(), roles.end()}, c.p));
-      else if (f.insight.value >= 5)  // a decision, but small enough to take in at a glance
-        why = fmt_rt(c.tr("代码改动 {} 行，其中的决策一眼即可看懂",
-                          "{} changed lines of code, a decision small enough to see at a glance"),
-                     code_lines(c));
       else
-        why = fmt_rt(c.tr("代码改动 {} 行，没有需要细究的设计决策",
-                          "{} changed lines of code, no design decision to study"),
-                     code_lines(c));
+        why = code_size(c);
       out = fmt_rt(c.p.skim, why);
       break;
     }
@@ -288,10 +283,7 @@ std::string verdict_text(const Ctx& c) {
         const bool any_code =
             std::any_of(c.change.files.begin(), c.change.files.end(),
                         [&](const FileChange& fc) { return is_code_role(f, fc.path); });
-        const int n = code_lines(c);
-        why = any_code ? (n == 1 && !c.zh() ? std::string("1 changed line of code, no design "
-                                                          "decision to study")
-                                            : fmt_rt(c.p.skip_small_code, n))
+        why = any_code ? code_size(c)
                        : fmt_rt(c.tr("只涉及{}，不影响主路径", "only {}, nothing on the main path"),
                                 phrases::join_list({roles.begin(), roles.end()}, c.p));
       }
@@ -301,6 +293,26 @@ std::string verdict_text(const Ctx& c) {
   }
   if (c.change.open) out = std::string(c.p.open_prefix) + out;
   return out + std::string(c.p.sentence_end);
+}
+
+std::string code_size(const Ctx& c) {
+  std::set<std::string> skimmed;
+  for (const auto& s : c.facts.skim) skimmed.insert(s.path);
+  int files = 0, added_files = 0;
+  for (const auto& fc : c.change.files)
+    if (is_code_role(c.facts, fc.path) && !skimmed.count(fc.path)) {
+      ++files;
+      added_files += fc.status == FileStatus::kAdded;
+    }
+  const int n = code_lines(c);
+  std::string out = n == 1 ? std::string(c.tr("代码改动 1 行", "1 changed line of code"))
+                           : fmt_rt(c.tr("代码改动 {} 行", "{} changed lines of code"), n);
+  if (files > 1) out += fmt_rt(c.tr("，分布在 {} 个文件", " in {} files"), files);
+  if (added_files > 0 && files > 1)
+    out += added_files == files
+               ? std::string(c.tr("，都是新文件", ", all of them new"))
+               : fmt_rt(c.tr("，其中 {} 个是新文件", ", {} of them new"), added_files);
+  return out;
 }
 
 int code_lines(const Ctx& c) {
@@ -313,13 +325,16 @@ int code_lines(const Ctx& c) {
 }
 
 std::string lesson(const Ctx& c) {
-  const auto& f = c.facts;
   std::vector<std::string> out;
   auto add = [&](std::string s) {
-    if (out.size() < 2) out.push_back(std::move(s));
+    if (out.size() < 2 && !s.empty()) out.push_back(std::move(s));
   };
   // The code's own words first: a comment or docstring added in the best
-  // region that has one, then a replacement repeated across the change.
+  // region that has one, then a replacement repeated across the change,
+  // then the decisions verified against the parent: a new path added beside
+  // the code that ran before, a switch the parent did not have. A kind of
+  // line alone (a lock, a dtype test, a class, a kernel file, a check) is
+  // not a lesson: what it teaches is not in the fact.
   const RationaleNote* note = lesson_note(c);
   if (note) {
     std::string s = fmt_rt(c.p.lesson_rationale, file(note->path),
@@ -334,32 +349,10 @@ std::string lesson(const Ctx& c) {
     if (!citable(c, s)) s = fmt_rt(c.p.lesson_replaced_several, pair);
     if (citable(c, s)) add(std::move(s));
   }
-  if (auto v = signals_of(f, {"fallback"}); !v.empty())
-    add(fmt_rt(c.p.lesson_fallback, where(*v[0])));
-  if (auto v = signals_of(f, {"concurrency"}); !v.empty())
-    add(fmt_rt(c.p.lesson_concurrency, code(v[0]->detail)));
-  if (auto v = signals_of(f, {"dtype_branch", "device_branch", "platform_branch"}); !v.empty())
-    add(fmt_rt(c.p.lesson_branch, code(v[0]->detail)));
-  for (const auto& d : f.definitions)
-    if (d.change == "added" && (d.kind == "class" || d.kind == "struct" || d.kind == "trait") &&
-        is_code_role(f, d.at.path)) {
-      add(fmt_rt(c.p.lesson_abstraction, code(d.name)));
-      break;
-    }
-  for (const auto& fc : c.change.files) {
-    auto it = f.roles.find(fc.path);
-    if (it != f.roles.end() && it->second == FileRole::kKernel && fc.additions >= 10) {
-      add(fmt_rt(c.p.lesson_kernel, file(fc.path)));
-      break;
-    }
-  }
-  if (auto v = signals_of(f, {"env_var", "cli_flag"}); !v.empty())
-    add(fmt_rt(c.p.lesson_switch, code(v[0]->detail)));
-  if (auto v = signals_of(f, {"numeric_constant"}); !v.empty())
-    add(fmt_rt(c.p.lesson_constants, code(v[0]->detail)));
-  if (out.empty())
-    if (auto v = signals_of(f, {"guard", "raise", "assert"}); !v.empty())
-      add(fmt_rt(c.p.lesson_guard, code(v[0]->detail)));
+  if (auto v = code_signals(c, {"fallback"}); !v.empty())
+    add(fmt_rt(c.p.lesson_fallback, code(v[0]->detail, 70), where(*v[0])));
+  if (auto v = switch_signals(c, true); !v.empty())
+    add(fmt_rt(c.p.lesson_switch, code_name(v[0]->detail)));
   if (out.empty()) return {};
   if (!c.zh())  // "…; concurrency (…)": later clauses continue the sentence
     for (size_t i = 1; i < out.size(); ++i)
@@ -373,10 +366,16 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   const auto& f = c.facts;
   std::vector<GuideFocus> out;
   static constexpr std::string_view kPriority[] = {
-      "fallback",        "guard",       "dtype_branch",     "device_branch",
-      "platform_branch", "concurrency", "env_var",          "cli_flag",
-      "raise",           "assert",      "numeric_constant", "dead_code_removed",
-      "early_return"};
+      "fallback",          "guard",           "handler",     "dtype_branch",
+      "device_branch",     "platform_branch", "concurrency", "env_var",
+      "cli_flag",          "raise",           "assert",      "numeric_constant",
+      "dead_code_removed", "early_return"};
+  // A switch a removed line already names existed before: asking whether
+  // leaving it unset keeps the old behaviour presumes it is new.
+  auto askable = [&](const Signal& s) {
+    if (s.kind != "env_var" && s.kind != "cli_flag") return true;
+    return shipped_code(f, s.at.path) && switch_age(c, s.detail) != SwitchAge::kExisting;
+  };
   const auto groups = replacement_groups(c);
   auto group_of = [&](const Replacement* r) -> size_t {
     for (size_t i = 0; i < groups.size(); ++i)
@@ -420,7 +419,7 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       for (auto kind : kPriority) {
         for (const auto* s : in)
           if (s->kind == kind && (s->added || kind == "dead_code_removed") &&
-              !asked.count(s->detail)) {
+              !asked.count(s->detail) && askable(*s)) {
             key = s;
             break;
           }
@@ -432,19 +431,19 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     // A comment says less than the place it guards.
     const bool comment = key && (key->detail.starts_with("#") || key->detail.starts_with("//") ||
                                  key->detail.starts_with("/*"));
-    std::string detail = !key ? "" : comment ? where(*key) : code(key->detail);
+    std::string detail = !key ? "" : comment ? where(*key) : code(key->detail, 80);
     const std::string rep_q = rep && !test ? replacement_question(c, *rep) : std::string();
     if (test) {
       if (const Definition* t = contract_test(c, r.path, r.start_line, r.end_line))
-        g.question = fmt_rt(c.p.q_test_contract, code(t->name.substr(t->name.rfind('.') + 1), 80),
-                            quote(c, test_contract(t->name), 120));
+        g.question =
+            fmt_rt(c.p.q_test_contract, code_name(t->name.substr(t->name.rfind('.') + 1), 80),
+                   quote(c, test_contract(t->name), 120));
     } else if (!rep_q.empty()) {
       g.question = rep_q;
     } else if (key && key->kind == "fallback") {
-      std::string q = comment ? std::string() : fallback_question(c, *key);
-      g.question = !q.empty() ? q
-                   : comment  ? std::string(c.p.q_fallback_plain)
-                              : fmt_rt(c.p.q_fallback, detail);
+      g.question = fmt_rt(c.p.q_fallback, code(key->detail, 70));
+    } else if (key && key->kind == "handler") {
+      g.question = fallback_question(c, *key);
     } else if (key && key->kind == "guard") {
       g.question = fmt_rt(c.p.q_guard, detail);
     } else if (key && key->kind == "dtype_branch") {
@@ -458,7 +457,7 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     } else if (key && key->kind == "cli_flag") {
       g.question = fmt_rt(c.p.q_flag, detail);
     } else if (sig && asked.insert(sig->name).second) {
-      g.question = fmt_rt(c.p.q_signature, code(sig->name, 200));
+      g.question = fmt_rt(c.p.q_signature, code_name(sig->name));
     } else if (key && (key->kind == "raise" || key->kind == "assert")) {
       g.question = fmt_rt(c.p.q_raise, detail);
     } else if (key && key->kind == "numeric_constant") {
@@ -485,17 +484,19 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       add_why(fmt_rt(c.p.why_replaced_many, groups[gi].items.size()));
     std::vector<std::string> added;
     for (const auto* d : defs)
-      if (d->change == "added" && added.size() < 2) added.push_back(code(d->name, 200));
+      if (d->change == "added" && added.size() < 2) added.push_back(code_name(d->name));
     if (!added.empty()) why.push_back(fmt_rt(c.p.why_new, phrases::join_list(added, c.p)));
-    if (sig) why.push_back(fmt_rt(c.p.why_signature, code(sig->name, 200)));
+    if (sig) why.push_back(fmt_rt(c.p.why_signature, code_name(sig->name)));
     std::set<std::string> kinds;
     for (const auto* s : in) {
       if (why.size() >= 3) break;
-      if (!s->added || s->kind == "public_api" || !kinds.insert(s->kind).second) continue;
+      if (!s->added || s->kind == "public_api" || s->kind == "fallback_mention" || !askable(*s) ||
+          !kinds.insert(s->kind).second)
+        continue;
       if (test) continue;  // a test's helpers are not what the region is about
       const bool is_comment = s->detail.starts_with("#") || s->detail.starts_with("//");
       why.push_back(is_comment ? kind_label(c, s->kind)
-                               : fmt::format("{} {}", kind_label(c, s->kind), code(s->detail, 40)));
+                               : fmt::format("{} {}", kind_label(c, s->kind), code(s->detail, 60)));
     }
     if (test) why.push_back(std::string(c.p.why_test));
     for (const auto& rp : f.review_points)
@@ -503,7 +504,9 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
         why.push_back(fmt_rt(c.p.why_reviewed, "@" + rp.reviewer));
         break;
       }
-    if (why.size() < 3) why.push_back(fmt_rt(c.p.why_lines, r.changed_lines));
+    if (why.size() < 3)
+      why.push_back(r.changed_lines == 1 ? std::string(c.p.why_line_one)
+                                         : fmt_rt(c.p.why_lines, r.changed_lines));
     g.why = fmt::format("{}", fmt::join(why, c.p.semi));
     out.push_back(std::move(g));
   }

@@ -1,11 +1,12 @@
 // The elements of an offline guide, one function each (private to guide/).
 #pragma once
 
+#include <initializer_list>
 #include <string>
-
-#include <fmt/format.h>
 #include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "mergelens/analysis/facts.h"
 #include "mergelens/guide/citations.h"
@@ -28,13 +29,14 @@ struct Ctx {
   }
 };
 
-// A phrase filled with its arguments; the phrase itself when it does not
-// take them (a phrase is data: a wrong one must not throw out of the writer).
+// A phrase filled with its arguments; empty when it does not take them (a
+// phrase is data: a wrong one must not throw out of the writer, nor leave
+// its placeholders in a guide). Callers drop empty sentences.
 std::string fmt_rt(std::string_view f, auto&&... args) {
   try {
     return fmt::format(fmt::runtime(f), std::forward<decltype(args)>(args)...);
   } catch (const fmt::format_error&) {
-    return std::string(f);
+    return {};
   }
 }
 
@@ -42,9 +44,48 @@ std::string fmt_rt(std::string_view f, auto&&... args) {
 bool is_test_file(const Facts& f, const std::string& path);
 bool is_test_or_bench(const Facts& f, const std::string& path);
 
-// `text` in backticks, clipped to `max` characters (UTF-8 safe), with inner
-// backticks replaced.
+// `text` (code as written: a condition, a statement) in backticks, with
+// inner backticks replaced; longer than `max` bytes it is cut at a token
+// boundary outside string literals, and "…" follows the closing backtick,
+// so the span is still code the change contains.
 std::string code(std::string_view text, size_t max = 60);
+// A name in backticks, never cut: a qualified name longer than `max` loses
+// its leading qualifiers ("A.b.c" → "b.c" → "c"), whole parts at a time.
+std::string code_name(std::string_view name, size_t max = 60);
+
+// --- checked facts (offline_facts.cc) ---
+
+// Whether `path` is code a user runs: a core, kernel or model file outside
+// tests, benchmarks, examples, scripts and docs folders.
+bool shipped_code(const Facts& f, const std::string& path);
+
+// What is known about a switch (an env var or a flag) at the change's parent.
+enum class SwitchAge {
+  kNew,       // absent at the parent, declared at the merge (Facts::switches)
+  kExisting,  // present at the parent: the switch facts say so, or a removed
+              // line of the change names it
+  kUnknown,   // not checked (no switch facts): nothing may call it new
+};
+SwitchAge switch_age(const Ctx& c, const std::string& name);
+// The switch facts of `name` ("--flag" also matches its field "flag");
+// nullptr when the facts hold none or were not computed.
+const SwitchFact* switch_fact(const Ctx& c, const std::string& name);
+// Switches whose declared default the change edits (both revisions declare
+// it, the defaults differ), in name order, at most `max`.
+std::vector<const SwitchFact*> changed_defaults(const Ctx& c, size_t max);
+
+// The switches the change reads or declares on added lines of shipped code,
+// in order, each once; with `new_only`, only those known to be new.
+std::vector<const Signal*> switch_signals(const Ctx& c, bool new_only);
+
+// Added signals of `kinds` in shipped code, in order.
+std::vector<const Signal*> code_signals(const Ctx& c,
+                                        std::initializer_list<std::string_view> kinds);
+
+// Whether `name` (a definition's qualified name) is one a caller outside the
+// change could use: not private ("_x" in any part), not a test, not nested
+// in a function.
+bool public_name(const Facts& f, const Definition& d);
 // The last path component, in backticks.
 std::string file(std::string_view path);
 // "第 3–9 行" / "lines 3–9" ("第 3 行" / "line 3" for one line).
@@ -58,6 +99,8 @@ std::string verdict_text(const Ctx& c);
 std::string lesson(const Ctx& c);
 // Changed lines in code files that are not clean-up.
 int code_lines(const Ctx& c);
+// "12 changed lines of code in 3 files, 1 of them new": what was counted.
+std::string code_size(const Ctx& c);
 std::vector<GuideFocus> focus_points(const Ctx& c, size_t max);
 std::vector<std::string> design_decisions(const Ctx& c);
 std::vector<std::string> questions(const Ctx& c, const std::vector<GuideFocus>& focus);
@@ -123,9 +166,14 @@ const Definition* contract_test(const Ctx& c, const std::string& path, std::int3
 std::string contract_sentence(const Ctx& c, const Definition& test);
 // The Chinese headline lead from the facts: kind of change (tags), key object
 // (a definition added in a top region, the call several replacements
-// introduce, a new switch, a changed signature), key figure; empty when the
-// facts name no key object or it does not fit the headline width.
+// introduce, a switch the parent did not have, a changed signature), key
+// figure; empty when the facts name no key object, only a bare name or a
+// file, or it does not fit the headline width.
 std::string headline_lead(const Ctx& c);
+// The Chinese word for the kind of change, from its tags ("修复", "重构", ...)
+// or, when every file has one role that is not code, that role ("文档");
+// empty when neither says.
+std::string headline_kind(const Ctx& c);
 // `text` (a headline from the title) with words the checker would read as a
 // citation ("CVE-2026-5760") marked as code when that makes it pass.
 std::string citable_headline(const Ctx& c, std::string text);

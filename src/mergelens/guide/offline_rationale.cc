@@ -92,6 +92,28 @@ std::string introduced_call(const Facts& f, std::string_view old_text, std::stri
   return {};
 }
 
+// Whether a name says version ("__version__", "VERSION").
+bool names_version(std::string_view name) {
+  std::string l(name);
+  for (char& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return l.find("version") != std::string::npos;
+}
+
+std::string squeeze(std::string_view s) {
+  std::string out;
+  for (char ch : s)
+    if (ch != ' ' && ch != '\t') out += ch;
+  return out;
+}
+
+// The name a definition line defines ("def f(", "class A", "fn f", "func f"), or empty.
+std::string defined_name(std::string_view line) {
+  static const RE2 kDef(
+      R"(^\s*(?:async\s+)?(?:def|class|fn|func|struct|pub\s+fn)\s+([A-Za-z_][A-Za-z0-9_]*))");
+  std::string name;
+  return RE2::PartialMatch(line, kDef, &name) ? name : std::string();
+}
+
 // A literal a default or a setting takes: a number, a string, a boolean or none.
 bool literal(std::string_view v) {
   static const RE2 kLiteral(
@@ -171,13 +193,15 @@ std::string pair_label(const Replacement& r) {
   const std::string& b = r.new_text;
   if (a.size() <= 70 && b.size() <= 70) return fmt::format("{} → {}", code(a, 70), code(b, 70));
   // Long lines: show where they differ, from a token boundary on, with "…"
-  // outside the code so each span is still written in the change.
+  // outside the code so each span is still written in the change. Both
+  // sides keep something to show: a line that is a prefix of the other
+  // ("def f(" → "def f(a, b):") is shown from its start.
   size_t start = 0;
   while (start < a.size() && start < b.size() && a[start] == b[start]) ++start;
   while (start > 0 &&
          (std::isalnum(static_cast<unsigned char>(a[start - 1])) || a[start - 1] == '_'))
     --start;
-  if (start < 20) start = 0;
+  if (start < 20 || start + 3 > a.size() || start + 3 > b.size()) start = 0;
   auto side = [&](const std::string& t) {
     return (start ? "…" : "") + code(std::string_view(t).substr(std::min(start, t.size())), 60);
   };
@@ -213,19 +237,29 @@ std::string replacement_question(const Ctx& c, const Replacement& r) {
   std::string old_name, old_value, new_name, new_value;
   if (assignment(r.old_text, &old_name, &old_value) &&
       assignment(r.new_text, &new_name, &new_value) && old_name == new_name &&
-      old_value != new_value && literal(old_value) && literal(new_value))
-    return fmt_rt(c.p.q_value_moved, code(old_name), code(old_value, 50), code(new_value, 50));
-  if (is_condition(r.old_text) && is_condition(r.new_text))
-    return fmt_rt(c.p.q_condition_changed, code(condition_of(r.old_text), 70),
-                  code(condition_of(r.new_text), 70));
-  if (std::string f = introduced_call(c.facts, r.old_text, r.new_text); !f.empty())
-    return defines_at(c.facts, r, f) ? fmt_rt(c.p.q_renamed, pair_label(r))
-                                     : fmt_rt(c.p.q_call_replaced, pair_label(r), code(f));
+      old_value != new_value && literal(old_value) && literal(new_value)) {
+    // A version string moving is a release, not a value to question.
+    if (names_version(old_name)) return {};
+    return fmt_rt(c.p.q_value_moved, code_name(old_name), code(old_value, 50), code(new_value, 50));
+  }
+  if (is_condition(r.old_text) && is_condition(r.new_text)) {
+    // "if x:" → "elif x:" keeps the condition: only the chain changed.
+    const std::string a = condition_of(r.old_text), b = condition_of(r.new_text);
+    if (squeeze(a) == squeeze(b)) return {};
+    return fmt_rt(c.p.q_condition_changed, code(a, 70), code(b, 70));
+  }
+  if (std::string f = introduced_call(c.facts, r.old_text, r.new_text); !f.empty()) {
+    if (!defines_at(c.facts, r, f)) return fmt_rt(c.p.q_call_replaced, pair_label(r), code_name(f));
+    // A rename only when the old name is gone: defined nowhere in the new code.
+    const std::string was = defined_name(r.old_text);
+    if (was.empty() || was == f || defined_in_change(c.facts, was)) return {};
+    return fmt_rt(c.p.q_renamed, pair_label(r));
+  }
   return {};
 }
 
 std::string fallback_question(const Ctx& c, const Signal& s) {
-  // "COND: ACTION" as the detector writes a guard with its fallback.
+  // "except X: ACTION" as the detector writes a handled exception.
   const auto colon = s.detail.find(": ");
   if (colon == std::string::npos || colon == 0 || colon + 2 >= s.detail.size()) return {};
   return fmt_rt(c.p.q_fallback_to, code(s.detail.substr(0, colon), 60),
@@ -309,7 +343,7 @@ size_t overlap(const std::set<std::string>& a, std::string_view name) {
 
 }  // namespace
 
-std::string headline_lead(const Ctx& c) {
+std::string headline_kind(const Ctx& c) {
   const Facts& f = c.facts;
   auto has_tag = [&](std::string_view t) {
     return std::any_of(f.tags.begin(), f.tags.end(), [&](const Tag& x) { return x.name == t; });
@@ -355,6 +389,17 @@ std::string headline_lead(const Ctx& c) {
         break;
     }
   }
+  return kind;
+}
+
+std::string headline_lead(const Ctx& c) {
+  const Facts& f = c.facts;
+  std::string kind = headline_kind(c);
+  std::set<FileRole> roles;
+  for (const auto& file : c.change.files) {
+    auto it = f.roles.find(file.path);
+    roles.insert(it == f.roles.end() ? FileRole::kCore : it->second);
+  }
   if (kind == "回退") {  // what is reverted, when the change names it
     for (const auto& r : f.references)
       if (r.relation == "reverts" && r.repo.empty() && r.number > 0) {
@@ -389,22 +434,22 @@ std::string headline_lead(const Ctx& c) {
       if (d.change == "added" && d.kind != "section" && d.at.path == r.path &&
           d.at.line >= r.start_line && d.at.line <= r.end_line) {
         std::string name(short_name(d.name));
-        offer(name, "新增 " + code(name, 40));
+        offer(name, "新增 " + code_name(name, 200));
       }
   }
-  for (const auto& s : f.signals)
-    if (s.added && (s.kind == "env_var" || s.kind == "cli_flag") && !is_test_file(f, s.at.path))
-      offer(s.detail, "新增开关 " + code(s.detail, 40));
+  for (const Signal* s : switch_signals(c, true))  // "新增" only when the parent lacked it
+    offer(s->detail, "新增开关 " + code_name(s->detail, 200));
   for (const auto& d : f.definitions)
     if (d.change == "signature_changed" && !is_test_file(f, d.at.path)) {
       std::string name(short_name(d.name));
-      offer(name, code(name, 40) + " 签名变化");
+      offer(name, code_name(name, 200) + " 签名变化");
     }
   const auto groups = replacement_groups(c);
   const ReplacementGroup* group =
       !groups.empty() && groups.front().items.size() >= 2 ? &groups.front() : nullptr;
   if (group)
-    offer(group->call, fmt::format("{} 处改为调用 {}", group->items.size(), code(group->call, 40)));
+    offer(group->call,
+          fmt::format("{} 处改为调用 {}", group->items.size(), code_name(group->call, 200)));
   // Less telling objects: a definition the top code regions change, a file.
   for (size_t i = 0; i < f.focus.size() && i < 3; ++i) {
     const auto& r = f.focus[i];
@@ -413,7 +458,7 @@ std::string headline_lead(const Ctx& c) {
                            role->second == FileRole::kKernel || role->second == FileRole::kModel;
     if (!code_file || r.symbol.empty()) continue;
     std::string name(short_name(r.symbol));
-    offer(name, code(name, 40), true);
+    offer(name, code_name(name, 200), true);
   }
   // Tests and benchmarks are what a change is checked with, not its object
   // (unless they are all it changes).
@@ -423,7 +468,7 @@ std::string headline_lead(const Ctx& c) {
     if (!only_tests && is_test_or_bench(f, file.path)) continue;
     std::string base = file.path.substr(file.path.rfind('/') + 1);
     std::string stem = base.substr(0, base.find('.'));
-    if (!stem.empty()) offer(stem, "改动 " + code(base, 40));
+    if (!stem.empty()) offer(stem, "改动 " + code_name(base, 200));
   }
   if (found.empty()) {
     // Last resort: the file with the most changed lines.
@@ -436,13 +481,16 @@ std::string headline_lead(const Ctx& c) {
     const std::string base = top->path.substr(top->path.rfind('/') + 1);
     const size_t others = c.change.files.size() - 1;
     found.push_back({base,
-                     "改动 " + code(base, 40) +
+                     "改动 " + code_name(base, 200) +
                          (others ? fmt::format(" 等 {} 个文件", c.change.files.size()) : ""),
                      0});
   }
   const Candidate* best = &found.front();
   for (const auto& x : found)
     if (x.score > best->score) best = &x;
+  // A name alone or a file says less than the PR's own title: the caller
+  // then writes the title, in the PR's words, after the kind of change.
+  if (best->bare || best->text.rfind("改动 ", 0) == 0) return {};
 
   std::vector<std::string> parts{best->text};
   if (group && best->text.rfind("新增 ", 0) == 0 && group->call == best->name)

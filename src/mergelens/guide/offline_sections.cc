@@ -11,17 +11,8 @@
 namespace mergelens::guide_detail {
 namespace {
 
-// The first added signal of `kinds` outside test and benchmark files.
-const Signal* first_signal(const Facts& f, std::initializer_list<std::string_view> kinds) {
-  for (const auto& s : f.signals)
-    if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end() &&
-        !is_test_or_bench(f, s.at.path))
-      return &s;
-  return nullptr;
-}
-
 std::string place(const Signal& s) {
-  return s.at.symbol.empty() ? file(s.at.path) : code(s.at.symbol);
+  return s.at.symbol.empty() ? file(s.at.path) : code_name(s.at.symbol);
 }
 
 // At most ~90 bytes, cut at a space so no word ("#26235", a name) is cut in
@@ -41,27 +32,16 @@ std::string clip_title(std::string_view t) {
 }  // namespace
 
 std::vector<std::string> design_decisions(const Ctx& c) {
-  const auto& f = c.facts;
+  // Only decisions the change shows and the parent confirms: a new path
+  // beside the code that ran before, a switch the parent did not have. A
+  // branch on dtype, a lock or a new class is a place to read (a focus
+  // point), not by itself a decision a reader can reuse.
   std::vector<std::string> out;
-  if (const Signal* s = first_signal(f, {"fallback"}))
-    out.push_back(fmt_rt(c.p.pattern_fallback, place(*s)));
-  if (const Signal* s = first_signal(f, {"dtype_branch", "device_branch", "platform_branch"}))
-    out.push_back(fmt_rt(c.p.pattern_branch, place(*s), code(s->detail)));
-  if (const Signal* s = first_signal(f, {"env_var", "cli_flag"}))
-    out.push_back(fmt_rt(c.p.pattern_switch, place(*s), code(s->detail)));
-  if (const Signal* s = first_signal(f, {"concurrency"}))
-    out.push_back(fmt_rt(c.p.pattern_concurrency, place(*s), code(s->detail)));
-  for (const auto& d : f.definitions) {
-    auto it = f.roles.find(d.at.path);
-    bool code_role = it == f.roles.end() || it->second == FileRole::kCore ||
-                     it->second == FileRole::kKernel || it->second == FileRole::kModel;
-    if (d.change == "added" && code_role &&
-        (d.kind == "class" || d.kind == "struct" || d.kind == "trait")) {
-      out.push_back(fmt_rt(c.p.pattern_abstraction, file(d.at.path), code(d.name)));
-      break;
-    }
-  }
-  if (out.size() > 3) out.resize(3);
+  if (auto v = code_signals(c, {"fallback"}); !v.empty())
+    out.push_back(fmt_rt(c.p.pattern_fallback, place(*v[0]), code(v[0]->detail, 70)));
+  if (auto v = switch_signals(c, true); !v.empty())
+    out.push_back(fmt_rt(c.p.pattern_switch, place(*v[0]), code_name(v[0]->detail)));
+  std::erase(out, std::string());
   return out;
 }
 
@@ -71,22 +51,40 @@ std::vector<std::string> questions(const Ctx& c, const std::vector<GuideFocus>& 
   std::string asked;
   for (const auto& g : focus) asked += g.question;
   auto covered = [&](const std::string& s) { return asked.find(s) != std::string::npos; };
+  // A name the change removes from one place and defines in another moved.
+  auto defined_elsewhere = [&](const Definition& d) {
+    const std::string_view short_name = std::string_view(d.name).substr(d.name.rfind('.') + 1);
+    return std::any_of(f.definitions.begin(), f.definitions.end(), [&](const Definition& o) {
+      return &o != &d && o.change != "removed" &&
+             std::string_view(o.name).substr(o.name.rfind('.') + 1) == short_name;
+    });
+  };
+  // A method of a class the change removes goes with it.
+  auto owner_removed = [&](const Definition& d) {
+    const size_t dot = d.name.rfind('.');
+    if (dot == std::string::npos) return false;
+    const std::string owner = d.name.substr(0, dot);
+    return std::any_of(f.definitions.begin(), f.definitions.end(), [&](const Definition& o) {
+      return o.change == "removed" && o.name == owner;
+    });
+  };
   for (const auto& d : f.definitions) {
     if (out.size() >= 2) break;
-    std::string name = code(d.name);
-    if (d.change == "signature_changed" && !covered(name))
+    if (!public_name(f, d)) continue;
+    std::string name = code_name(d.name);
+    if (d.change == "signature_changed" && (d.kind == "function" || d.kind == "method") &&
+        !covered(name))
       out.push_back(fmt_rt(c.p.risk_signature, name));
-    else if (d.change == "removed" && d.kind != "section" && !is_test_file(f, d.at.path))
+    else if (d.change == "removed" && d.kind != "section" && !defined_elsewhere(d) &&
+             !owner_removed(d))
       out.push_back(fmt_rt(c.p.risk_public_removed, name));
   }
-  if (const Signal* s = first_signal(f, {"dtype_branch", "device_branch", "platform_branch"}))
-    if (!covered(code(s->detail))) out.push_back(fmt_rt(c.p.risk_dtype, code(s->detail)));
-  if (const Signal* s = first_signal(f, {"env_var"}))
-    if (!covered(code(s->detail))) out.push_back(fmt_rt(c.p.risk_env, code(s->detail)));
-  if (const Signal* s = first_signal(f, {"numeric_constant"}))
-    if (!covered(code(s->detail))) out.push_back(fmt_rt(c.p.risk_constant, code(s->detail)));
-  if (const Signal* s = first_signal(f, {"todo"}))
-    out.push_back(fmt_rt(c.p.risk_todo, code(s->detail)));
+  if (auto v = code_signals(c, {"dtype_branch", "device_branch", "platform_branch"}); !v.empty())
+    if (!covered(code(v[0]->detail))) out.push_back(fmt_rt(c.p.risk_dtype, code(v[0]->detail)));
+  if (auto v = code_signals(c, {"numeric_constant"}); !v.empty())
+    if (!covered(code(v[0]->detail))) out.push_back(fmt_rt(c.p.risk_constant, code(v[0]->detail)));
+  if (auto v = code_signals(c, {"todo"}); !v.empty())
+    out.push_back(fmt_rt(c.p.risk_todo, code(v[0]->detail)));
   for (const auto& b : f.referenced_by) {
     if (b.relation == "reverts")
       out.insert(out.begin(), fmt_rt(c.p.risk_reverted_later, b.ref, clip_title(b.title)));
@@ -95,7 +93,8 @@ std::vector<std::string> questions(const Ctx& c, const std::vector<GuideFocus>& 
   }
   std::vector<std::string> unique;  // two definitions of one name give one question
   for (auto& q : out)
-    if (std::find(unique.begin(), unique.end(), q) == unique.end()) unique.push_back(std::move(q));
+    if (!q.empty() && std::find(unique.begin(), unique.end(), q) == unique.end())
+      unique.push_back(std::move(q));
   if (unique.size() > 4) unique.resize(4);
   return unique;
 }
@@ -157,96 +156,83 @@ std::string path_label(const Facts& f, const std::string& path) {
 
 std::vector<std::string> gaps(const Ctx& c) {
   std::vector<std::string> out;
-  static const RE2 kLines(R"((\d+) changed lines(?: with (\d+) new branch.*?)?;.*)");
+  // "N changed lines with K new branches or guards; first: DETAIL; ..." (coverage.h).
+  static const RE2 kBranches(
+      R"((\d+) changed lines with (\d+) new branch(?:es)? or guards?; first: (.*); (?:no changed test covers it|the change adds or edits no test)$)");
   for (const auto& g : c.facts.gaps) {
     if (g.kind == "test") {
-      std::string lines, branches;
-      std::string what;
-      if (RE2::FullMatch(g.detail, kLines, &lines, &branches))
-        what = branches.empty()
-                   ? fmt_rt(c.tr("{} 行改动", "{} changed lines"), lines)
-                   : fmt_rt(c.tr("{} 行改动、{} 个新分支或守卫",
-                                 branches == "1" ? "{} changed lines, {} new branch or guard"
-                                                 : "{} changed lines, {} new branches or guards"),
-                            lines, branches);
-      else
-        what = g.detail;
-      out.push_back(fmt_rt(c.p.gap_test, path_label(c.facts, g.subject), what));
+      std::string lines, branches, first;
+      if (!RE2::FullMatch(g.detail, kBranches, &lines, &branches, &first)) continue;
+      const std::string s =
+          branches == "1"
+              ? fmt_rt(c.p.gap_test_one, path_label(c.facts, g.subject), code(first, 70))
+              : fmt_rt(c.p.gap_test, path_label(c.facts, g.subject), branches, code(first, 70));
+      if (!s.empty()) out.push_back(s);
     } else if (g.kind == "benchmark") {
-      out.push_back(fmt_rt(c.p.gap_benchmark, g.subject));
+      if (std::string s = fmt_rt(c.p.gap_benchmark, g.subject); !s.empty()) out.push_back(s);
     }
   }
   return out;
 }
 
 std::vector<GuideAdvice> advice(const Ctx& c, const Guide& g) {
+  // Advice a reader can act on that follows from a checked fact of this
+  // change. Generic counsel that fits any PR ("measure after upgrading",
+  // "read the folder whole", "log which path was taken") is not written;
+  // reviewers are addressed only while the PR is open.
   const auto& f = c.facts;
   std::vector<GuideAdvice> out;
-  const bool worth = f.verdict == Verdict::kCloseRead || f.verdict == Verdict::kSelectiveRead;
+  auto add = [&](const char* role, std::string text) {
+    if (!text.empty()) out.push_back({role, std::move(text)});
+  };
   std::vector<std::string> switches;
-  for (const auto& s : f.signals)
-    if (s.added && (s.kind == "env_var" || s.kind == "cli_flag") && switches.size() < 3 &&
-        std::find(switches.begin(), switches.end(), code(s.detail)) == switches.end())
-      switches.push_back(code(s.detail));
+  for (const auto* s : switch_signals(c, true))
+    if (switches.size() < 3) switches.push_back(code_name(s->detail));
   if (!switches.empty())
-    out.push_back({"user", fmt_rt(c.p.adv_user_switch, phrases::join_list(switches, c.p))});
+    add("user", fmt_rt(c.p.adv_user_switch, phrases::join_list(switches, c.p)));
+  for (const SwitchFact* s : changed_defaults(c, 2))
+    add("user", fmt_rt(c.p.adv_user_default, code_name(s->name), code(s->before.default_value, 40),
+                       code(s->after.default_value, 40)));
   for (const auto& d : f.definitions)
-    if (d.change == "signature_changed" && !is_test_file(f, d.at.path)) {
+    if (d.change == "signature_changed" && (d.kind == "function" || d.kind == "method") &&
+        public_name(f, d)) {
       bool public_api = std::any_of(f.signals.begin(), f.signals.end(), [&](const Signal& s) {
         return s.kind == "public_api" && s.detail == d.name;
       });
       if (public_api) {
-        out.push_back({"user", fmt_rt(c.p.adv_user_api, code(d.name))});
+        add("user", fmt_rt(c.p.adv_user_api, code_name(d.name)));
         break;
       }
     }
-  static const std::set<std::string> kHardware = {
-      "amd", "rocm", "npu", "ascend", "xpu", "tpu", "cpu", "mps", "blackwell", "hopper", "intel"};
-  for (const auto& t : f.tags)
-    if (kHardware.count(t.name) && worth) {
-      out.push_back({"user", fmt_rt(c.p.adv_user_branch, t.name)});
-      break;
-    }
-  std::vector<std::string> untested;
-  for (const auto& gap : f.gaps)
-    if (gap.kind == "test" && untested.size() < 2) untested.push_back(path_label(f, gap.subject));
-  if (worth && !untested.empty())
-    out.push_back(
-        {"maintainer", fmt_rt(c.p.adv_maintainer_tests, phrases::join_list(untested, c.p))});
-  else if (worth && !f.focus.empty()) {
-    const std::string& path = f.focus.front().path;
-    auto slash = path.rfind('/');
-    if (slash != std::string::npos)
-      out.push_back({"maintainer", fmt_rt(c.p.adv_maintainer_module, code(path.substr(0, slash)))});
-  }
   if (c.change.open) {
     std::string what = !g.questions.empty() ? g.questions.front()
                        : !g.focus.empty()   ? g.focus.front().question
                                             : std::string();
-    if (!what.empty()) out.push_back({"reviewer", fmt_rt(c.p.adv_reviewer_open, what)});
+    if (!what.empty()) add("reviewer", fmt_rt(c.p.adv_reviewer_open, what));
+    std::vector<std::string> untested;
+    for (const auto& gap : f.gaps)
+      if (gap.kind == "test" && untested.size() < 2) untested.push_back(path_label(f, gap.subject));
+    if (!untested.empty() && !g.gaps.empty())
+      add("reviewer", fmt_rt(c.p.adv_reviewer_tests, phrases::join_list(untested, c.p)));
+    if (!g.body_vs_code.empty()) add("reviewer", std::string(c.p.adv_reviewer_body));
+    if (std::any_of(f.number_cautions.begin(), f.number_cautions.end(),
+                    [](const NumberCaution& n) { return n.kind == "single_point"; }))
+      add("reviewer", std::string(c.p.adv_reviewer_numbers));
   }
-  if (!untested.empty() && (c.change.open || f.tests.empty()) && f.verdict != Verdict::kSkip)
-    out.push_back({"reviewer", fmt_rt(c.p.adv_reviewer_tests, phrases::join_list(untested, c.p))});
-  if (!f.body_mismatches.empty() && f.verdict != Verdict::kSkip)
-    out.push_back({"reviewer", std::string(c.p.adv_reviewer_body)});
-  if (std::any_of(f.number_cautions.begin(), f.number_cautions.end(), [](const NumberCaution& n) {
-        return n.kind == "no_benchmark" || n.kind == "single_point";
-      }))
-    out.push_back({"reviewer", std::string(c.p.adv_reviewer_numbers)});
-  if (worth && first_signal(f, {"fallback"}))
-    out.push_back({"operator", std::string(c.p.adv_operator_fallback)});
-  else if (const Signal* s = first_signal(f, {"env_var"}); s && worth)
-    out.push_back({"operator", fmt_rt(c.p.adv_operator_switch, code(s->detail))});
   if (out.size() > 5) out.resize(5);
   return out;
 }
 
 std::string audience(const Ctx& c) {
-  static const std::set<std::string> kGeneric = {"bugfix", "tests", "docs",    "refactor", "ci",
-                                                 "build",  "deps",  "cleanup", "style",    "chore"};
+  // Topics, not kinds of change ("feature", "perf") nor a repository's own
+  // labels for its folders ("module-ops").
+  static const std::set<std::string> kGeneric = {
+      "bugfix", "tests", "docs",    "refactor", "ci",     "build", "deps",         "cleanup",
+      "style",  "chore", "feature", "perf",     "revert", "misc",  "model-support"};
   std::vector<std::string> topics;
   for (const auto& t : c.facts.tags)
-    if (!kGeneric.count(t.name) && topics.size() < 3) topics.push_back(t.name);
+    if (!kGeneric.count(t.name) && t.name.find("module") == std::string::npos && topics.size() < 3)
+      topics.push_back(t.name);
   if (topics.empty()) return {};
   return fmt_rt(c.p.audience, phrases::join_list(topics, c.p)) + std::string(c.p.sentence_end);
 }

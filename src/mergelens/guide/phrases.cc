@@ -23,6 +23,7 @@ Phrases make_zh() {
   p.summary_removes = "删除 {}";
   p.summary_changes = "修改 {}";
   p.summary_switches = "引入开关 {}";
+  p.summary_default_changed = "把 {} 的默认值从 {} 改为 {}";
   p.summary_tests = "附带测试 {}";
   p.summary_fixes = "修复 {}";
   p.summary_docs_only = "只涉及文档、配置或 CI，没有主路径代码";
@@ -36,6 +37,7 @@ Phrases make_zh() {
   p.close_one_place = "值得精读，但只需读一处：{} 的 {} 行（{}）";
   p.close_files = "值得精读，重点看 {} 个文件：{}";
   p.close_lines = "值得精读：约 {} 行值得细看，分布在 {} 个文件";
+  p.close_lines_one = "值得精读：约 {} 行值得细看，都在一个文件中";
   p.rest_cleanup = "；其余 {} 个文件（{}）是清理项，浏览即可";
   p.rest_cleanup_one = "；另一个文件 {} 是清理项，浏览即可";
   p.selective = "值得选读：只看 {}（约 {} 行），其余可略过";
@@ -43,24 +45,12 @@ Phrases make_zh() {
   p.skip = "可以跳过：{}";
   p.open_prefix = "【未合并】";
   p.symbol_in_file = "{} 中 {}";
-  p.lesson_fallback = "展示了“守卫 + 回退”的写法：{} 在条件不满足时退回原有路径，而不是报错";
-  p.lesson_guard = "新增的守卫/检查（{}）把原本隐性的前提写成了显式契约";
-  p.lesson_concurrency = "涉及并发（{}）：读懂共享状态由谁保护、在哪里同步，是理解这个改动的关键";
-  p.lesson_branch = "按 dtype/设备分支（{}）：值得看清哪些组合走新路径、其余是否保持原样";
-  p.lesson_abstraction = "引入新抽象 {}：看它的职责边界，以及调用方如何从旧写法迁移";
-  p.lesson_kernel = "内核实现本身是看点：{} 中的改动决定了性能与正确性";
-  p.lesson_switch = "新增开关 {}：它的默认值决定了老用户是否受影响，读的时候先确认默认值";
-  p.lesson_tests = "测试 {} 固化了行为契约，可以先读测试再读实现";
-  p.lesson_constants = "调优常量（{}）来自测量，换硬件或模型时需要重新评估";
-  p.lesson_small = "小改动、大影响：{} 行代码改变了关键路径的行为";
-  p.pattern_fallback = "{}：守卫 + 回退，不支持的情况保持原行为——可复用到其它可选的快速路径";
-  p.pattern_branch = "{}：按 {} 分支，只让满足条件的组合走新路径";
-  p.pattern_switch = "{}：用开关 {} 控制新行为，便于灰度与回退";
-  p.pattern_abstraction = "{}：新抽象 {} 把变化收敛到一处";
-  p.pattern_tests = "{}：测试直接断言契约（{}），回归时能精确定位";
-  p.pattern_concurrency = "{}：并发原语 {} 的使用方式";
-  p.q_fallback_plain = "这里的守卫是否覆盖了所有不支持的情况？回退路径是否与改动前完全一致？";
-  p.q_fallback = "守卫条件（{}）是否覆盖了所有不支持的情况？回退路径是否与改动前完全一致？";
+  p.lesson_fallback = "新路径加在旧代码旁边而不是替换它：{} 不成立时，{} 仍执行改动前的那段代码";
+  p.lesson_switch = "新增开关 {}（父提交中没有它）：它的默认值决定了老用户是否受影响";
+  p.pattern_fallback =
+      "{}：新路径放在 {} 之后，旧代码原样保留为另一分支——条件不满足的输入仍走改动前的代码";
+  p.pattern_switch = "{}：新行为由新增开关 {} 控制（父提交中没有这个开关）";
+  p.q_fallback = "条件 {} 是否恰好在新路径安全的情况下成立、其余情况都不成立？";
   p.q_guard = "新检查（{}）在什么输入下触发？触发后调用方看到的是什么？";
   p.q_dtype = "dtype 分支（{}）之外的类型走哪条路径？是否有测试覆盖？";
   p.q_device = "设备/平台分支（{}）：其它设备上是否仍走原路径？";
@@ -70,32 +60,33 @@ Phrases make_zh() {
   p.q_signature = "{} 的签名变了：所有调用点是否都已同步更新？";
   p.q_raise = "新的错误/断言（{}）会不会在合法输入下误触发？";
   p.q_constant = "常量 {} 的取值依据是什么？是否应当可配置？";
-  p.q_new = "新增的 {} 承担什么职责？边界情况如何处理？";
-  p.q_modified = "{} 的行为改变了什么？调用方是否依赖旧行为？";
   p.q_early = "提前返回（{}）跳过了后面的哪些步骤？这对所有调用方都成立吗？";
-  p.q_test = "这个测试覆盖了哪些分支？还缺哪一条？";
   p.q_removed = "删除的代码（{}）是否真的没有其它调用者？";
   p.q_generic = "这里的改动与 PR 描述的意图是否一致？";
   p.why_new = "新增 {}";
   p.why_signature = "{} 签名变化";
-  p.why_signal = "{}";
   p.why_lines = "{} 行改动";
+  p.why_line_one = "1 行改动";
   p.why_test = "测试文件";
   p.why_reviewed = "审阅者在此留言（{}）";
   p.risk_signature = "{} 的签名变了：仓库外的调用者（插件、脚本）会不会受影响？";
   p.risk_dtype = "{} 之外的 dtype/设备组合是否有测试？";
   p.risk_todo = "留下了 TODO（{}）：后续由谁跟进？";
-  p.risk_env = "{} 未设置、设置为非法值时分别发生什么？";
   p.risk_fixed_later = "这个改动后来由 {} 修复（{}）：阅读时留意它引入的问题";
   p.risk_reverted_later = "这个改动后来被 {} 回退（{}）：先弄清回退原因再借鉴";
   p.risk_public_removed = "删除了 {}：是否还有外部调用者？";
-  p.risk_constant = "常量 {} 是针对哪种硬件/负载调出来的？";
+  p.risk_constant = "{}：PR 是否说明了新取值的依据，以及它是在哪种硬件或负载上选定的？";
   p.num_spread = "PR 中的数字差异很大（{}）：不要把最好的情况当成普遍收益";
   p.num_no_benchmark = "PR 给出的数字（{}）没有随附可复现的 benchmark：引用时注明条件";
   p.num_single = "数字 {} 没有说明 batch size、序列长度或硬件";
   p.body_named_not_touched = "PR 描述提到 {}，但最终 diff 中没有它：以代码为准";
   p.body_touched_not_mentioned = "{} 行改动（{}%）在 {} 下，标题和描述都没有提到：描述可能已过时";
-  p.gap_test = "{} 有改动（{}）却没有对应测试：建议补一个覆盖新分支的回归测试";
+  p.gap_test =
+      "{} 新增了 {} 个分支或守卫（第一个是 {}），本 PR "
+      "中没有测试提到这个文件或它定义的名字：补一个走这些分支的测试";
+  p.gap_test_one =
+      "{} 新增了一个分支或守卫（{}），本 PR "
+      "中没有测试提到这个文件或它定义的名字：补一个走这条分支的测试";
   p.gap_benchmark = "PR 声称 {}，但没有可复现的 benchmark 脚本或结果文件：建议记录测量条件";
   p.note_comment = "{}的注释：{}";
   p.note_docstring = "{}的文档字符串：{}";
@@ -109,25 +100,20 @@ Phrases make_zh() {
   p.q_value_moved = "{} 从 {} 改为 {}：依赖原值的调用方或配置是否都已考虑到？";
   p.q_condition_changed = "条件从 {} 改为 {}：两者结果不同的输入现在走哪条路径？";
   p.q_call_replaced = "这里 {}：{} 在每个调用点上都与原写法等价吗？";
-  p.q_fallback_to = "{} 时改走 {}：这条退路与改动前的行为一致吗？";
+  p.q_fallback_to = "{} 时继续执行 {}：这对每个调用方都是正确的结果吗？";
   p.q_renamed = "定义改为 {}：旧名字或旧签名的调用方（包括仓库外的）是否都已更新？";
   p.test_contract = "测试 {} 以名字说明它检查的契约：{}";
   p.q_test_contract = "测试 {} 按名字检查 {}：它的断言是否正好锁定了这一点？";
   p.summary_contract = "其中 {} 检查 {}";
-  p.skip_small_code = "代码改动 {} 行，没有需要细究的设计决策";
   p.digest_place = "{1} 的 {0}（{2}）";
   p.digest_places = "先读 {}";
-  p.adv_user_switch = "如果你部署或调用时用到 {}，升级后确认默认值是否符合预期";
+  p.adv_user_switch = "{} 是新增开关：升级前确认它的默认值是否符合你的部署";
+  p.adv_user_default = "{} 的默认值从 {} 变为 {}：依赖旧默认值、没有显式设置它的部署行为会变";
   p.adv_user_api = "如果你的代码调用 {}，签名已变，升级前检查调用点";
-  p.adv_user_branch = "如果你在 {} 上运行，升级后实测一次行为与性能";
-  p.adv_maintainer_tests = "为 {} 补上测试，再在此基础上继续改动";
-  p.adv_maintainer_module = "这次改动改变了 {} 的行为，值得完整读一遍";
   p.adv_reviewer_tests = "合入前要求补测试（{}）";
   p.adv_reviewer_body = "PR 描述与代码不一致，请作者更新描述";
   p.adv_reviewer_numbers = "请作者补充测量条件（硬件、batch size、序列长度）或可复现的脚本";
   p.adv_reviewer_open = "合并前重点确认：{}";
-  p.adv_operator_fallback = "回退路径是静默的，建议在日志中记录走了哪条路径，便于线上观测";
-  p.adv_operator_switch = "{} 改变了运行时行为，变更配置前先在预发环境验证";
   p.audience = "尤其适合关注 {} 的工程师";
   p.ref_fixes = "修复 {}";
   p.ref_follow_up = "{} 的后续";
@@ -156,6 +142,7 @@ Phrases make_en() {
   p.summary_removes = "removes {}";
   p.summary_changes = "changes {}";
   p.summary_switches = "introduces {}";
+  p.summary_default_changed = "changes the default of {} from {} to {}";
   p.summary_tests = "with tests in {}";
   p.summary_fixes = "fixes {}";
   p.summary_docs_only = "touches only docs, configuration or CI, no code on the main path";
@@ -169,6 +156,7 @@ Phrases make_en() {
   p.close_one_place = "Worth a close read, but only one place: {}, {} lines ({})";
   p.close_files = "Worth a close read, focused on {} files: {}";
   p.close_lines = "Worth a close read: about {} lines deserve attention, across {} files";
+  p.close_lines_one = "Worth a close read: about {} lines deserve attention, all in one file";
   p.rest_cleanup = "; the other {} files ({}) are clean-up, a glance is enough";
   p.rest_cleanup_one = "; the other file, {}, is clean-up: a glance is enough";
   p.selective = "Worth a selective read: only {} (about {} lines); skip the rest";
@@ -177,39 +165,17 @@ Phrases make_en() {
   p.open_prefix = "[open] ";
   p.symbol_in_file = "{1} in {0}";
   p.lesson_fallback =
-      "Shows guard-plus-fallback: when its condition does not hold, {} falls back to the "
-      "existing path instead of failing";
-  p.lesson_guard = "New checks ({}) turn an implicit precondition into an explicit contract";
-  p.lesson_concurrency =
-      "Concurrency ({}): who guards the shared state, and where it synchronises, is the key to "
-      "this change";
-  p.lesson_branch =
-      "Branches on dtype/device ({}): see which combinations take the new path and that the "
-      "rest stay as they were";
-  p.lesson_abstraction = "Introduces {}: read its boundaries and how callers move from the old way";
-  p.lesson_kernel =
-      "The kernel itself is the point: the changes in {} decide speed and correctness";
+      "The new path is added beside the old code, not in its place: when {} does not hold, {} "
+      "runs the code it ran before the change";
   p.lesson_switch =
-      "New switch {}: its default decides whether existing users are affected; check the "
-      "default first";
-  p.lesson_tests = "The tests in {} pin the contract down: read them before the implementation";
-  p.lesson_constants =
-      "Tuned constants ({}) come from measurement; re-evaluate them on other hardware or models";
-  p.lesson_small = "Small change, large effect: {} lines change behaviour on a key path";
+      "New switch {} (the parent revision does not have it): its default decides whether existing "
+      "users are affected";
   p.pattern_fallback =
-      "{}: guard plus fallback, unsupported cases behave exactly as before; reusable for other "
-      "optional fast paths";
-  p.pattern_branch = "{}: branches on {}, so only qualifying combinations take the new path";
-  p.pattern_switch = "{}: the new behaviour sits behind {}, easy to roll out and roll back";
-  p.pattern_abstraction = "{}: the new abstraction {} gathers the change in one place";
-  p.pattern_tests = "{}: tests assert the contract directly ({}), so a regression is pinpointed";
-  p.pattern_concurrency = "{}: how the concurrency primitive {} is used";
-  p.q_fallback_plain =
-      "Does the guard here catch every unsupported case, and is the fallback exactly the old "
-      "behaviour?";
-  p.q_fallback =
-      "Does the guard ({}) catch every unsupported case, and is the fallback exactly the old "
-      "behaviour?";
+      "{}: the new path sits behind {} and the old code stays as the other branch, so inputs "
+      "that fail the condition run exactly the code they ran before";
+  p.pattern_switch =
+      "{}: the new behaviour sits behind {}, a switch the parent revision did not have";
+  p.q_fallback = "Does {} hold exactly where the new path is safe, and nowhere else?";
   p.q_guard = "When does the new check ({}) fire, and what does the caller see then?";
   p.q_dtype = "Which path do dtypes other than the branch ({}) take, and are they tested?";
   p.q_device = "Device/platform branch ({}): do other devices still take the old path?";
@@ -219,27 +185,24 @@ Phrases make_en() {
   p.q_signature = "The signature of {} changed: are all call sites updated?";
   p.q_raise = "Can the new error/assertion ({}) fire on valid input?";
   p.q_constant = "Where does the value {} come from, and should it be configurable?";
-  p.q_new = "What is {} responsible for, and how does it handle edge cases?";
-  p.q_modified = "What does the change to {} alter, and do callers rely on the old behaviour?";
   p.q_early = "What does the early return ({}) skip, and does that hold for every caller?";
-  p.q_test = "Which branches does this test cover, and which one is missing?";
   p.q_removed = "Does the removed code ({}) really have no other callers?";
   p.q_generic = "Does this change do what the PR description says?";
   p.why_new = "new {}";
   p.why_signature = "signature of {} changed";
-  p.why_signal = "{}";
   p.why_lines = "{} changed lines";
+  p.why_line_one = "1 changed line";
   p.why_test = "test file";
   p.why_reviewed = "reviewers commented here ({})";
   p.risk_signature = "The signature of {} changed: are callers outside the repository affected?";
   p.risk_dtype = "Are dtype/device combinations other than {} tested?";
   p.risk_todo = "A TODO is left ({}): who follows it up?";
-  p.risk_env = "What happens when {} is unset, or set to an invalid value?";
   p.risk_fixed_later =
       "This change was later fixed by {} ({}): watch for the problem it introduced";
   p.risk_reverted_later = "This change was later reverted by {} ({}): learn why before reusing it";
   p.risk_public_removed = "{} was removed: are there outside callers?";
-  p.risk_constant = "Which hardware or workload was {} tuned for?";
+  p.risk_constant =
+      "{}: does the PR say why the new value, and on which hardware or workload it was chosen?";
   p.num_spread =
       "The PR's figures vary widely ({}): do not promise the best case as the general gain";
   p.num_no_benchmark =
@@ -251,7 +214,12 @@ Phrases make_en() {
   p.body_touched_not_mentioned =
       "{} changed lines ({}%) are under {}, which neither title nor description mentions: the "
       "description may be stale";
-  p.gap_test = "{} changed ({}) with no matching test: add a regression test for the new branches";
+  p.gap_test =
+      "{} adds {} new branches or guards (the first: {}), and no test in this PR names the file or "
+      "what it defines: add a test that takes them";
+  p.gap_test_one =
+      "{} adds a new branch or guard ({}), and no test in this PR names the file or what it "
+      "defines: add a test that takes it";
   p.gap_benchmark =
       "The PR claims {} but adds no reproducible benchmark script or results: record the "
       "measurement conditions";
@@ -271,33 +239,28 @@ Phrases make_en() {
       "The condition changes from {} to {}: which path do the inputs on which they differ take "
       "now?";
   p.q_call_replaced = "Here {}: is {} equivalent to the old form at every call site?";
-  p.q_fallback_to = "When {}, it takes {}: is that fallback what happened before the change?";
+  p.q_fallback_to = "On {}, the code goes on with {}: is that the right result for every caller?";
   p.q_renamed =
       "The definition becomes {}: are the callers of the old name or signature, outside the "
       "repository too, all updated?";
   p.test_contract = "the test {} is named for the contract it checks: {}";
   p.q_test_contract = "The test {} is named for {}: do its assertions pin exactly that down?";
   p.summary_contract = "{} checks {}";
-  p.skip_small_code = "{} changed lines of code, no design decision to study";
   p.digest_place = "{0} in {1} ({2})";
   p.digest_places = "Start with {}";
   p.adv_user_switch =
-      "If you deploy with or call {}, check after upgrading that the default suits you";
+      "{} is a new switch: before upgrading, check that its default suits your deployment";
+  p.adv_user_default =
+      "The default of {} changes from {} to {}: a deployment that does not set it behaves "
+      "differently after upgrading";
   p.adv_user_api =
       "If your code calls {}, its signature changed: check your call sites before upgrading";
-  p.adv_user_branch = "If you run on {}, measure behaviour and speed once after upgrading";
-  p.adv_maintainer_tests = "Add tests for {} before building on this change";
-  p.adv_maintainer_module = "This change alters the behaviour of {}; read it whole";
   p.adv_reviewer_tests = "Ask for tests before merging ({})";
   p.adv_reviewer_body = "The description and the code disagree; ask the author to update it";
   p.adv_reviewer_numbers =
       "Ask for the measurement conditions (hardware, batch size, sequence length) or a "
       "reproducible script";
   p.adv_reviewer_open = "Before merging, confirm: {}";
-  p.adv_operator_fallback =
-      "The fallback is silent; log which path was taken so production behaviour is observable";
-  p.adv_operator_switch =
-      "{} changes runtime behaviour; try a configuration change in staging first";
   p.audience = "Especially for engineers working on {}";
   p.ref_fixes = "fixes {}";
   p.ref_follow_up = "follow-up to {}";
@@ -350,6 +313,7 @@ constexpr Rule kScoreRules[] = {
     // Judgment reasons (analysis/judgment/importance.cc, insight.cc).
     {R"(a new guard \((\d+) places\))", "新增守卫（\\1 处）"},
     {R"(guard with fallback \((\d+) places\))", "守卫 + 回退（\\1 处）"},
+    {R"(a new path beside the old code \((\d+) places\))", "新路径加在旧代码旁（\\1 处）"},
     {R"(concurrency \((\d+) places\))", "并发（\\1 处）"},
     {R"(dtype/device branches \((\d+) places\))", "dtype/设备分支（\\1 处）"},
     {R"(a switch left to the user \((\d+) places\))", "留给用户的开关（\\1 处）"},
@@ -360,6 +324,7 @@ constexpr Rule kScoreRules[] = {
     {R"(new abstraction \((\d+) places\))", "新抽象（\\1 处）"},
     {R"(a signature changed \((\d+) places\))", "签名变化（\\1 处）"},
     {R"(a new guard)", "新增守卫"},
+    {R"(a new path beside the old code)", "新路径加在旧代码旁"},
     {R"(a switch left to the user)", "留给用户的开关"},
     {R"(a line replaced by another)", "一行代码被另一行取代"},
     {R"(a comment argues the decision)", "注释阐明了决策的理由"},

@@ -24,6 +24,8 @@ struct Phrases {
   std::string_view summary_removes;
   std::string_view summary_changes;
   std::string_view summary_switches;
+  // {name} {old} {new}: a default the parent and the merge declare differently
+  std::string_view summary_default_changed;
   std::string_view summary_tests;
   std::string_view summary_fixes;
   std::string_view summary_docs_only;
@@ -35,6 +37,7 @@ struct Phrases {
   std::string_view close_one_place;   // {n} {symbol-in-file} {a} {b}
   std::string_view close_files;       // {k} {files}
   std::string_view close_lines;       // {n} {k}
+  std::string_view close_lines_one;   // {n}: in one file
   std::string_view rest_cleanup;      // {m} {files}
   std::string_view rest_cleanup_one;  // {file}
   std::string_view selective;         // {files} {n}
@@ -43,28 +46,28 @@ struct Phrases {
   std::string_view open_prefix;       // "before merging" framing
   std::string_view symbol_in_file;    // {symbol} {file}
 
-  // lessons and patterns
-  std::string_view lesson_fallback, lesson_guard, lesson_concurrency, lesson_branch,
-      lesson_abstraction, lesson_kernel, lesson_switch, lesson_tests, lesson_constants,
-      lesson_small;
-  std::string_view pattern_fallback, pattern_branch, pattern_switch, pattern_abstraction,
-      pattern_tests, pattern_concurrency;
+  // lessons and patterns: each states a fact checked against the parent
+  std::string_view lesson_fallback;   // {cond} {where}: a new path beside the old code
+  std::string_view lesson_switch;     // {name}: a switch the parent did not have
+  std::string_view pattern_fallback;  // {where} {cond}
+  std::string_view pattern_switch;    // {where} {name}
 
   // focus questions
-  std::string_view q_fallback_plain, q_fallback, q_guard, q_dtype, q_device, q_concurrency, q_env,
-      q_flag, q_signature, q_raise, q_constant, q_new, q_modified, q_early, q_test, q_removed,
-      q_generic;
+  std::string_view q_fallback, q_guard, q_dtype, q_device, q_concurrency, q_env, q_flag,
+      q_signature, q_raise, q_constant, q_early, q_removed, q_generic;
   // why a focus region
-  std::string_view why_new, why_signature, why_signal, why_lines, why_test, why_reviewed;
+  std::string_view why_new, why_signature, why_lines, why_line_one, why_test, why_reviewed;
 
   // questions / risks
-  std::string_view risk_signature, risk_dtype, risk_todo, risk_env, risk_fixed_later,
-      risk_reverted_later, risk_public_removed, risk_constant;
+  std::string_view risk_signature, risk_dtype, risk_todo, risk_fixed_later, risk_reverted_later,
+      risk_public_removed, risk_constant;
 
   // numbers, body vs code, gaps
   std::string_view num_spread, num_no_benchmark, num_single;
   std::string_view body_named_not_touched, body_touched_not_mentioned;
-  std::string_view gap_test, gap_benchmark;
+  std::string_view gap_test;      // {file} {k} {first}: k new branches or guards
+  std::string_view gap_test_one;  // {file} {first}
+  std::string_view gap_benchmark;
 
   // what the code says about itself (offline_rationale.cc)
   std::string_view note_comment, note_docstring;  // {lines} {quote}
@@ -78,18 +81,17 @@ struct Phrases {
   std::string_view q_condition_changed;      // {old} {new}
   std::string_view q_call_replaced;          // {pair} {call}
   std::string_view q_renamed;                // {pair}: the definition line itself
-  std::string_view q_fallback_to;            // {cond} {action}
+  std::string_view q_fallback_to;            // {except} {action}: a handled exception
   std::string_view test_contract;            // {test} {words}
   std::string_view q_test_contract;          // {test} {words}
   std::string_view summary_contract;         // {test} {words}
-  std::string_view skip_small_code;          // {lines}
   std::string_view digest_place;             // {symbol} {file} {lines}
   std::string_view digest_places;            // {places}
 
   // advice
-  std::string_view adv_user_switch, adv_user_api, adv_user_branch, adv_maintainer_tests,
-      adv_maintainer_module, adv_reviewer_tests, adv_reviewer_body, adv_reviewer_numbers,
-      adv_reviewer_open, adv_operator_fallback, adv_operator_switch;
+  std::string_view adv_user_default;  // {name} {old} {new}
+  std::string_view adv_user_switch, adv_user_api, adv_reviewer_tests, adv_reviewer_body,
+      adv_reviewer_numbers, adv_reviewer_open;
   std::string_view audience;  // {topics}
 
   // references

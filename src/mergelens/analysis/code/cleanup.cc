@@ -46,13 +46,9 @@ bool is_import(std::string_view line, Language lang) {
   if (line.empty()) return true;
   switch (lang) {
     case Language::kPython:
-      return line.starts_with("import ") || line.starts_with("from ") || line == ")" ||
-             line == "(" ||
-             // continuation lines of a parenthesised import: "name," / "name as alias,"
-             (line.back() == ',' && std::all_of(line.begin(), line.end(), [](char c) {
-                return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ',' ||
-                       c == ' ' || c == '.';
-              }));
+      // Continuation lines of a parenthesised import ("name,") are told from
+      // call arguments by python_import_only, which sees where they sit.
+      return line.starts_with("import ") || line.starts_with("from ");
     case Language::kCpp:
     case Language::kCuda:
       return line.starts_with("#include");
@@ -67,6 +63,44 @@ bool is_import(std::string_view line, Language lang) {
     default:
       return false;
   }
+}
+
+// Python: whether every changed line of `f` is an import or a blank line, where "name," and ")"
+// count only inside a parenthesised `from x import (` block that the hunk shows opening (on either
+// side), so a call's argument line ("self.block_size,") is never taken for one.
+bool python_import_only(const FileChange& f) {
+  bool any = false;
+  for (const auto& h : f.hunks) {
+    bool open_old = false, open_new = false;  // inside `from x import (` on that side
+    for (const auto& l : h.lines) {
+      if (l.origin != ' ' && l.origin != '+' && l.origin != '-') continue;
+      const std::string_view t = trim(l.text);
+      bool& open = l.origin == '-' ? open_old : open_new;
+      bool& other = l.origin == '-' ? open_new : open_old;
+      bool import_line = t.empty();  // a comment rewritten is not an import
+      if (t.starts_with("import ") || t.starts_with("from ")) {
+        import_line = true;
+        const bool opens =
+            t.find('(') != std::string_view::npos && t.find(')') == std::string_view::npos;
+        open = opens;
+        if (l.origin == ' ') other = opens;
+      } else if (open) {
+        const bool name_list = std::all_of(t.begin(), t.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ',' || c == ' ' ||
+                 c == ')' || c == '#';
+        });
+        import_line = import_line || name_list;
+        if (t.find(')') != std::string_view::npos) {
+          open = false;
+          if (l.origin == ' ') other = false;
+        }
+      }
+      if (l.origin == ' ') continue;
+      if (!t.empty()) any = true;
+      if (!import_line) return false;
+    }
+  }
+  return any;
 }
 
 // Splits a line into identifier/number tokens and single punctuation characters.
@@ -238,8 +272,10 @@ CleanupResult detect_cleanup(const Change& change, const std::map<std::string, F
     } else if (!f.binary &&
                all_changed(fl, [&](std::string_view s) { return is_comment(s, lang); })) {
       reason = "comment-only";
-    } else if (!f.binary &&
-               all_changed(fl, [&](std::string_view s) { return is_import(s, lang); })) {
+    } else if (!f.binary && (lang == Language::kPython ? python_import_only(f)
+                                                       : all_changed(fl, [&](std::string_view s) {
+                                                           return is_import(s, lang);
+                                                         }))) {
       reason = "import-only";
     } else if (mechanical[i]) {
       reason = "mechanical";

@@ -438,6 +438,10 @@ class Analyzer {
 
   void hunk_signals(const FileState& f, HunkState& h,
                     const std::vector<std::pair<int, int>>& all_content_spans) {
+    // The hunk's removed lines, trimmed: what a new `else` may keep.
+    std::vector<std::string_view> removed_lines;
+    for (const auto& l : h.sides.old_side)
+      if (l.changed) removed_lines.push_back(trim(l.text));
     // Python config classes: the class whose body holds each changed line.
     std::vector<std::string> class_names;
     if (f.lang == Language::kPython) {
@@ -454,7 +458,8 @@ class Analyzer {
         }
         for (size_t i = 0; i < cut; ++i) side[i].class_body = class_names[i];
         std::vector<RawSignal> raw;
-        detect_side_signals(f.lang, std::span(side).first(cut), !old_side, raw);
+        detect_side_signals(f.lang, std::span(side).first(cut), !old_side, raw,
+                            old_side ? nullptr : &removed_lines);
         for (auto& r : raw) push_signal(f, h, lines[r.index], std::move(r), !old_side);
         for (size_t i = 0; i < cut; ++i) side[i].class_body = {};
       }
@@ -464,7 +469,8 @@ class Analyzer {
         const auto& lines = old_side ? h.sides.old_line : h.sides.new_line;
         const size_t cut = static_cast<size_t>(old_side ? h.old_cut : h.new_cut);
         std::vector<RawSignal> raw;
-        detect_side_signals(f.lang, std::span(side).first(cut), !old_side, raw);
+        detect_side_signals(f.lang, std::span(side).first(cut), !old_side, raw,
+                            old_side ? nullptr : &removed_lines);
         for (auto& r : raw) push_signal(f, h, lines[r.index], std::move(r), !old_side);
       }
     }

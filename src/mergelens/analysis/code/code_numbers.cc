@@ -23,8 +23,24 @@ struct Numbers {
 
 Numbers split_numbers(std::string_view s) {
   Numbers n;
+  char quote = 0;  // a number inside a string literal is text ("0.4.3", "v2"), not a constant
   for (size_t i = 0; i < s.size();) {
     const char c = s[i];
+    if (quote || c == '"' || c == '\'') {
+      if (quote && c == '\\' && i + 1 < s.size()) {
+        n.skeleton += c;
+        n.skeleton += s[i + 1];
+        i += 2;
+        continue;
+      }
+      if (!quote)
+        quote = c;
+      else if (c == quote)
+        quote = 0;
+      n.skeleton += c;
+      ++i;
+      continue;
+    }
     const bool starts =
         c >= '0' && c <= '9' && (i == 0 || (!is_ident_char(s[i - 1]) && s[i - 1] != '.'));
     if (!starts) {
@@ -67,6 +83,16 @@ std::string_view number_owner(std::string_view line, size_t pos) {
   return w;
 }
 
+// Whether `s` names a version ("__version__", "VERSION", "version_info").
+bool names_version(std::string_view s) {
+  for (size_t i = 0; i + 7 <= s.size(); ++i) {
+    bool match = true;
+    for (size_t k = 0; k < 7 && match; ++k) match = (s[i + k] | 0x20) == "version"[k];
+    if (match) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void detect_numeric_changes(std::span<const std::string_view> removed,
@@ -96,6 +122,12 @@ void detect_numeric_changes(std::span<const std::string_view> removed,
     for (size_t k = 0; k < now.nums.size() && k < before.nums.size() && reported < 3; ++k) {
       if (now.nums[k] == before.nums[k]) continue;
       const std::string_view owner = number_owner(t, now.positions[k]);
+      // A version is not a tuned constant: "1.2.3" (two dots or more), or
+      // any number given to a name that says version.
+      if (std::count(now.nums[k].begin(), now.nums[k].end(), '.') >= 2 ||
+          std::count(before.nums[k].begin(), before.nums[k].end(), '.') >= 2 ||
+          names_version(owner) || names_version(t))
+        continue;
       std::string detail = owner.empty() ? "" : std::string(owner) + ": ";
       detail += std::string(before.nums[k]) + " \xE2\x86\x92 " + std::string(now.nums[k]);
       out.push_back({"numeric_constant", std::move(detail), i});

@@ -32,10 +32,15 @@ struct RawSignal {
 };
 
 // Appends the signals found on the changed lines of `side` to `out`. `added`
-// says which side this is: TODOs are reported only on the new side. Never
-// fails; patterns that do not apply to `lang` are skipped.
+// says which side this is: TODOs are reported only on the new side.
+// `removed` (new side only; may be null) holds the hunk's removed lines,
+// trimmed: an `else` after a new capability check is a checked "fallback"
+// only when its block is code from before the change (context lines, or
+// removed lines written again), else a "fallback_mention". Never fails;
+// patterns that do not apply to `lang` are skipped. Kinds: see Signal::kind.
 void detect_side_signals(Language lang, std::span<const SideLine> side, bool added,
-                         std::vector<RawSignal>& out);
+                         std::vector<RawSignal>& out,
+                         const std::vector<std::string_view>* removed = nullptr);
 
 // Pairs removed and added lines of one hunk that are equal except for their
 // numeric literals and appends one "numeric_constant" signal per changed

@@ -21,13 +21,25 @@ std::string short_text(std::string_view s, size_t n) {
   s = trim(s);
   std::string out;
   out.reserve(std::min(s.size(), n + 4));
+  size_t used = 0;  // bytes of `s` read into `out`
   for (char c : s) {
     if (out.size() >= n) break;
+    ++used;
     if (c == ' ' || c == '\t') {
       if (!out.empty() && out.back() != ' ') out += ' ';
     } else {
       out += c;
     }
+  }
+  // A cut never splits a name or a number: back off to where the token began
+  // (when that leaves at least half).
+  auto ident = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  if (used < s.size() && !out.empty() && ident(out.back()) && ident(s[used])) {
+    size_t k = out.size();
+    while (k > 0 && ident(out[k - 1])) --k;
+    if (k >= n / 2) out.resize(k);
   }
   // Never end inside a UTF-8 sequence (the cut or the source may split one).
   size_t i = out.size(), cont = 0;
@@ -40,6 +52,37 @@ std::string short_text(std::string_view s, size_t n) {
   while (!out.empty() && out.back() == ' ') out.pop_back();
   if (s.size() > n) out += "...";
   return out;
+}
+
+std::string statement_text(std::string_view line, size_t n) {
+  std::string out = short_text(line, n);
+  const bool cut = out.ends_with("...");
+  if (cut) out.resize(out.size() - 3);
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const char c = out[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else {
+      depth += c == '(' || c == '[' || c == '{' ? 1 : c == ')' || c == ']' || c == '}' ? -1 : 0;
+    }
+  }
+  if (quote || depth <= 0) return cut ? out + "..." : out;
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  // Close what is open, innermost first, in the order it was opened.
+  std::string closers;
+  for (char c : out) {
+    if (c == '(' || c == '[' || c == '{') closers.push_back(c == '(' ? ')' : c == '[' ? ']' : '}');
+    if ((c == ')' || c == ']' || c == '}') && !closers.empty()) closers.pop_back();
+  }
+  std::reverse(closers.begin(), closers.end());
+  return out + "..." + closers;
 }
 
 bool contains_any(std::string_view s, std::initializer_list<std::string_view> needles) {

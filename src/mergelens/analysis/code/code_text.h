@@ -34,9 +34,15 @@ struct Cap : std::string_view {
   }
 };
 
-// `s` trimmed, whitespace runs collapsed, cut to `n` bytes (never inside a
-// UTF-8 sequence) with "..." marking a cut.
+// `s` trimmed, whitespace runs collapsed, cut to at most `n` bytes (never
+// inside a UTF-8 sequence, and never inside a name or a number when the
+// token began in the second half) with "..." marking a cut.
 std::string short_text(std::string_view s, size_t n = 100);
+
+// One statement as written on a line, for a signal's detail: short_text,
+// and a call left open at the end of the line closed as "(...)", so
+// `raise RuntimeError(` reads `raise RuntimeError(...)`.
+std::string statement_text(std::string_view line, size_t n = 60);
 
 // The code of a line: a trailing comment removed (quotes respected), trimmed.
 std::string_view code_part(Language lang, std::string_view s);

@@ -76,6 +76,67 @@ bool is_code(FileRole r) {
   return r == FileRole::kCore || r == FileRole::kKernel || r == FileRole::kModel;
 }
 
+// Whether a test's added lines name `code_path` as a module: its dotted path
+// ("observers.mse" for src/llmcompressor/observers/mse.py) or an import of
+// its stem from its package ("from llmcompressor.observers import mse").
+bool names_module(const FileChange& test, std::string_view code_path) {
+  std::string_view p = code_path;
+  const size_t dot = p.rfind('.');
+  if (dot == std::string_view::npos || p.substr(dot) != ".py") return false;
+  p = p.substr(0, dot);
+  const size_t last = p.rfind('/');
+  if (last == std::string_view::npos) return false;
+  const std::string_view stem = p.substr(last + 1);
+  const size_t prev = p.rfind('/', last - 1);
+  const std::string_view parent = p.substr(prev == std::string_view::npos ? 0 : prev + 1,
+                                           last - (prev == std::string_view::npos ? 0 : prev + 1));
+  if (stem == "__init__" || parent.empty()) return false;
+  const std::string dotted = std::string(parent) + "." + std::string(stem);
+  const std::string from = std::string(parent) + " import";
+  for (const auto& h : test.hunks)
+    for (const auto& l : h.lines) {
+      if (l.origin != '+') continue;
+      const std::string& t = l.text;
+      size_t at = t.find(dotted);
+      while (at != std::string::npos) {
+        const size_t e = at + dotted.size();
+        const bool word_end =
+            e == t.size() || !(std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_');
+        if (word_end) return true;
+        at = t.find(dotted, at + 1);
+      }
+      if (t.find(from) != std::string::npos) {
+        const size_t imp = t.find(from) + from.size();
+        const std::string_view names = std::string_view(t).substr(imp);
+        for (size_t q = names.find(stem); q != std::string_view::npos;
+             q = names.find(stem, q + 1)) {
+          const bool b = q == 0 || !(std::isalnum(static_cast<unsigned char>(names[q - 1])) ||
+                                     names[q - 1] == '_');
+          const size_t e = q + stem.size();
+          const bool a = e == names.size() ||
+                         !(std::isalnum(static_cast<unsigned char>(names[e])) || names[e] == '_');
+          if (a && b) return true;
+        }
+      }
+    }
+  return false;
+}
+
+// Signals that open a new path a test can take: a guard, a fallback, a
+// handled exception, a branch on dtype, device or platform, an early return,
+// a raise or an added check (assert, TORCH_CHECK) a bad input trips.
+bool opens_path(const Signal& s) {
+  static constexpr std::string_view kKinds[] = {"guard",        "fallback",      "handler",
+                                                "dtype_branch", "device_branch", "platform_branch",
+                                                "early_return", "raise",         "assert"};
+  if (!s.added || std::find(std::begin(kKinds), std::end(kKinds), s.kind) == std::end(kKinds))
+    return false;
+  // Rust's assert!/assert_eq! live mostly in a file's own #[cfg(test)]
+  // module: a test, not a path for one to take.
+  return !(s.kind == "assert" && s.detail.starts_with("assert") &&
+           s.detail.find('!') < s.detail.find('('));
+}
+
 }  // namespace
 
 void find_coverage(const Change& change, Facts& facts) {
@@ -113,6 +174,7 @@ void find_coverage(const Change& change, Facts& facts) {
         const std::string_view n = last_name(d.name);
         mentioned = !generic_name(n) && words.count(n) > 0;
       }
+      mentioned = mentioned || names_module(*t, c->path);
       if (mentioned) {
         covered.insert(c->path);
         if (!named) named = c;
@@ -139,27 +201,52 @@ void find_coverage(const Change& change, Facts& facts) {
     if (best) covered.insert(best->path);
   }
 
-  // Substantive code files without a covering test, strongest first.
+  // Code files with new paths no changed test reaches, strongest first. A
+  // gap names what a test should take: without a new branch or guard (a
+  // deletion, a rename, a table, moved code) there is none to name. Paths in
+  // moved hunks were there before the change.
+  auto in_moved_hunk = [&](const Signal& s) {
+    for (const auto& h : facts.hunks)
+      if (h.moved && h.file < change.files.size() && change.files[h.file].path == s.at.path &&
+          s.at.line >= h.new_start && s.at.line <= h.new_end)
+        return true;
+    return false;
+  };
   struct Candidate {
     const FileChange* f;
     int weight;
     std::string why;
   };
+  // An `if` whose removed twin was an `if` (a condition narrowed or widened)
+  // was a branch before the change: a test of it is no new gap.
+  auto edited_branch = [&](const Signal& s) {
+    return std::any_of(
+        facts.replacements.begin(), facts.replacements.end(), [&](const Replacement& r) {
+          if (r.path != s.at.path || r.new_line != s.at.line) return false;
+          std::string_view t = r.old_text;
+          while (!t.empty() && (t.front() == '}' || t.front() == ' ')) t.remove_prefix(1);
+          return t.starts_with("if") || t.starts_with("elif") || t.starts_with("else if") ||
+                 t.starts_with("except") || t.starts_with("catch");
+        });
+  };
   std::vector<Candidate> uncovered;
   for (const FileChange* c : code) {
-    if (covered.count(c->path)) continue;
+    if (covered.count(c->path) || c->additions == 0) continue;
     int guards = 0;
+    const Signal* first = nullptr;
     for (const auto& s : facts.signals)
-      if (s.added && s.at.path == c->path &&
-          (s.kind == "guard" || s.kind == "fallback" || s.kind == "dtype_branch" ||
-           s.kind == "device_branch" || s.kind == "platform_branch" || s.kind == "raise"))
+      if (s.at.path == c->path && opens_path(s) && !in_moved_hunk(s) && !edited_branch(s)) {
         ++guards;
+        if (!first) first = &s;
+      }
+    if (guards == 0) continue;
     const int lines = c->additions + c->deletions;
-    if (lines < 10 && guards == 0) continue;
-    std::string why = guards > 0
-                          ? fmt::format("{} changed lines with {} new branch{} or guard{}", lines,
-                                        guards, guards == 1 ? "" : "es", guards == 1 ? "" : "s")
-                          : fmt::format("{} changed lines", lines);
+    // A checked fallback's detail is its condition: name it as the `if` it is.
+    const std::string what =
+        first->kind == "fallback" ? "if " + first->detail + ":" : first->detail;
+    std::string why =
+        fmt::format("{} changed lines with {} new branch{} or guard{}; first: {}", lines, guards,
+                    guards == 1 ? "" : "es", guards == 1 ? "" : "s", what);
     uncovered.push_back({c, guards * 50 + lines, std::move(why)});
   }
   std::sort(uncovered.begin(), uncovered.end(),
@@ -169,30 +256,12 @@ void find_coverage(const Change& change, Facts& facts) {
                           tests.empty() ? uncovered[i].why + "; the change adds or edits no test"
                                         : uncovered[i].why + "; no changed test covers it"});
 
-  const bool perf_claim =
-      std::any_of(facts.numbers.begin(), facts.numbers.end(), [](const auto& n) {
-        return n.kind == "speedup" || n.kind == "latency" || n.kind == "throughput" ||
-               n.kind == "memory" || n.kind == "percent";
-      });
-  if (perf_claim && !benchmark_changed) {
-    // The claim itself (the change's key figure), else its strongest
-    // performance figure, a bare percentage last.
-    std::string claim = key_figure(facts.numbers);
-    if (claim.empty()) {
-      auto rank = [](const NumberFact& x) {
-        return x.kind == "speedup"                                                   ? 0
-               : x.kind == "throughput" || x.kind == "latency" || x.kind == "memory" ? 1
-               : x.kind == "percent"                                                 ? 2
-                                                                                     : 3;
-      };
-      claim = std::min_element(
-                  facts.numbers.begin(), facts.numbers.end(),
-                  [&](const NumberFact& a, const NumberFact& b) { return rank(a) < rank(b); })
-                  ->text;
-    }
+  // A benchmark gap needs a claim: the figure that sums the change up
+  // (key_figure: a speed-up, a before/after pair, or a figure whose sentence
+  // says what improved), not any number the text holds.
+  if (const std::string claim = key_figure(facts.numbers); !claim.empty() && !benchmark_changed)
     facts.gaps.push_back({"benchmark", claim,
                           fmt::format("the text claims {} but no benchmark file changed", claim)});
-  }
 }
 
 }  // namespace mergelens

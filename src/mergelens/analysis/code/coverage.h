@@ -12,10 +12,15 @@ namespace mergelens {
 //  - every changed test file, with the code file it covers (same stem:
 //    test_foo.py / foo_test.cc / foo.spec.ts ↔ foo.*, or the code file whose
 //    path shares the most components);
-//  - a "test" gap for each substantive code file (≥ 10 changed lines, or a
-//    guard/fallback/branch signal) that no changed test covers, at most 3,
-//    strongest first;
-//  - a "benchmark" gap when the text claims a performance number and no
+//  - a "test" gap for each code file with a new path (an added guard,
+//    fallback, handled exception, dtype/device/platform branch, early return,
+//    raise or check, outside moved hunks) that no changed test covers (by name, an
+//    import of its module, or a call of what it defines), at most 3,
+//    strongest first; detail "N changed lines with K new branches or guards;
+//    first: DETAIL; ..." with the first such signal's detail. Files that only
+//    delete, and files without a new path, have none: there is no branch for
+//    a test to take;
+//  - a "benchmark" gap when the text claims a figure (key_figure) and no
 //    benchmark file changed.
 void find_coverage(const Change& change, Facts& facts);
 

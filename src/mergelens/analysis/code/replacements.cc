@@ -82,6 +82,46 @@ std::string squeezed(std::string_view s) {
   return out;
 }
 
+// "x = ..." / "x += ..." / "x: T = ...": the assigned target, else empty.
+std::string assigned(std::string_view text) {
+  const std::string_view t = trim(text);
+  size_t i = 0;
+  int depth = 0;
+  for (; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == '"' || c == '\'') return {};
+    if (depth == 0 && c == '=' && (i + 1 >= t.size() || t[i + 1] != '=') &&
+        (i == 0 || std::string_view("=!<>").find(t[i - 1]) == std::string_view::npos)) {
+      size_t e = i;
+      while (e > 0 && std::string_view("+-*/%&|^:").find(t[e - 1]) != std::string_view::npos) --e;
+      std::string_view target = trim(t.substr(0, e));
+      const size_t colon = target.find(':');  // "x: int"
+      if (colon != std::string_view::npos && target.find('[') == std::string_view::npos)
+        target = trim(target.substr(0, colon));
+      for (std::string_view kw : {"auto ", "const ", "let ", "var ", "mut "})
+        if (target.starts_with(kw)) target.remove_prefix(kw.size());
+      return std::string(target);
+    }
+  }
+  return {};
+}
+
+// Whether a removed and an added line can be one edit: two assignments to
+// different targets are two statements (`w2 = a` is not replaced by `w1 = b`)
+// unless only the target changed (a rename: the value is the same).
+bool same_target(std::string_view removed, std::string_view added) {
+  const std::string a = assigned(removed), b = assigned(added);
+  if (a.empty() || b.empty() || a == b) return true;
+  auto value = [](std::string_view t) {
+    t = trim(t);
+    const size_t eq = t.find('=');
+    return squeezed(t.substr(eq + 1));
+  };
+  return value(removed) == value(added);
+}
+
 }  // namespace
 
 double line_similarity(std::string_view a, std::string_view b) {
@@ -107,16 +147,30 @@ std::vector<RawReplacement> find_replacements(Language lang, const Hunk& hunk) {
     if (removed.empty() || added.empty() || removed.size() > kMaxRunSide ||
         added.size() > kMaxRunSide)
       continue;
+    // A line written again unchanged (a block re-ordered or re-indented) was
+    // not replaced: it pairs with its copy, each copy once, and with nothing else.
+    std::vector<char> copied_r(removed.size(), 0), copied_a(added.size(), 0);
+    for (size_t i = 0; i < removed.size(); ++i) {
+      const std::string rs = squeezed(lines[removed[i]].text);
+      for (size_t j = 0; j < added.size(); ++j)
+        if (!copied_a[j] && squeezed(lines[added[j]].text) == rs) {
+          copied_r[i] = copied_a[j] = 1;
+          break;
+        }
+    }
     struct Candidate {
       double sim;
       int r, a;
     };
     std::vector<Candidate> cands;
-    for (int r : removed) {
-      if (!pairable(lang, lines[r].text)) continue;
-      const std::string rs = squeezed(lines[r].text);
-      for (int a : added) {
-        if (!pairable(lang, lines[a].text) || squeezed(lines[a].text) == rs) continue;
+    for (size_t i = 0; i < removed.size(); ++i) {
+      const int r = removed[i];
+      if (copied_r[i] || !pairable(lang, lines[r].text)) continue;
+      for (size_t j = 0; j < added.size(); ++j) {
+        const int a = added[j];
+        if (copied_a[j] || !pairable(lang, lines[a].text) ||
+            !same_target(lines[r].text, lines[a].text))
+          continue;
         const double sim = line_similarity(lines[r].text, lines[a].text);
         if (sim >= kMinSimilarity) cands.push_back({sim, r, a});
       }

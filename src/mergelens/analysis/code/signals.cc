@@ -86,6 +86,31 @@ std::string assert_detail(std::string_view macro, std::string_view rest) {
   return std::string(macro) + std::string(open) + "...)";
 }
 
+// A condition written over lines first..last of `side` after `head` (the
+// rest of the `if` line), joined, without the closing ':' or '{' and without
+// the parentheses around the whole of it: "if (\n a and\n b\n):" gives
+// "a and b". Cut at a token boundary (short_text).
+std::string joined_condition(Language lang, std::span<const SideLine> side, std::string_view head,
+                             int first, int last, char closer) {
+  std::string c(trim(head));
+  for (int j = first; j <= last && j < static_cast<int>(side.size()); ++j) {
+    c += ' ';
+    c += code_part(lang, side[j].text);
+  }
+  std::string_view v = trim(c);
+  while (!v.empty() && (v.back() == closer || v.back() == ' ')) v.remove_suffix(1);
+  if (v.size() >= 2 && v.front() == '(' && v.back() == ')') {
+    int depth = 0;
+    bool outer = true;  // the first parenthesis closes at the end
+    for (size_t k = 0; k < v.size(); ++k) {
+      depth += v[k] == '(' ? 1 : v[k] == ')' ? -1 : 0;
+      if (depth == 0 && k + 1 < v.size()) outer = false;
+    }
+    if (outer) v = trim(v.substr(1, v.size() - 2));
+  }
+  return short_text(v, 80);
+}
+
 struct IfInfo {
   std::string cond;
   std::string body;     // the body statement (inline or on body_index)
@@ -105,17 +130,16 @@ std::optional<IfInfo> parse_if(Language lang, std::span<const SideLine> side, in
                colon != std::string_view::npos &&
                RE2::PartialMatch(rest.substr(colon + 2), return_like())) {
       info.cond = short_text(rest.substr(0, colon), 80);
-      info.body = short_text(rest.substr(colon + 2), 60);
+      info.body = statement_text(rest.substr(colon + 2), 60);
       return info;
     } else if (const size_t colon2 = rest.rfind(": ");
                colon2 != std::string_view::npos &&
                RE2::PartialMatch(rest.substr(colon2 + 2), raise_like())) {
       info.cond = short_text(rest.substr(0, colon2), 80);
-      info.body = short_text(rest.substr(colon2 + 2), 60);
+      info.body = statement_text(rest.substr(colon2 + 2), 60);
       return info;
     } else {
       // A condition over several lines: find the line that ends with ':'.
-      info.cond = short_text(rest, 80);
       header_end = -1;
       for (int j = i + 1; j < static_cast<int>(side.size()) && j <= i + 4; ++j)
         if (code_part(lang, side[j].text).ends_with(":")) {
@@ -123,13 +147,14 @@ std::optional<IfInfo> parse_if(Language lang, std::span<const SideLine> side, in
           break;
         }
       if (header_end < 0) return std::nullopt;
+      info.cond = joined_condition(lang, side, rest, i + 1, header_end, ':');
     }
   } else if (lang == Language::kRust || lang == Language::kGo) {
     Cap cond, inline_body;
     if (!RE2::FullMatch(code, rs_go_if(), &cond, &inline_body)) return std::nullopt;
     info.cond = short_text(cond, 80);
     if (!inline_body.empty()) {
-      info.body = short_text(inline_body, 60);
+      info.body = statement_text(inline_body, 60);
       return info;
     }
   } else {
@@ -145,7 +170,6 @@ std::optional<IfInfo> parse_if(Language lang, std::span<const SideLine> side, in
       }
     }
     if (close == std::string_view::npos) {
-      info.cond = short_text(code.substr(open + 1), 80);
       header_end = -1;
       for (int j = i + 1; j < static_cast<int>(side.size()) && j <= i + 4; ++j) {
         const std::string_view c = code_part(lang, side[j].text);
@@ -155,13 +179,14 @@ std::optional<IfInfo> parse_if(Language lang, std::span<const SideLine> side, in
         }
       }
       if (header_end < 0) return std::nullopt;
+      info.cond = joined_condition(lang, side, code.substr(open), i + 1, header_end, '{');
     } else {
       info.cond = short_text(code.substr(open + 1, close - open - 1), 80);
       std::string_view rest = trim(code.substr(close + 1));
       if (rest.starts_with("{")) rest = trim(rest.substr(1));
       if (rest.ends_with("}")) rest = trim(rest.substr(0, rest.size() - 1));
       if (!rest.empty()) {
-        info.body = short_text(rest, 60);
+        info.body = statement_text(rest, 60);
         return info;
       }
     }
@@ -171,7 +196,7 @@ std::optional<IfInfo> parse_if(Language lang, std::span<const SideLine> side, in
   if (lang == Language::kPython &&
       indentation(side[info.body_index].text) <= indentation(side[i].text))
     return std::nullopt;
-  info.body = short_text(side[info.body_index].text, 60);
+  info.body = statement_text(side[info.body_index].text, 60);
   return info;
 }
 
@@ -202,8 +227,10 @@ class SideScanner {
       for (size_t k = 0; k + 1 < lower_.size(); ++k) bigrams_.set(bigram(lower_[k], lower_[k + 1]));
       const bool comment = is_comment_line(lang_, t) && !(c_family(lang_) && t.starts_with("#"));
       if (added_ && contains_any(text, {"TODO", "FIXME", "XXX", "HACK"})) todo(i, text);
+      // The word alone ("fall back to ...") is a mention, not a checked
+      // fallback: what the code falls back to is not known from it.
       if (has("fall") && RE2::PartialMatch(text, fallback_word()))
-        emit("fallback", short_text(t), i);
+        emit("fallback_mention", short_text(t), i);
       if (comment || (!prose_.empty() && prose_[i])) continue;
       const std::string_view code = code_part(lang_, text);
       if (c_family(lang_) && code.starts_with("#")) preprocessor_line(i, code);
@@ -382,7 +409,7 @@ class SideScanner {
       const std::string body = handler_body(i, inline_body);
       if (!body.empty() && !body.starts_with("raise") && body != "pass" && body != "..." &&
           !body.starts_with("continue") && !body.starts_with("break"))
-        emit("fallback", short_text(label + ": " + body), i);
+        emit("handler", short_text(label + ": " + statement_text(body)), i);
       return;
     }
     if (RE2::PartialMatch(code, finally_stmt())) {
@@ -397,14 +424,74 @@ class SideScanner {
       if (ib.ends_with("}")) ib = trim(ib.substr(0, ib.size() - 1));
       const std::string body = handler_body(i, ib);
       if (!body.empty() && !body.starts_with("throw") && body != "}")
-        emit("fallback", short_text(label + ": " + body), i);
+        emit("handler", short_text(label + ": " + statement_text(body)), i);
       return;
     }
     if (lang_ == Language::kGo && code.find("recover()") != std::string_view::npos)
       emit("try", "recover()", i);
   }
 
-  // An `else` whose `if` tests a capability: the else branch is a fallback.
+  // The lines of the block an `else` at side line `i` opens (Python: by
+  // indentation; brace languages: to its closing brace), or nullopt when the
+  // side ends before the block does or the block is empty.
+  std::optional<std::pair<int, int>> else_block(int i) {
+    const int n = static_cast<int>(side_.size());
+    if (lang_ == Language::kPython) {
+      const int ind = indentation(side_[i].text);
+      int last = -1;
+      for (int k = i + 1; k < n; ++k) {
+        const std::string_view t = trim(side_[k].text);
+        if (t.empty() || is_comment_line(lang_, t)) continue;
+        if (indentation(side_[k].text) <= ind) {
+          if (last < 0) return std::nullopt;
+          return std::pair(i + 1, last);
+        }
+        last = k;
+      }
+      return std::nullopt;
+    }
+    int depth = 0;
+    bool opened = false;
+    for (int k = i; k < n; ++k) {
+      const std::string_view c = code_part(lang_, side_[k].text);
+      size_t p = 0;
+      if (k == i)
+        p = std::min(c.size(), c.find("else") == std::string_view::npos ? 0 : c.find("else"));
+      for (; p < c.size(); ++p) {
+        if (c[p] == '{') ++depth, opened = true;
+        if (c[p] == '}' && opened && --depth == 0) {
+          if (k <= i + 1) return std::nullopt;
+          return std::pair(i + 1, k - 1);
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Whether every code line of side lines [first, last] is code from before
+  // the change: a context line, or a changed line written as one of the
+  // hunk's removed lines (re-indented under the new `else`). Each removed
+  // line vouches for one line.
+  bool old_code(int first, int last) const {
+    if (!removed_) return false;
+    std::vector<std::string_view> pool(*removed_);
+    int code_lines = 0;
+    for (int k = first; k <= last; ++k) {
+      const std::string_view t = trim(side_[k].text);
+      if (t.empty() || is_comment_line(lang_, t)) continue;
+      ++code_lines;
+      if (!side_[k].changed) continue;
+      auto it = std::find(pool.begin(), pool.end(), t);
+      if (it == pool.end()) return false;
+      pool.erase(it);
+    }
+    return code_lines > 0;
+  }
+
+  // An `else` whose `if` tests a capability. It is a checked fallback
+  // ("fallback", detail the condition) when the `if` is new and the `else`
+  // keeps the code that ran before the change: the new path is added beside
+  // the old one. Otherwise it is only a mention of one ("fallback_mention").
   void else_fallback(int i, std::string_view code) {
     if (!RE2::FullMatch(code, else_stmt())) return;
     const int ind = indentation(side_[i].text);
@@ -423,8 +510,14 @@ class SideScanner {
         if (t.starts_with("}")) continue;  // "} else if (...) {" chains close here
         return;
       }
-      if (RE2::PartialMatch(c, capability()))
-        emit("fallback", short_text("else of " + std::string(trim(c))), i);
+      if (!RE2::PartialMatch(c, capability())) return;
+      const auto block = else_block(i);
+      if (side_[j].changed && block && old_code(block->first, block->second)) {
+        auto info = parse_if(lang_, side_, j);
+        emit("fallback", info ? info->cond : short_text(trim(c), 80), i);
+      } else {
+        emit("fallback_mention", short_text("else of " + std::string(trim(c))), i);
+      }
       return;
     }
   }
@@ -457,29 +550,64 @@ class SideScanner {
         quote = c;
       }
     }
-    const bool cond = RE2::PartialMatch(blanked, conditional());
+    // Where a branch token must sit: the condition of an `if`/`elif`/`while`,
+    // of a ternary, a line continuing a condition, a `case`/`match`/`#if`,
+    // or a dispatch macro. A dtype or device named elsewhere on the line (an
+    // argument, the value a ternary picks) is not a branch, and a check whose
+    // body only raises is a guard (reported as such), not a second path.
+    std::string region;
+    const std::string_view bl = trim(std::string_view(blanked));
+    auto starts_word = [&](std::string_view w) {
+      return bl.starts_with(w) && (bl.size() == w.size() || !is_ident_char(bl[w.size()]));
+    };
+    if (starts_if(code)) {
+      auto info = parse_if(lang_, side_, i);
+      if (info && guard_kind(info->body) == "guard") return;
+      region = info ? info->cond : std::string(code);
+    } else if (starts_word("while") || starts_word("case") || starts_word("switch") ||
+               starts_word("match") || starts_word("when") || starts_word("and") ||
+               starts_word("or") || starts_word("not") || bl.starts_with("&&") ||
+               bl.starts_with("||") || bl.starts_with("#")) {
+      region = std::string(code);
+    } else if (const size_t q = bl.find(" if ");
+               q != std::string_view::npos && lang_ == Language::kPython &&
+               bl.find(" else", q + 4) != std::string_view::npos) {
+      const size_t e = bl.find(" else", q + 4);
+      region = std::string(code.substr(q + 4, e - q - 4));
+    } else if (const size_t q = bl.find(" ? "); q != std::string_view::npos &&
+                                                lang_ != Language::kPython &&
+                                                bl.find(" : ", q) != std::string_view::npos) {
+      size_t b = bl.find_last_of("=(,", q);
+      b = b == std::string_view::npos ? 0 : b + 1;
+      region = std::string(code.substr(b, q - b));
+    } else if (contains_any(code, {"DISPATCH"})) {
+      region = std::string(code);
+    }
     Cap tok;
-    if (!maybe_dtype) {
-    } else if (RE2::PartialMatch(code, dtype(), &tok)) {
-      const bool predicate = tok.starts_with("is_") || tok.starts_with("_is_") ||
-                             tok.find("DISPATCH") != std::string_view::npos ||
-                             RE2::PartialMatch(code, dtype_compare());
-      if (cond || predicate) emit("dtype_branch", short_text(tok, 60), i);
-    } else if (RE2::PartialMatch(code, dtype_compare())) {
+    if (!maybe_dtype || region.empty()) {
+    } else if (RE2::PartialMatch(region, dtype(), &tok)) {
+      emit("dtype_branch", short_text(tok, 60), i);
+    } else if (RE2::PartialMatch(region, dtype_compare())) {
       emit("dtype_branch", "dtype", i);
     }
     if (!maybe_device) {
     } else if (RE2::PartialMatch(code, arch_compare(), &tok)) {
       emit("device_branch", short_text(tok, 60), i);
-    } else if (RE2::PartialMatch(code, device(), &tok) &&
-               (cond || tok.starts_with("__CUDA_ARCH__"))) {
+    } else if (RE2::PartialMatch(code, device(), &tok) && tok.starts_with("__CUDA_ARCH__")) {
+      emit("device_branch", short_text(tok, 60), i);
+    } else if (!region.empty() && RE2::PartialMatch(region, device(), &tok)) {
       emit("device_branch", short_text(tok, 60), i);
     }
-    if (maybe_platform && RE2::PartialMatch(code, platform(), &tok) &&
-        (cond || tok.starts_with("cfg")))
+    if (maybe_platform && RE2::PartialMatch(code, platform(), &tok) && tok.starts_with("cfg"))
+      emit("platform_branch", short_text(tok, 60), i);
+    else if (maybe_platform && !region.empty() && RE2::PartialMatch(region, platform(), &tok))
       emit("platform_branch", short_text(tok, 60), i);
   }
 
+ public:
+  const std::vector<std::string_view>* removed_ = nullptr;  // the hunk's removed lines, trimmed
+
+ private:
   const Language lang_;
   const std::span<const SideLine> side_;
   const bool added_;
@@ -494,7 +622,8 @@ class SideScanner {
 }  // namespace
 
 void detect_side_signals(Language lang, std::span<const SideLine> side, bool added,
-                         std::vector<RawSignal>& out) {
+                         std::vector<RawSignal>& out,
+                         const std::vector<std::string_view>* removed) {
   if (!is_code_language(lang) && lang != Language::kCMake) return;
   if (lang == Language::kCMake) {
     for (int i = 0; i < static_cast<int>(side.size()); ++i) {
@@ -504,7 +633,9 @@ void detect_side_signals(Language lang, std::span<const SideLine> side, bool add
     }
     return;
   }
-  SideScanner(lang, side, added, out).run();
+  SideScanner scanner(lang, side, added, out);
+  scanner.removed_ = removed;
+  scanner.run();
 }
 
 bool signal_patterns_ok() {

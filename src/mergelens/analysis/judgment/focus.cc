@@ -73,7 +73,10 @@ struct Bonus {
 };
 
 constexpr Bonus kSignalBonus[] = {
-    {"fallback", 2.5, "guard with fallback"},
+    {"fallback", 2.5, "new path beside the old code"},
+    // Neither is checked to keep the old path; both still mark a decision.
+    {"handler", 2.5, "handled exception"},
+    {"fallback_mention", 2.5, "fallback"},
     {"guard", 2.0, "new guard"},
     {"concurrency", 2.5, "concurrency"},
     {"dtype_branch", 2.0, "dtype branch"},

@@ -219,8 +219,12 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
       ++new_models;
   if (new_models > 0)
     ft.add("model_support", fmt::format("adds model support ({} new model files)", new_models));
+  // New hardware support: the title says the change adds or supports
+  // something, beside the hardware tag and new code. A refactor of code for
+  // a platform (every change of a vendor's plugin carries its tag) is not
+  // new support.
   for (const char* hw : {"amd", "npu", "intel", "tpu", "cpu", "blackwell", "hopper"}) {
-    if (!has_tag(facts, hw) || st.code_lines < 50) continue;
+    if (!has_tag(facts, hw) || st.code_lines < 50 || !says_adds(change.title)) continue;
     const bool adds =
         std::any_of(change.files.begin(), change.files.end(), [&](const FileChange& f) {
           return f.status == FileStatus::kAdded && is_code(role_of(facts, f.path)) &&

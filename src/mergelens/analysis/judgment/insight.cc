@@ -44,8 +44,29 @@ bool argues(std::string_view text) {
       "unsafe",  "why",    "unlike",   "rather than",  "workaround", "only when", "only if",
       "so we",   "so the", "to keep",  "to make sure", "breaks",     "corrupt",   "wrong",
       "costs",   "faster", "slower",   "copies",       "copy",       "waits",     "wait for"};
-  for (auto word : kWords)
-    if (t.find(word) != std::string::npos) return true;
+  for (auto word : kWords) {
+    const size_t at = t.find(word);
+    // "since" as a version or a date ("since v2", "since 2024") does not argue.
+    if (at != std::string::npos && !(word == "since " && at + 6 < t.size() &&
+                                     (t[at + 6] == 'v' || (t[at + 6] >= '0' && t[at + 6] <= '9'))))
+      return true;
+  }
+  return false;
+}
+
+// Whether the switch `name` is known to be new: absent at the parent and
+// declared at the merge (Facts::switches; "--flag" also as its field
+// "flag"). Without switch facts no switch counts.
+bool new_switch(const Facts& f, const std::string& name) {
+  if (!f.switches_known) return false;
+  std::string field;
+  if (name.starts_with("--")) {
+    field = name.substr(2);
+    std::replace(field.begin(), field.end(), '-', '_');
+  }
+  for (const auto& s : f.switches)
+    if (s.name == name || (!field.empty() && s.name == field))
+      return !s.existed_at_parent && !s.before.exists && s.after.exists;
   return false;
 }
 
@@ -122,15 +143,19 @@ std::vector<Item> region_lessons(const Facts& facts, size_t index, std::set<std:
   for (const auto& s : facts.signals) {
     if (!s.added || !inside(r, s.at.path, s.at.line)) continue;
     const std::string& k = s.kind;
+    // A checked fallback (a new path beside the code that ran before) is an
+    // argued decision; a mention of one is not. A switch counts only once it
+    // is known to be new (the context resolver's switch facts): an env var
+    // read on an added line may have existed for months.
     if (k == "fallback")
-      at("guard with fallback", w::kFallback, s.at.line, s.at.line, true);
-    else if (k == "guard" || k == "raise" || k == "early_return" || k == "try")
+      at("a new path beside the old code", w::kFallback, s.at.line, s.at.line, true);
+    else if (k == "guard" || k == "raise" || k == "early_return" || k == "try" || k == "handler")
       at("a new guard", w::kGuard, s.at.line, s.at.line);
     else if (k == "concurrency")
       at("concurrency", w::kConcurrency, s.at.line, s.at.line);
     else if (k == "dtype_branch" || k == "device_branch" || k == "platform_branch")
       at("dtype/device branches", w::kBranch, s.at.line, s.at.line);
-    else if (k == "env_var" || k == "cli_flag")
+    else if ((k == "env_var" || k == "cli_flag") && new_switch(facts, s.detail))
       at("a switch left to the user", w::kSwitch, s.at.line, s.at.line);
     else if (k == "numeric_constant")
       at("tuned constants", w::kConstant, s.at.line, s.at.line);

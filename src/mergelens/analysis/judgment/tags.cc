@@ -178,17 +178,44 @@ struct ChangeView {
 // Added lines read for code words: enough for any change a reader reads whole.
 constexpr size_t kCodeWordLines = 5000;
 
+// Code words come from code only (a changelog, docs or a config table that
+// names a vendor is not evidence the code supports it) and from lines the
+// change writes, not lines it moves: an added line also removed elsewhere
+// in the change was there before.
+bool code_word_role(FileRole r) {
+  return r == FileRole::kCore || r == FileRole::kKernel || r == FileRole::kModel ||
+         r == FileRole::kTest || r == FileRole::kBenchmark;
+}
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
 void index_code(const Change& change, ChangeView& v) {
   if (v.code_done) return;
   v.code_done = true;
+  std::set<std::string_view> removed;
+  for (size_t i = 0; i < change.files.size() && i < v.files.size(); ++i) {
+    if (!code_word_role(v.files[i].role)) continue;
+    for (const auto& h : change.files[i].hunks)
+      for (const auto& l : h.lines)
+        if (l.origin == '-') removed.insert(trimmed(l.text));
+  }
   size_t n = 0;
-  for (const auto& f : change.files)
-    for (const auto& h : f.hunks)
+  for (size_t i = 0; i < change.files.size() && i < v.files.size(); ++i) {
+    if (!code_word_role(v.files[i].role)) continue;
+    for (const auto& h : change.files[i].hunks)
       for (const auto& l : h.lines) {
         if (l.origin != '+' || n >= kCodeWordLines) continue;
+        const std::string_view t = trimmed(l.text);
+        if (t.empty() || removed.contains(t)) continue;
         v.code_words.add(l.text);
         ++n;
       }
+  }
   v.code_words.index();
 }
 

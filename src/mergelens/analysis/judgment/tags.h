@@ -32,7 +32,9 @@ const std::vector<TagRule>& default_taxonomy();
 // checks use the new paths), title prefixes, title words (and body words for
 // rules with keywords_in_body), the roles in `roles` (keyed by path; a
 // missing path is classified with classify_role and no overrides) and words
-// of the added lines (code_words). A rule's criteria are tried in the order
+// of the added lines of code, test and benchmark files that the change does
+// not also remove (code_words: a changelog or moved code is no evidence).
+// A rule's criteria are tried in the order
 // prefixes, globs, path words, roles, role shares, title keywords, code
 // words, body keywords. Each tag comes once, from the first rule (in `rules`
 // order) that matches, with Tag::source "prefix", "path", "keyword", "code"

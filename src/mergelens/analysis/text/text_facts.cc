@@ -168,12 +168,6 @@ void sentence_mentions(const Sent& st, std::vector<Mention>& out, std::set<std::
 std::string basename_of(sv p) {
   return std::string(p.substr(p.rfind('/') + 1));
 }
-std::string stem_of(sv p) {
-  std::string b = basename_of(p);
-  size_t dot = b.rfind('.');
-  return dot == std::string::npos || dot == 0 ? b : b.substr(0, dot);
-}
-
 // Whether a named path or file matches a changed path; true when the name is too vague to test.
 bool path_touched(std::string m, const std::vector<std::string>& paths) {
   while (m.starts_with("./") || m.starts_with("/")) m.erase(0, m[0] == '.' ? 2 : 1);
@@ -194,20 +188,6 @@ bool path_touched(std::string m, const std::vector<std::string>& paths) {
     }
   }
   return false;
-}
-
-void add_tokens(sv t, std::unordered_map<sv, bool>& want, size_t& left) {
-  for (size_t i = 0; i < t.size() && left > 0;) {
-    if (!is_word(t[i])) {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j < t.size() && is_word(t[j])) ++j;
-    auto it = want.find(t.substr(i, j - i));
-    if (it != want.end() && !it->second) it->second = true, --left;
-    i = j;
-  }
 }
 
 size_t word_count2(const Doc& d) {  // twice the number of words: a CJK character is half a word
@@ -334,13 +314,12 @@ std::vector<BodyMismatch> body_vs_code_impl(const Change& change) {
     struct Named {
       Mention m;
       const char* source;
-      std::string key;  // identifier token looked up in the changed lines
     };
     std::vector<Named> named;
     std::set<std::string> seen;
     auto collect = [&](sv text, const char* src) {
       for (Mention& m : extract_mentions(text))
-        if (seen.insert(m.kind + "|" + m.text).second) named.push_back({std::move(m), src, ""});
+        if (seen.insert(m.kind + "|" + m.text).second) named.push_back({std::move(m), src});
     };
     collect(change.title, "title");
     collect(change.body, "body");
@@ -354,56 +333,41 @@ std::vector<BodyMismatch> body_vs_code_impl(const Change& change) {
                 "commit");
     }
 
-    // Files first (the stronger signal), then identifiers; at most 12 are reported. Done
-    // before `want` below takes views of the keys.
-    std::stable_partition(named.begin(), named.end(),
-                          [](const Named& n) { return n.m.kind != "identifier"; });
     std::vector<std::string> paths;
-    std::unordered_set<std::string> stems;
-    bool truncated = change.files_truncated;
     for (const FileChange& f : change.files) {
       paths.push_back(f.path);
       if (!f.old_path.empty()) paths.push_back(f.old_path);
-      stems.insert(stem_of(f.path));
-      truncated |= f.truncated;
     }
-    std::unordered_map<sv, bool> want;
-    std::vector<size_t> flags;
-    for (size_t i = 0; i < named.size(); ++i) {
-      Named& n = named[i];
-      if (n.m.kind != "identifier" || truncated) continue;
-      std::string t = n.m.text;
-      if (t.starts_with("--")) {
-        std::replace(t.begin() + 2, t.end(), '-', '_');
-        n.key = t.substr(2);
-        flags.push_back(i);
-      } else {
-        size_t cut = t.find_last_of(".:>");
-        n.key = cut == std::string::npos ? t : t.substr(cut + 1);
-        if (n.key.size() < 4 || !codeish(n.m.text, n.m.backticked) || stems.count(n.key))
-          n.key.clear();
-      }
-      if (!n.key.empty()) want.emplace(n.key, false);
-    }
-    size_t left = want.size();
-    for (const FileChange& f : change.files)
-      for (const Hunk& h : f.hunks) {
-        if (left == 0) break;
-        add_tokens(h.section, want, left);
-        for (const DiffLine& l : h.lines) {
-          if (l.origin == '\\') continue;
-          add_tokens(l.text, want, left);
-          for (size_t fi : flags) {
-            auto it = want.find(named[fi].key);
-            if (!it->second && l.text.find(named[fi].m.text) != std::string::npos)
-              it->second = true, --left;
-          }
-        }
-      }
+    // A file named only as context is no mismatch: one the diff's own lines
+    // name (a comment pointing at another library), one named beside "see",
+    // "like", "passed" (a tool that was run, a file to compare with), or a
+    // slash-separated list of words ("eagle/mtp/dspark") rather than a file.
+    // An identifier the body names is never checked: whether the body claims
+    // the change writes it or only explains the code around it (an argument
+    // of a reproduction, a function the fix calls) cannot be read from the
+    // text, and "trust the code" would be a false claim either way.
+    auto in_diff_text = [&](const std::string& text) {
+      for (const FileChange& f : change.files)
+        for (const Hunk& h : f.hunks)
+          for (const DiffLine& l : h.lines)
+            if (l.text.find(text) != std::string::npos) return true;
+      return false;
+    };
+    static const RE2 kContext(
+        "(?i)\\b(?:see|like|similar|such as|e\\.g\\.|passed|pass|passes|ran|run|running|lint|"
+        "upstream|compare|following|based on|inspired|mirrors|refer|cf\\.)\\b");
+    auto file_like = [](const std::string& t) {
+      const size_t slash = t.rfind('/');
+      const std::string base = slash == std::string::npos ? t : t.substr(slash + 1);
+      if (base.empty()) return slash != std::string::npos;  // "a/b/": a folder
+      const size_t dot = base.rfind('.');
+      return dot != std::string::npos && dot > 0 && dot + 1 < base.size();
+    };
     size_t shown = 0;
     for (const Named& n : named) {
-      bool miss = n.m.kind == "identifier" ? !n.key.empty() && !want[n.key]
-                                           : !path_touched(n.m.text, paths);
+      if (n.m.kind == "identifier") continue;
+      bool miss = !path_touched(n.m.text, paths) && file_like(n.m.text) &&
+                  !RE2::PartialMatch(n.m.sentence, kContext) && !in_diff_text(n.m.text);
       if (!miss || ++shown > 12) continue;
       out.push_back({"named_not_touched", n.m.text,
                      fmt::format("named in the {} (\"{}\") but not in the diff", n.source,
@@ -500,10 +464,18 @@ std::string key_figure(const std::vector<NumberFact>& numbers) {
       if (v.size() == 2 && v[0]->kind == kind && v[1]->kind == kind && v[0]->text != v[1]->text)
         return fmt::format("{} {} → {}", col, v[0]->text, v[1]->text);
     }
+  // A lone figure is the change's effect only when its sentence says it
+  // improved something: "+204 MB/iter → OOM" describes the bug, "completed
+  // in ~45 minutes" the test run.
+  static const RE2 kGain(
+      "(?i)faster|speed|improv|reduc|lower|less\\b|fewer|sav(e|es|ed|ing)\\b|boost|gain|higher|"
+      "increas|decreas|cut\\b|shrink|提升|提高|加速|提速|降低|减少|节省|缩短");
   for (auto kind : kRank) {
     if (kind == "percent") break;
     for (const auto& n : numbers)
-      if (n.kind == kind && (n.source == "title" || n.source == "body")) return n.text;
+      if (n.kind == kind && (n.source == "title" || n.source == "body") &&
+          RE2::PartialMatch(n.sentence, kGain))
+        return n.text;
   }
   return {};
 }

@@ -53,7 +53,9 @@ std::vector<NumberFact> extract_numbers(std::string_view text, std::string_view 
 //   - a table of two rows (a baseline and the change): "COLUMN a → b", for
 //     the first column of the strongest kind;
 //   - else the first speedup, throughput, latency or memory figure of the
-//     text (a bare percentage says too little out of context).
+//     text whose sentence says something improved (faster, reduces, saves,
+//     提升, ...): a figure that describes the problem or a test run is not
+//     the change's effect (a bare percentage says too little out of context).
 // Kinds rank speedup, throughput, latency, memory, percent.
 std::string key_figure(const std::vector<NumberFact>& numbers);
 
@@ -62,14 +64,17 @@ std::string key_figure(const std::vector<NumberFact>& numbers);
 //                   (max/min >= 1.3 for speedups; >= 2.5x and >= 10 points for percents);
 //                   detail "<max as written> vs <min as written>". A 1.0x baseline row is
 //                   not a claim and is ignored.
-//   "no_benchmark"  a performance claim exists and `benchmark_changed` is false; detail
+//   "no_benchmark"  a performance claim exists (a speedup, a performance percentage, or
+//                   a latency, throughput or memory figure whose sentence says something
+//                   improved) and `benchmark_changed` is false; detail
 //                   lists up to three of the figures.
 //   "single_point"  exactly one distinct speedup (or, without speedups, one performance
-//                   percentage) is claimed and none of its sentences names a condition
-//                   (batch size, sequence length, concurrency, parallelism, hardware, model
+//                   percentage) is claimed and neither its sentences nor any sentence of
+//                   `text` (the title and body, when given) names a condition (batch
+//                   size, sequence length, concurrency, parallelism, hardware, model
 //                   size); detail is the figure.
 std::vector<NumberCaution> number_cautions(const std::vector<NumberFact>& numbers,
-                                           bool benchmark_changed);
+                                           bool benchmark_changed, std::string_view text = {});
 
 // References in `text`: "#123", "PR 123", "owner/repo#123", GitHub pull/issue/commit URLs
 // (a PR commit URL gives both the PR and the commit), other links (kind "url", images
@@ -108,15 +113,16 @@ std::vector<Mention> extract_mentions(std::string_view text);
 // Body vs code for one change (title, body, commit messages and files of `change`; a
 // commit message that contains the whole body, as a squash message does, is read
 // without that copy):
-//   "named_not_touched"      a path/file the text names that no changed path (or old
+//   "named_not_touched"      a file the text names (a path or a name with an extension; a
+//                            trailing '/' names a folder) that no changed path (or old
 //                            path) matches by suffix or basename ("H20.json" also matches
 //                            ".../E=64,device_name=H20.json"; vague two-part paths such as
-//                            "owner/repo" are not checked), or an identifier (snake_case,
-//                            qualified, a --flag, or backticked CamelCase; last component
-//                            looked up) that appears in no line of the hunks (changed or
-//                            context), hunk section or changed file stem. Paths first, then
-//                            identifiers, at most 12. Identifiers are not checked when
-//                            files or hunks were truncated; nothing is checked when the
+//                            "owner/repo" are not checked), that no line of the diff names
+//                            (a comment pointing at another library's file), and whose
+//                            sentence does not name it as context ("see", "like", "passed",
+//                            "upstream", ...). Identifiers are not reported: whether the
+//                            text says the change writes one or only names the code around
+//                            it cannot be read from the text. At most 12; nothing when the
 //                            change has no files.
 //   "touched_not_mentioned"  only when the body has >= 30 words (a CJK character counts
 //                            half; template comments and task-list lines excluded): a

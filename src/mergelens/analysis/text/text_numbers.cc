@@ -204,8 +204,11 @@ bool read_qty(sv s, size_t i, bool allow_sign, Qty& q) {
   return true;
 }
 
+bool perf_context(sv sentence);
+
 // Drops quantities that are conditions or dimensions rather than claims.
-bool plausible(sv s, const Qty& q) {
+// `cell`: a table cell, whose column names what it measures.
+bool plausible(sv s, const Qty& q, bool cell = false) {
   if (q.kind == "speedup") {
     std::string unit = lower(trim(s.substr(q.b, q.e - q.b)));
     std::string next = next_token(s, q.e);
@@ -218,7 +221,11 @@ bool plausible(sv s, const Qty& q) {
         "better", "more",   "less",    "the",      "as",          "throughput"};
     if (unit.ends_with("times")) return kAfter.count(next) > 0;
     if (q.spaced_x && !next.empty()) return kAfter.count(next) > 0;
-    return q.v > 0;
+    // "1.8x" is a factor of anything ("covers 1.8x down to 0.8x of the
+    // range"): a speedup only when its sentence is about speed or cost. The
+    // signs × and 倍 are written for speed-ups.
+    const bool sign = !unit.empty() && unit.back() != 'x';
+    return q.v > 0 && (cell || sign || kAfter.count(next) > 0 || perf_context(s));
   }
   if (q.kind == "memory") {
     static const RE2 hw("[a-z]{1,3}\\d{2,4}[a-z]{0,3}");
@@ -271,7 +278,7 @@ struct Found {
 };
 
 // Quantities of one sentence (or table cell), outside the masked spans.
-void scan_numbers(sv s, const std::vector<Span>& mask, std::vector<Found>& out) {
+void scan_numbers(sv s, const std::vector<Span>& mask, std::vector<Found>& out, bool cell = false) {
   for (size_t i = 0; i < s.size();) {
     size_t mend;
     if (!is_digit(s[i])) {
@@ -312,12 +319,12 @@ void scan_numbers(sv s, const std::vector<Span>& mask, std::vector<Found>& out) 
                     before.find("从") != sv::npos || before.find("由") != sv::npos;
         bool pair = arrow || (from && (c == "to" || c == "到" || c == "至"));
         if (!a.kind.empty() && !b.kind.empty() && a.kind == b.kind && !pair) {  // 1.9x vs 1.05x
-          if (plausible(s, a)) emit(a, a.b, a.e, a.kind, a.v * a.scale);
-          if (plausible(s, b)) emit(b, b.b, b.e, b.kind, b.v * b.scale);
+          if (plausible(s, a, cell)) emit(a, a.b, a.e, a.kind, a.v * a.scale);
+          if (plausible(s, b, cell)) emit(b, b.b, b.e, b.kind, b.v * b.scale);
           i = b.e;
           continue;
         }
-        if ((a.kind.empty() || a.kind == b.kind) && !b.kind.empty() && plausible(s, b)) {
+        if ((a.kind.empty() || a.kind == b.kind) && !b.kind.empty() && plausible(s, b, cell)) {
           if (pair) {
             emit(b, a.b, b.e, b.kind, b.v * b.scale);
           } else {
@@ -350,7 +357,7 @@ void scan_numbers(sv s, const std::vector<Span>& mask, std::vector<Found>& out) 
       }
       continue;
     }
-    if (plausible(s, a)) emit(a, a.b, a.e, a.kind, a.v * a.scale);
+    if (plausible(s, a, cell)) emit(a, a.b, a.e, a.kind, a.v * a.scale);
   }
 }
 
@@ -400,7 +407,7 @@ void table_numbers(const Table& t, sv source, std::vector<NumberFact>& out) {
   for (size_t r = 0; r < t.rows.size(); ++r) {
     found[r].resize(t.rows[r].size());
     for (size_t c = 0; c < t.rows[r].size() && c < ncol; ++c) {
-      scan_numbers(t.rows[r][c], code_spans(t.rows[r][c]), found[r][c]);
+      scan_numbers(t.rows[r][c], code_spans(t.rows[r][c]), found[r][c], true);
       if (!found[r][c].empty()) unit_col[c] = true;
     }
   }
@@ -436,7 +443,8 @@ bool perf_context(sv sentence) {
   static const RE2 re(
       "(?i)speed|fast|slow|throughput|latency|ttft|tpot|itl|e2e|memory|mem\\b|qps|tok/s|tokens/"
       "s|perf|time|overhead|"
-      "bandwidth|utiliz|occupancy|launch|提升|提速|加速|吞吐|延迟|显存|内存|性能|耗时|降低|减少");
+      "bandwidth|utiliz|occupancy|launch|measur|bench|提升|提速|加速|吞吐|延迟|显存|内存|性能|耗时|"
+      "降低|减少");
   return RE2::PartialMatch(sentence, re);
 }
 bool has_condition(sv sentence) {
@@ -482,8 +490,24 @@ std::vector<NumberFact> extract_numbers_impl(std::string_view text, std::string_
   return out;
 }
 
+// Whether a sentence says something improved.
+bool claims_gain(sv sentence) {
+  static const RE2 re(
+      "(?i)faster|speed|improv|reduc|lower|less\\b|fewer|sav(?:e|es|ed|ing)\\b|boost|gain|higher|"
+      "increas|decreas|\\bcut\\b|shrink|提升|提高|加速|提速|降低|减少|节省|缩短");
+  return RE2::PartialMatch(sentence, re);
+}
+
+// Hardware a measurement names (a GPU, NPU or CPU model; "CPU", "GPU").
+bool names_hardware(sv sentence) {
+  static const RE2 re(
+      "(?i)\\b(?:[ahlb]\\d{2,3}[a-z]?|gb\\d{3}|mi\\d{3}x?|rtx\\s*\\d{4}\\w*|xeon|epyc|"
+      "core\\s+i[3579]\\S*|ryzen|ascend|atlas|910\\w*|950\\w*|cpu|gpu|npu|tpu)\\b");
+  return RE2::PartialMatch(sentence, re);
+}
+
 std::vector<NumberCaution> number_cautions_impl(const std::vector<NumberFact>& numbers,
-                                                bool benchmark_changed) {
+                                                bool benchmark_changed, bool conditions_stated) {
   std::vector<NumberCaution> out;
   try {
     std::vector<const NumberFact*> speed, up, down, perf;
@@ -491,8 +515,11 @@ std::vector<NumberCaution> number_cautions_impl(const std::vector<NumberFact>& n
       bool pct = f.kind == "percent" && perf_context(f.sentence);
       if (f.kind == "speedup" && f.value > 0 && !is_baseline(f)) speed.push_back(&f);
       if (pct) (f.value >= 0 ? up : down).push_back(&f);
-      if (pct || f.kind == "speedup" || f.kind == "latency" || f.kind == "throughput" ||
-          f.kind == "memory")
+      // A time, rate or size is a claim when its sentence says what got
+      // better; "+204 MB/iter → OOM" and "on 44 GB GPUs" describe the setting.
+      if (pct || (f.kind == "speedup" && !is_baseline(f)) ||
+          ((f.kind == "latency" || f.kind == "throughput" || f.kind == "memory") &&
+           claims_gain(f.sentence)))
         perf.push_back(&f);
     }
     auto by_abs = [](const NumberFact* a, const NumberFact* b) {
@@ -524,8 +551,9 @@ std::vector<NumberCaution> number_cautions_impl(const std::vector<NumberFact>& n
       if (v.empty()) return false;
       for (const NumberFact* f : v)
         if (std::abs(f->value - v[0]->value) > 1e-9) return false;
-      if (std::any_of(v.begin(), v.end(),
-                      [](const NumberFact* f) { return has_condition(f->sentence); }))
+      if (conditions_stated || std::any_of(v.begin(), v.end(), [](const NumberFact* f) {
+            return has_condition(f->sentence);
+          }))
         return true;
       out.push_back(
           {"single_point",
@@ -553,8 +581,20 @@ std::vector<NumberFact> extract_numbers(std::string_view text, std::string_view 
 }
 
 std::vector<NumberCaution> number_cautions(const std::vector<NumberFact>& numbers,
-                                           bool benchmark_changed) {
-  return text_detail::number_cautions_impl(numbers, benchmark_changed);
+                                           bool benchmark_changed, std::string_view text) {
+  bool stated = false;
+  if (!text.empty()) {
+    try {
+      const auto docp = text_detail::cached_doc(text);
+      for (const auto& st : docp->sents)
+        if (text_detail::has_condition(st.text) || text_detail::names_hardware(st.text)) {
+          stated = true;
+          break;
+        }
+    } catch (const std::exception&) {
+    }
+  }
+  return text_detail::number_cautions_impl(numbers, benchmark_changed, stated);
 }
 
 }  // namespace mergelens

@@ -1,0 +1,189 @@
+// Offline guide: the checks a fact passes before a sentence may state it,
+// and the rendering of code and names (see offline_parts.h).
+//
+// A sentence of the offline writer says only what was verified against the
+// change: its removed lines are the parent revision's text, its added and
+// context lines the merge's. What cannot be verified that way is not said.
+#include <algorithm>
+#include <cctype>
+
+#include "mergelens/guide/offline_parts.h"
+
+namespace mergelens::guide_detail {
+namespace {
+
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// Whether `text` holds `word` with no identifier character on either side.
+bool has_word(std::string_view text, std::string_view word) {
+  if (word.empty()) return false;
+  for (size_t p = text.find(word); p != std::string_view::npos; p = text.find(word, p + 1)) {
+    const size_t e = p + word.size();
+    if ((p == 0 || !ident_char(text[p - 1])) && (e == text.size() || !ident_char(text[e])))
+      return true;
+  }
+  return false;
+}
+
+// Folders whose code is tooling, not what a user runs.
+bool tooling_path(std::string_view path) {
+  const std::string p = "/" + std::string(path);
+  for (std::string_view d :
+       {"/tests/", "/test/", "/testing/", "/benchmarks/", "/benchmark/", "/bench/", "/examples/",
+        "/example/", "/scripts/", "/script/", "/docs/", "/doc/", "/tools/"})
+    if (p.find(d) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string code(std::string_view text, size_t max) {
+  std::string s(text);
+  std::replace(s.begin(), s.end(), '`', '\'');
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  if (s.size() <= max) return "`" + s + "`";
+  // The last boundary at or before `max` that is outside a string literal and
+  // not between two characters of one name or number.
+  size_t best = 0, before_quote = 0;
+  char quote = 0;
+  for (size_t i = 0; i < s.size() && i <= max; ++i) {
+    const char ch = s[i];
+    if (quote) {
+      if (ch == '\\')
+        ++i;
+      else if (ch == quote)
+        quote = 0;
+      continue;
+    }
+    if (i > 0 && !(ident_char(s[i - 1]) && ident_char(ch)) &&
+        (static_cast<unsigned char>(ch) & 0xC0) != 0x80)
+      best = i;
+    if (ch == '"' || ch == '\'') {
+      quote = ch;
+      before_quote = i;
+    }
+  }
+  if (quote && before_quote > 0) best = std::min(best, before_quote);
+  if (best < max / 3) {  // no boundary: keep the token whole
+    best = max;
+    while (best < s.size() && ident_char(s[best - 1]) && ident_char(s[best])) ++best;
+    while (best < s.size() && (static_cast<unsigned char>(s[best]) & 0xC0) == 0x80) ++best;
+  }
+  std::string cut = s.substr(0, best);
+  while (!cut.empty() && cut.back() == ' ') cut.pop_back();
+  return "`" + cut + "`…";
+}
+
+std::string code_name(std::string_view name, size_t max) {
+  std::string_view n = name;
+  while (n.size() > max) {
+    const size_t dot = n.find('.'), colons = n.find("::");
+    const size_t cut = std::min(dot, colons);
+    if (cut == std::string_view::npos) break;
+    n.remove_prefix(cut + (cut == colons ? 2 : 1));
+  }
+  std::string s(n);
+  std::replace(s.begin(), s.end(), '`', '\'');
+  return "`" + s + "`";
+}
+
+bool shipped_code(const Facts& f, const std::string& path) {
+  auto it = f.roles.find(path);
+  const FileRole role = it == f.roles.end() ? FileRole::kCore : it->second;
+  if (role != FileRole::kCore && role != FileRole::kKernel && role != FileRole::kModel)
+    return false;
+  return !tooling_path(path);
+}
+
+namespace {
+
+// "--enable-foo" is also written "enable_foo" (its argparse dest, a field).
+std::string field_of(const std::string& name) {
+  std::string field;
+  if (name.starts_with("--")) {
+    field = name.substr(2);
+    std::replace(field.begin(), field.end(), '-', '_');
+  }
+  return field;
+}
+
+}  // namespace
+
+const SwitchFact* switch_fact(const Ctx& c, const std::string& name) {
+  if (!c.facts.switches_known) return nullptr;
+  const std::string field = field_of(name);
+  const SwitchFact* by_field = nullptr;
+  for (const auto& s : c.facts.switches) {
+    if (s.name == name) return &s;
+    if (!field.empty() && s.name == field && !by_field) by_field = &s;
+  }
+  return by_field;
+}
+
+std::vector<const SwitchFact*> changed_defaults(const Ctx& c, size_t max) {
+  std::vector<const SwitchFact*> out;
+  if (!c.facts.switches_known) return out;
+  for (const auto& s : c.facts.switches)
+    if (out.size() < max && s.default_changed && s.before.exists && s.after.exists &&
+        s.before.has_default && s.after.has_default &&
+        s.before.default_value != s.after.default_value && shipped_code(c.facts, s.after.path))
+      out.push_back(&s);
+  return out;
+}
+
+SwitchAge switch_age(const Ctx& c, const std::string& name) {
+  // A removed line that names it is the parent's own text: it existed, even
+  // where the switch facts (Python sources only) did not see it.
+  const std::string field = field_of(name);
+  for (const auto& fc : c.change.files)
+    for (const auto& h : fc.hunks)
+      for (const auto& l : h.lines)
+        if (l.origin == '-' && (has_word(l.text, name) || has_word(l.text, field)))
+          return SwitchAge::kExisting;
+  if (const SwitchFact* s = switch_fact(c, name)) {
+    if (s->existed_at_parent || s->before.exists) return SwitchAge::kExisting;
+    if (s->after.exists) return SwitchAge::kNew;
+  }
+  return SwitchAge::kUnknown;
+}
+
+std::vector<const Signal*> switch_signals(const Ctx& c, bool new_only) {
+  std::vector<const Signal*> out;
+  for (const auto& s : c.facts.signals) {
+    if (!s.added || (s.kind != "env_var" && s.kind != "cli_flag") ||
+        !shipped_code(c.facts, s.at.path))
+      continue;
+    if (std::any_of(out.begin(), out.end(), [&](const Signal* o) { return o->detail == s.detail; }))
+      continue;
+    if (new_only && switch_age(c, s.detail) != SwitchAge::kNew) continue;
+    out.push_back(&s);
+  }
+  return out;
+}
+
+std::vector<const Signal*> code_signals(const Ctx& c,
+                                        std::initializer_list<std::string_view> kinds) {
+  std::vector<const Signal*> out;
+  for (const auto& s : c.facts.signals)
+    if (s.added && std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end() &&
+        shipped_code(c.facts, s.at.path))
+      out.push_back(&s);
+  return out;
+}
+
+bool public_name(const Facts& f, const Definition& d) {
+  if (is_test_or_bench(f, d.at.path) || !shipped_code(f, d.at.path)) return false;
+  std::string_view n = d.name;
+  while (!n.empty()) {
+    const size_t dot = std::min(n.find('.'), n.find("::"));
+    const std::string_view part = n.substr(0, dot);
+    if (part.starts_with("_") && !(part.starts_with("__") && part.ends_with("__"))) return false;
+    if (dot == std::string_view::npos) break;
+    n.remove_prefix(dot + (n.substr(dot).starts_with("::") ? 2 : 1));
+  }
+  return true;
+}
+
+}  // namespace mergelens::guide_detail
