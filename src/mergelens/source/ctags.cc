@@ -147,7 +147,11 @@ Result<std::vector<CodeTag>> CtagsReader::tags(std::string_view path, std::strin
                            {"size", content.size()}};
     std::vector<CodeTag> out;
     bool done = false;
-    if (write_all(in_, head.dump() + "\n") && write_all(in_, content)) {
+    // A path that is not UTF-8 (git allows any bytes) is sent with U+FFFD
+    // for its bad bytes: ctags reads the language from the extension.
+    const std::string line =
+        head.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    if (write_all(in_, line) && write_all(in_, content)) {
       char chunk[65536];
       while (!done) {
         size_t nl;

@@ -329,6 +329,7 @@ CREATE TABLE themes (
   at BIGINT NOT NULL DEFAULT 0,
   doc TEXT NOT NULL,
   PRIMARY KEY (repo_id, span)
+);
 )sql",
     // 11: what pages read without decoding a document, as SQLite migration 14.
     R"sql(

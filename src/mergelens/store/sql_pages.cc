@@ -145,7 +145,10 @@ Result<Aggregate> SqlStore::aggregate(std::int64_t repo_id, const AggregateQuery
   const bool one_tag = aq.tags.size() == 1;
   std::string from, where;
   if (one_tag) {
-    from = fmt::format("change_tags t CROSS JOIN changes c ON c.id = t.change_id{}", kJudgedJoins);
+    // SQLite's CROSS JOIN keeps its planner on the tag's index first; it
+    // takes no ON in PostgreSQL, which plans an inner join the same way.
+    from = fmt::format("change_tags t {} changes c ON c.id = t.change_id{}",
+                       pick("CROSS JOIN", "JOIN"), kJudgedJoins);
     where = repo_filter(repo_id, "t.repo_id", "$1") + " AND t.name = $6";
   } else {
     from = std::string(kJudgedFrom);
