@@ -225,11 +225,14 @@ TEST_F(Claims, NewBeforeANameThatModifiesAnotherNounClaimsNothingAboutTheName) {
   g.why = "The new `free` path is taken for eagle trees.";
   g.summary = "Adds a new function `free` that skips eagle trees.";
   g.design_decisions = {"The new `free` reads the flag once.",
-                        "新的 `free` 规则只在 eagle 树上生效。"};
+                        "新的 `free` 规则只在 eagle 树上生效。",
+                        "`free` 新增了一个分支。",
+                        "`free` 是新增的。"};
   auto fails = check(g);
   std::vector<std::string> fields;
   for (const auto& x : fails) fields.push_back(x.field);
-  EXPECT_EQ(fields, (std::vector<std::string>{"summary", "design_decisions[0]"}));
+  EXPECT_EQ(fields, (std::vector<std::string>{"summary", "design_decisions[0]",
+                                              "design_decisions[3]"}));
 }
 
 }  // namespace
