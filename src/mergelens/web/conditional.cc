@@ -135,7 +135,8 @@ HttpResponse api_options(const HttpRequest& req, const CorsOptions& options) {
                                                   "cache-control", "if-modified-since",
                                                   "if-none-match", "content-language"};
   std::string allowed;
-  std::string_view asked = req.header("access-control-request-headers");
+  const std::string asked_header = req.header("access-control-request-headers");
+  std::string_view asked = asked_header;  // a view of the copy above, not of a temporary
   for (size_t n = 0; !asked.empty() && n < 16; ++n) {
     const size_t comma = asked.find(',');
     std::string name(asked.substr(0, comma));
