@@ -122,6 +122,12 @@ def get(base, target, **kw):
     return request(base, "GET", target, **kw)
 
 
+# A sanitizer build (scripts/test.sh sets ASAN_OPTIONS for it) holds freed memory in
+# ASan's quarantine and maps shadow memory: its RSS says nothing of the server's bounds,
+# which the release build's run of this file checks. Time bounds still hold there.
+SANITIZED = bool(os.environ.get("ASAN_OPTIONS"))
+
+
 def memory_kb(pid, field):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -190,7 +196,7 @@ def test_a_nested_extglob_is_answered_at_once_on_every_surface():
             (status, _, body), took = timed(get, base, target)
             assert status == 200, (target, status, body[-500:])
             assert took < 5, (target, took)
-        assert memory_kb(p.pid, "VmHWM") < 300 * 1024, memory_kb(p.pid, "VmHWM")
+        assert SANITIZED or memory_kb(p.pid, "VmHWM") < 300 * 1024, memory_kb(p.pid, "VmHWM")
     finally:
         common.stop(p)
     for argv in (["digest", "--date", "2026-09-01", "--filter", f"paths={EVIL}"],
@@ -198,7 +204,7 @@ def test_a_nested_extglob_is_answered_at_once_on_every_surface():
                  ["deliver", "--date", "2026-09-01", "--to", "s", "--dry-run", "--config", cfg]):
         r, took, peak = run_bounded(*argv, env=dict(os.environ, SLACK_URL="https://hooks.example/x"))
         expect(r, 0)
-        assert took < 10 and peak < 300, (argv, took, peak)
+        assert took < 10 and (SANITIZED or peak < 300), (argv, took, peak)
 
 
 HEAVY_ALTS = "{[Q],[R]}{?,[!a]}{?,[!b]}{?,[!c]}"  # 16 brace alternatives
@@ -275,7 +281,7 @@ def test_unique_query_strings_do_not_grow_the_server():
             status, _, _ = get(base, f"/day/2026-09-01?authors=nobody{i}{'y' * 2000}")
             assert status == 200, status
         grown = memory_kb(p.pid, "VmRSS") - before
-        assert grown < 40 * 1024, f"RSS grew by {grown} KB"
+        assert SANITIZED or grown < 40 * 1024, f"RSS grew by {grown} KB"
         # The language switch of a page does not carry a dropped parameter.
         _, _, page = get(base, "/day/2026-09-01?utm_source=evil&tags=docs")
         assert "utm_source" not in page and "evil" not in page.split("<main")[0], page[:2000]
@@ -301,7 +307,7 @@ def test_mcp_batches_are_refused_or_capped():
         answers = json.loads(body)
         assert len(answers) == 8 and len(body) <= 4 << 20, (len(answers), len(body))
         assert all(a["result"]["isError"] is False for a in answers[:1]), answers[0]
-        assert memory_kb(p.pid, "VmHWM") < 300 * 1024, memory_kb(p.pid, "VmHWM")
+        assert SANITIZED or memory_kb(p.pid, "VmHWM") < 300 * 1024, memory_kb(p.pid, "VmHWM")
     finally:
         common.stop(p)
 
