@@ -44,12 +44,12 @@ double thread_cpu_micros() {
 // that analyse the same change (they read the same files for symbols).
 class ContentCache {
  public:
-  void put(const std::string& sha, const std::string& path, const std::optional<std::string>& c) {
+  void put(const std::string& sha, const std::string& path, std::optional<std::string> c) {
     std::lock_guard lock(mu_);
     const size_t size = c ? c->size() : 0;
     if (bytes_ + size > kMaxBytes) return;
     bytes_ += size;
-    map_.emplace(sha + '\n' + path, c);
+    map_.emplace(sha + '\n' + path, std::move(c));
   }
   // True with the content (or its absence) when cached.
   bool get(const std::string& sha, const std::string& path, std::optional<std::string>& out) {
@@ -84,6 +84,9 @@ struct TreeFacts {
 
 // A parser's tags per file content, so a blob read again (a tree read whole
 // after a jump, a revert) is not parsed again. Bounded in entries.
+// (Keyed by content, not path: ctags names anonymous structs after the file,
+// so which path filled an entry shows in the facts; any change to when entries
+// are dropped changes facts.)
 class TagCache {
  public:
   explicit TagCache(CtagsReader* reader) : reader_(reader) {}
@@ -260,8 +263,9 @@ class TreeTracker {
       auto content = source_->read_regular_file(c.sha, f.path, kMaxFile);
       if (!content) return false;
       if (*content) {
-        contents_.put(c.sha, f.path, *content);  // absent ones the workers read themselves
         set(f.path, **content);
+        // Absent ones the workers read themselves.
+        contents_.put(c.sha, f.path, std::move(*content));
       } else {
         remove(f.path);
       }
