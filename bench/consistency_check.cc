@@ -135,7 +135,7 @@ std::vector<std::string> check(const Change& c, const Facts& f, const Guide& g) 
   if (test_lesson) fire("test-lesson");
 
   for (const auto& fp : g.focus)
-    if (fp.question == p.q_generic || fp.question == p.q_test ||
+    if (fp.question == p.q_generic ||
         contains(fp.question, zh ? "的行为改变了什么？调用方是否依赖旧行为？"
                                  : "alter, and do callers rely on the old behaviour?") ||
         contains(fp.question, zh ? "承担什么职责？边界情况如何处理？"
@@ -161,14 +161,8 @@ std::vector<std::string> check(const Change& c, const Facts& f, const Guide& g) 
       break;
     }
 
-  const bool fallback_in_code =
-      std::any_of(f.signals.begin(), f.signals.end(), [&](const Signal& s) {
-        auto it = f.roles.find(s.at.path);
-        return s.added && s.kind == "fallback" &&
-               !(it != f.roles.end() && it->second == FileRole::kTest);
-      });
-  for (const auto& a : g.advice)
-    if (a.text == p.adv_operator_fallback && !fallback_in_code) fire("silent-fallback");
+  // (The "log which path was taken" advice is gone from the offline writer:
+  // issue 31 item 4; nothing to check.)
 
   auto items = lists_of(g);
   std::sort(items.begin(), items.end());

@@ -216,5 +216,21 @@ TEST_F(Claims, AClaimAboutTheParentThatIsFalse) {
   EXPECT_EQ(fails[1].citation, "`free`");
 }
 
+TEST_F(Claims, NewBeforeANameThatModifiesAnotherNounClaimsNothingAboutTheName) {
+  // "the new `free` rule": the rule is new; `free` is not said to be. A true
+  // sentence that only names a subject found false elsewhere stays.
+  Guide g;
+  g.advice.push_back({"maintainers", "Check that weight loading matches the new `free` rule."});
+  g.digest = "Read `free` and the two new helpers; the rest follows.";
+  g.why = "The new `free` path is taken for eagle trees.";
+  g.summary = "Adds a new function `free` that skips eagle trees.";
+  g.design_decisions = {"The new `free` reads the flag once.",
+                        "新的 `free` 规则只在 eagle 树上生效。"};
+  auto fails = check(g);
+  std::vector<std::string> fields;
+  for (const auto& x : fails) fields.push_back(x.field);
+  EXPECT_EQ(fields, (std::vector<std::string>{"summary", "design_decisions[0]"}));
+}
+
 }  // namespace
 }  // namespace mergelens

@@ -178,8 +178,10 @@ def setup():
     # come from elsewhere (a future source, a hand-edited store): put one in.
     import sqlite3
     con = sqlite3.connect(db)
-    con.execute("INSERT INTO change_tags(change_id, name, source) SELECT id, ?, 'config' "
-                "FROM changes WHERE number = 2001", (HOSTILE_TAG,))
+    # (A tag row carries its change's repository and merge time: store migration 14.)
+    con.execute("INSERT INTO change_tags(change_id, name, source, repo_id, merged_at) "
+                "SELECT id, ?, 'config', repo_id, merged_at FROM changes WHERE number = 2001",
+                (HOSTILE_TAG,))
     con.commit()
     con.close()
     server = subprocess.Popen([args.binary, "serve", "--db", db, "--port", "0"],

@@ -32,13 +32,32 @@ const RE2& new_after_en() {
   static const RE2 re(R"((?i)^\s*(?:,\s*)?(?:is|are|was|were)\s+(?:a\s+|an\s+)?(?:brand[- ])?new(?:ly)?\b)");
   return re;
 }
+// What follows a code span a "new" cue stands before: a noun that names
+// something else than the span ("the new `f` rule", "新的 `f` 规则"): then
+// the rule is new, not `f`. A word that names what the span is ("the new
+// `f` helper"), a verb ("the new `f` reads ..."; a word in -s or -ed is taken
+// for one) or a function word keeps the claim on the span.
+bool modifies_a_noun(std::string_view after) {
+  static const RE2 en(R"(^\s+([a-z]+)\b)");
+  static const RE2 keeps(
+      R"(^(?:env|environment|var|variable|variables|switch|switches|flag|option|knob|setting|toggle|parameter|field|file|function|method|class|classes|api|helper|module|config|configuration|key|hook|op|operator|kernel|and|or|nor|but|to|in|on|at|by|for|with|from|of|as|that|which|who|is|are|was|were|be|been|has|have|had|do|does|did|will|can|could|may|might|must|should|would|now|also|only|here|there|so|then|when|where|while|if|because|since|instead|into|under|over|after|before|via|per|plus|than|this|it|its|itself|always|never|still|first)$)");
+  std::string word;
+  if (RE2::PartialMatch(re2::StringPiece(after.data(), after.size()), en, &word))
+    return !RE2::FullMatch(word, keeps) && !word.ends_with("s") && !word.ends_with("ed");
+  static const RE2 zh(
+      R"(^\s*(?:规则|逻辑|路径|分支|检查|行为|布局|默认值|调用|签名|条件|判断|流程|顺序|语义|约定|用法|实现|版本|分派|处理|形状|取值))");
+  return RE2::PartialMatch(re2::StringPiece(after.data(), after.size()), zh);
+}
+
 const RE2& new_before_zh() {
   static const RE2 re(
       R"((?:新增|新加|新建|引入|加入|添加|增加|新定义)了?(?:一个|一项|个|两个|几个)?(?:新的?)?(?:环境变量|开关|参数|选项|配置项|配置字段|配置|标志|文件|函数|方法|类|接口|API)?\s*$|新的?(?:环境变量|开关|参数|选项|配置项|标志|文件|函数|方法|类|接口|API)\s*$)");
   return re;
 }
 const RE2& new_after_zh() {
-  static const RE2 re(R"(^\s*(?:是|为)?(?:新增|新加|新引入|新建)的?)");
+  // "`X` 是新增的", "`X`（新增）"; not "`X` 新增了两个分支" (X adds something).
+  static const RE2 re(
+      R"(^\s*(?:(?:是|为)(?:新增|新加|新引入|新建)|[（(]?(?:新增|新加|新引入|新建)的?\s*(?:$|[，。；、）)]))))");
   return re;
 }
 
@@ -199,11 +218,11 @@ class ClaimChecker {
         names = names || (sub.sw ? sub.sw->name : sub.text) == f.subject;
       if (!names) continue;
       // A default or reach claim is judged where it is made; what argues
-      // from a false "new" is the rollout it supposedly enables.
+      // from a false "new" is the rollout it supposedly enables (a sentence
+      // that itself calls the subject new failed where it was made). Naming
+      // the subject beside another "new" thing argues nothing from it.
       if (f.family != Family::kNew) continue;
-      const bool argues = matches(s, rollout()) || s.find("new") != std::string_view::npos ||
-                          s.find("新") != std::string_view::npos;
-      if (argues) {
+      if (matches(s, rollout())) {
         fail(field, part, f.subject, "argues from a false claim about `" + f.subject + "`", r);
         break;
       }
@@ -217,8 +236,9 @@ class ClaimChecker {
     std::string_view before = s.substr(0, sub.begin), after = s.substr(sub.end);
     if (before.size() > 64) before = before.substr(before.size() - 64);
     std::string b = prose::without_code(before);
-    return matches(b, new_before_en()) || matches(b, new_before_zh()) ||
-           matches(after, new_after_en()) || matches(after, new_after_zh());
+    if ((matches(b, new_before_en()) || matches(b, new_before_zh())) && !modifies_a_noun(after))
+      return true;
+    return matches(after, new_after_en()) || matches(after, new_after_zh());
   }
 
   std::string default_claim(std::string_view s, const SwitchFact& sw) const {

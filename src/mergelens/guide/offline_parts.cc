@@ -10,6 +10,7 @@
 
 #include "mergelens/analysis/text/text_facts.h"
 #include "mergelens/guide/prose.h"
+#include "mergelens/util/strings.h"
 
 namespace mergelens::guide_detail {
 namespace {
@@ -307,7 +308,8 @@ std::string code_size(const Ctx& c) {
   const int n = code_lines(c);
   std::string out = n == 1 ? std::string(c.tr("代码改动 1 行", "1 changed line of code"))
                            : fmt_rt(c.tr("代码改动 {} 行", "{} changed lines of code"), n);
-  if (files > 1) out += fmt_rt(c.tr("，分布在 {} 个文件", " in {} files"), files);
+  if (files > 1)
+    out += c.zh() ? fmt_rt("，分布在 {} 个文件", files) : " in " + plural(files, "file");
   if (added_files > 0 && files > 1)
     out += added_files == files
                ? std::string(c.tr("，都是新文件", ", all of them new"))

@@ -209,6 +209,18 @@ std::vector<GuideAdvice> advice(const Ctx& c, const Guide& g) {
                        : !g.focus.empty()   ? g.focus.front().question
                                             : std::string();
     if (!what.empty()) add("reviewer", fmt_rt(c.p.adv_reviewer_open, what));
+    // A point a reviewer raised that asks for a change or a follow-up.
+    for (const auto& rp : f.review_points)
+      if (rp.kind == "changes_requested" || rp.kind == "follow_up") {
+        const std::string where =
+            rp.path.empty() ? std::string(c.p.review_point_whole)
+                            : (c.zh() ? " " : "") + code(rp.path, 80) +
+                                  (rp.line > 0 ? (c.zh() ? fmt::format(" 第 {} 行", rp.line)
+                                                         : fmt::format(" line {}", rp.line))
+                                               : std::string());
+        add("reviewer", fmt_rt(c.p.adv_reviewer_point, rp.reviewer, where));
+        break;
+      }
     std::vector<std::string> untested;
     for (const auto& gap : f.gaps)
       if (gap.kind == "test" && untested.size() < 2) untested.push_back(path_label(f, gap.subject));

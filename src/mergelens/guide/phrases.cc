@@ -107,13 +107,15 @@ Phrases make_zh() {
   p.summary_contract = "其中 {} 检查 {}";
   p.digest_place = "{1} 的 {0}（{2}）";
   p.digest_places = "先读 {}";
-  p.adv_user_switch = "{} 是新增开关：升级前确认它的默认值是否符合你的部署";
+  p.adv_user_switch = "本次新增开关 {}：升级前确认默认值是否符合你的部署";
   p.adv_user_default = "{} 的默认值从 {} 变为 {}：依赖旧默认值、没有显式设置它的部署行为会变";
   p.adv_user_api = "如果你的代码调用 {}，签名已变，升级前检查调用点";
   p.adv_reviewer_tests = "合入前要求补测试（{}）";
   p.adv_reviewer_body = "PR 描述与代码不一致，请作者更新描述";
   p.adv_reviewer_numbers = "请作者补充测量条件（硬件、batch size、序列长度）或可复现的脚本";
   p.adv_reviewer_open = "合并前重点确认：{}";
+  p.adv_reviewer_point = "合并前确认 @{} 在{}提出的意见已处理";
+  p.review_point_whole = "整个 PR 上";
   p.audience = "尤其适合关注 {} 的工程师";
   p.ref_fixes = "修复 {}";
   p.ref_follow_up = "{} 的后续";
@@ -249,7 +251,7 @@ Phrases make_en() {
   p.digest_place = "{0} in {1} ({2})";
   p.digest_places = "Start with {}";
   p.adv_user_switch =
-      "{} is a new switch: before upgrading, check that its default suits your deployment";
+      "New in this change: {}; before upgrading, check that the defaults suit your deployment";
   p.adv_user_default =
       "The default of {} changes from {} to {}: a deployment that does not set it behaves "
       "differently after upgrading";
@@ -261,6 +263,8 @@ Phrases make_en() {
       "Ask for the measurement conditions (hardware, batch size, sequence length) or a "
       "reproducible script";
   p.adv_reviewer_open = "Before merging, confirm: {}";
+  p.adv_reviewer_point = "Before merging, check that the point @{} raised on {} is resolved";
+  p.review_point_whole = "the PR as a whole";
   p.audience = "Especially for engineers working on {}";
   p.ref_fixes = "fixes {}";
   p.ref_follow_up = "follow-up to {}";

@@ -92,6 +92,8 @@ struct Phrases {
   std::string_view adv_user_default;  // {name} {old} {new}
   std::string_view adv_user_switch, adv_user_api, adv_reviewer_tests, adv_reviewer_body,
       adv_reviewer_numbers, adv_reviewer_open;
+  // {reviewer} {where}: a review point asking for a change or a follow-up.
+  std::string_view adv_reviewer_point, review_point_whole;
   std::string_view audience;  // {topics}
 
   // references

@@ -177,15 +177,23 @@ Prompt build_prompt(const Change& c, const Facts& f, std::string_view lang, size
   const std::string earlier = triage_section(c, f, lang, triage);
   Frame fr = frame(c, f, budget,
                    estimate_tokens(p.system) + estimate_tokens(suffix + call + earlier), 50, 35);
-  auto body = diff_and_context(c, f, context, fr.excerpt_budget, all_regions(f),
-                               /*other_hunks=*/true, /*list_files=*/true);
-  p.coverage = body.coverage;
-  p.user = call + fr.facts + earlier;
-  p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
-  p.user += body.text;
-  p.user += suffix;
+  // The headings, the list of what was left out and the messages' framing
+  // are not in the excerpt's budget: a prompt over the budget is built again
+  // with the excerpt smaller by what it went over.
+  long excerpt_budget = fr.excerpt_budget;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    auto body = diff_and_context(c, f, context, excerpt_budget, all_regions(f),
+                                 /*other_hunks=*/true, /*list_files=*/true);
+    p.coverage = body.coverage;
+    p.user = call + fr.facts + earlier;
+    p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
+    p.user += body.text;
+    p.user += suffix;
+    finish(p);
+    if (p.estimated_tokens <= budget || excerpt_budget <= 0) break;
+    excerpt_budget -= static_cast<long>(p.estimated_tokens - budget) + 16;
+  }
   p.max_tokens = guide_completion_budget(lang);
-  finish(p);
   return p;
 }
 

@@ -8,6 +8,7 @@
 
 #include "mergelens/guide/prompt_excerpt.h"
 #include "mergelens/llm/tokens.h"
+#include "mergelens/util/strings.h"
 
 namespace mergelens::prompt_detail {
 namespace {
@@ -64,7 +65,7 @@ std::string why_text(const ContextItem& it) {
 }
 
 std::string item_head(const ContextItem& it) {
-  return fmt::format("--- `{}` ({}, {} lines {}-{} {}; {})\n", it.name, it.kind, it.path,
+  return fmt::format("--- `{}` ({}, {}, lines {}-{} {}; {})\n", it.name, it.kind, it.path,
                      it.start_line, it.end_line,
                      it.revision == "merge" ? "after the change" : "before the change",
                      why_text(it));
@@ -142,7 +143,8 @@ ContextSection context_section(const Change& c, const Facts& f,
         static_cast<long>(estimate_tokens(head) + estimate_tokens(code)) > left) {
       size_t shown = 0;
       code = head_of(t.text, &shown);
-      if (shown < lines) code += fmt::format("    … ({} more lines not shown)\n", lines - shown);
+      if (shown < lines)
+        code += fmt::format("    … ({} more not shown)\n", plural(static_cast<std::int64_t>(lines - shown), "line"));
     }
     const long cost = static_cast<long>(estimate_tokens(head) + estimate_tokens(code));
     if (cost > left) {

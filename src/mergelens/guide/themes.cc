@@ -54,11 +54,13 @@ Prompt build_theme_prompt(const ThemeWindow& w, std::span<const ThemeCandidate> 
     std::string s = fmt::format("Repository: {}\nWindow: {}\nPRs merged in the window: {}\n",
                                 one_line(w.repo, 100), one_line(w.label, 160), w.merged);
     s += fmt::format(
-        "Shown below: {} PRs (each day's highest-ranked by the day's triage, and the PRs "
+        "Shown below: {} (each day's highest-ranked by the day's triage, and the PRs "
         "linked to them){}\n\n",
-        n,
+        plural(static_cast<std::int64_t>(n), "PR"),
         n < candidates.size()
-            ? fmt::format("; {} more candidates left out to keep the list short", candidates.size() - n)
+            ? fmt::format("; {} left out to keep the list short",
+                          plural(static_cast<std::int64_t>(candidates.size() - n),
+                                 "more candidate", "more candidates"))
             : std::string());
     return s;
   };

@@ -14,6 +14,10 @@ namespace mergelens::mcp {
 
 namespace {
 
+// Themes a week result carries at most (the highlights of docs/themes.md).
+constexpr size_t kWeekThemes = 8;
+
+
 using nlohmann::json;
 
 const json kVerdicts = json::array({"close_read", "selective_read", "skim", "skip"});
@@ -416,7 +420,9 @@ std::vector<Tool> build() {
                       {"entries", array_of_objects()},
                       {"close_by_tag", {{"type", "array"}}},
                       {"moves", {{"type", "array"}}},
-                      {"visible", {{"type", "array"}}}},
+                      {"visible", {{"type", "array"}}},
+                      {"themes", {{"type", "array"}}},
+                      {"themes_total", {{"type", "integer"}}}},
                      {"week", "merged", "entries", "close_by_tag", "moves"}),
        paged("week", {"entries"}, 20, {"week"},
              [](const ToolContext& c, const json& args) {
@@ -426,7 +432,16 @@ std::vector<Tool> build() {
                      auto week = report::load_week(c.store, a.site.repo.id, args.value("week", ""),
                                                    web::lang_code(a.site.lang), a.site.filter);
                      if (!week) return std::unexpected(week.error());
-                     return report::week_json(*week);
+                     // The week's themes in rank order, at most the eight a
+                     // reader's summary holds: a busy week has hundreds, one
+                     // a change, which would fill a model's budget alone.
+                     json w = report::week_json(*week);
+                     if (auto th = w.find("themes"); th != w.end() && th->is_array()) {
+                       w["themes_total"] = th->size();
+                       if (th->size() > kWeekThemes)
+                         th->erase(th->begin() + kWeekThemes, th->end());
+                     }
+                     return w;
                    },
                    /*filtered=*/true);
              }),
@@ -471,9 +486,25 @@ std::vector<Tool> build() {
        paged("release_notes",
              {"highlights", "sections[].lines", "visible", "new_contributors"}, 40, {},
              [](const ToolContext& c, const json& args) {
-               return on_site(c, args, [&](const web::ApiContext& a) {
-                 return web::v1_notes(a, args.at("since").get<std::string>(),
-                                      args.value("until", ""), args.value("highlights", 8));
+               return on_site(c, args, [&](const web::ApiContext& a) -> Result<json> {
+                 auto notes = web::v1_notes(a, args.at("since").get<std::string>(),
+                                            args.value("until", ""), args.value("highlights", 8));
+                 if (!notes) return notes;
+                 // A theme's PRs as a line of the notes names them: ref,
+                 // headline, link, judgment (the whole entry is `pr`'s).
+                 auto slim = [](json& theme) {
+                   if (!theme.contains("entries")) return;
+                   for (auto& e : theme["entries"]) {
+                     json s = json::object();
+                     for (const char* k : {"ref", "sha", "headline", "url", "verdict", "importance"})
+                       if (e.contains(k)) s[k] = e[k];
+                     e = std::move(s);
+                   }
+                 };
+                 for (auto& h : (*notes)["highlights"]) slim(h);
+                 for (auto& sec : (*notes)["sections"])
+                   for (auto& line : sec["lines"]) slim(line);
+                 return notes;
                });
              }),
        [](const json& r) {

@@ -117,10 +117,10 @@ Result<Notes> draft_notes(Store& store, const RepoRecord& repo, const NotesRange
     return pos(a.kind) < pos(b.kind);
   });
 
-  std::vector<std::int64_t> shown;
+  std::vector<std::int64_t> not_skipped;
   for (const auto& e : n.entries)
-    if (e.change.verdict != "skip") shown.push_back(e.change.id);
-  auto visible = visible_changes(store, shown);
+    if (e.change.verdict != "skip") not_skipped.push_back(e.change.id);
+  auto visible = visible_changes(store, not_skipped);
   if (!visible) return std::unexpected(visible.error());
   for (size_t i = 0; i < n.entries.size(); ++i) {
     if (n.entries[i].change.verdict == "skip") continue;

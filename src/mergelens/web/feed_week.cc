@@ -152,8 +152,8 @@ Result<std::string> week_feed(const Site& site, std::string_view self) {
       ++listed;
       std::vector<std::string> refs;
       for (size_t i : t.entries) refs.push_back(escape_html(display_ref(w.entries[i].change)));
-      themes += "<li><strong>" + escape_html(t.title) + "</strong>";
-      if (!t.highlight.empty() && t.highlight != t.title) themes += " " + escape_html(t.highlight);
+      themes += "<li><strong>" + rich_html(t.title) + "</strong>";
+      if (!t.highlight.empty() && t.highlight != t.title) themes += " " + rich_html(t.highlight);
       themes += fmt::format(" ({})</li>", fmt::join(refs, ", "));
     }
     if (!themes.empty())

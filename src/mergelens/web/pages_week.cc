@@ -113,9 +113,12 @@ Result<Page> week_page(const Site& site, std::string_view week_in) {
                       {"href", site.links.pr(url_ref(c))},
                       {"sep", k + 1 < t.entries.size() ? ", " : ""}});
     }
+    const std::string highlight = t.highlight == t.title ? "" : clean_text(t.highlight);
     m["themes"].push_back({{"rank", t.rank},
                            {"title", clean_text(t.title)},
-                           {"highlight", t.highlight == t.title ? "" : clean_text(t.highlight)},
+                           {"title_rich", rich(clean_text(t.title))},
+                           {"highlight", highlight},
+                           {"highlight_rich", rich(highlight)},
                            {"refs", std::move(refs)}});
   }
   m["themes_by"] = w->themes.source == "model"

@@ -176,9 +176,9 @@ std::optional<std::string> without_trailing_slash(std::string_view target) {
 // a page is looked up or built: it neither changes the page nor makes a
 // cache entry of its own (utm_source=..., a unique string per request). A
 // new parameter a page reads must be added here.
-constexpr std::string_view kPageParams[] = {"authors", "from",  "labels", "lang", "limit",
-                                            "min",     "paths", "q",      "repo", "sort",
-                                            "tags",    "to",    "verdict"};
+constexpr std::string_view kPageParams[] = {
+    "authors", "from", "highlights", "labels", "lang",  "limit", "min",    "paths",
+    "q",       "repo", "since",      "sort",   "tags",  "to",    "until",  "verdict"};
 // Longest request target (path and query) answered; longer ones are 414.
 constexpr size_t kMaxTarget = 4096;
 

@@ -20,6 +20,7 @@
 
 #include "mergelens/analysis/code/code_text.h"
 #include "mergelens/analysis/judgment/score_parts.h"
+#include "mergelens/util/strings.h"
 
 namespace mergelens::score_internal {
 namespace {
@@ -128,7 +129,7 @@ void more_importance_features(const Change& change, const Facts& facts,
         return d.change == "added" && is_code(role_of(facts, d.at.path));
       }));
   if (new_defs > 0)
-    add("adds_defs", fmt::format("adds {} definitions", new_defs), std::log10(1.0 + new_defs));
+    add("adds_defs", "adds " + plural(new_defs, "definition"), std::log10(1.0 + new_defs));
 
   // Links to other changes.
   if (RE2::PartialMatch(change.title, series_marker()))
