@@ -103,11 +103,57 @@ def add(parser):
   EXPECT_EQ(find(d, "--num-x")->default_value, "4");
 }
 
+// The prefilters skip only what cannot declare: a read spelled in mixed
+// case, a field of a class named *Options, a config read in a function; a
+// file without any of the words declares nothing.
+TEST(Switches, PrefiltersKeepEveryDeclaration) {
+  auto d = scan_switches("a.py", "x = 1\nVALUE = os.GetEnv(\"SOME_FLAG\", \"0\")\n");
+  ASSERT_NE(find(d, "SOME_FLAG", "read_default"), nullptr);
+  d = scan_switches("b.py", "class RunOptions:\n    fast: bool = True\n");
+  ASSERT_NE(find(d, "fast", "field"), nullptr);
+  EXPECT_EQ(find(d, "fast")->default_value, "True");
+  d = scan_switches("c.py", "x = MY_CFG.get(\"depth\", 3)  # no such word in a comment\n");
+  EXPECT_TRUE(d.empty()) << "the receiver must hold \"config\"";
+  d = scan_switches("d.py", "def f(a):\n    return a.Config.get(\"depth\", 3)\n");
+  ASSERT_NE(find(d, "depth", "config_read"), nullptr);
+  EXPECT_EQ(find(d, "depth")->default_value, "3");
+  EXPECT_TRUE(scan_switches("e.py", "def f(a):\n    return a + 1\n").empty());
+  // Strings with escapes, brackets and quotes across lines keep the depth.
+  d = scan_switches("f.py",
+                    "s = \"a(\\\"[\"\nt = '''x)\n]'''\nX = os.environ.get(\"SOME_X\", \"1\")\n");
+  ASSERT_NE(find(d, "SOME_X", "read_default"), nullptr);
+  EXPECT_EQ(find(d, "SOME_X")->line, 4);
+}
+
 // Builds the registry of a tree given as path → content.
 SwitchRegistry registry_of(const std::map<std::string, std::string>& files) {
   SwitchRegistry r;
   for (const auto& [p, c] : files) r.set_file(p, c);
   return r;
+}
+
+// primary() is lookup()'s front, the fields-only one its first field.
+TEST(Switches, PrimaryIsLookupsFront) {
+  auto r = registry_of({
+      {"tests/test_x.py", "import os\nA = os.environ.get(\"SOME_X\", \"2\")\n"},
+      {"pkg/a.py", "import os\nA = os.getenv(\"SOME_X\")\nB = os.getenv(\"SOME_X\", \"1\")\n"},
+      {"pkg/b.py", "class RunConfig:\n    depth: int = 3\n    SOME_X: int = 4\n"},
+      {"pkg/envs.py", "SOME_X = EnvInt(5)\n"},
+  });
+  for (const char* name : {"SOME_X", "depth", "missing"}) {
+    auto all = r.lookup(name);
+    const SwitchDecl* p = r.primary(name);
+    ASSERT_EQ(p == nullptr, all.empty()) << name;
+    if (!p) continue;
+    EXPECT_EQ(p->path, all.front().path) << name;
+    EXPECT_EQ(p->line, all.front().line) << name;
+    EXPECT_EQ(p->origin, all.front().origin) << name;
+  }
+  EXPECT_EQ(r.primary("SOME_X")->origin, "registry");
+  ASSERT_NE(r.primary("SOME_X", true), nullptr);
+  EXPECT_EQ(r.primary("SOME_X", true)->path, "pkg/b.py");
+  EXPECT_TRUE(r.is_field("depth"));
+  EXPECT_FALSE(r.is_field("missing"));
 }
 
 const SwitchFact* fact(const std::vector<SwitchFact>& v, std::string_view name) {
@@ -285,6 +331,42 @@ const ContextItem* item(const std::vector<ContextItem>& v, std::string_view why,
   for (const auto& c : v)
     if (c.why == why && c.name == name) return &c;
   return nullptr;
+}
+
+// Tags as ctags writes them, escapes and non-ASCII bytes included (the
+// reader's own JSON scanner hands those lines to nlohmann's parser).
+TEST(Context, TagsKeepEscapedAndNonAsciiSignatures) {
+  auto reader = CtagsReader::start();
+  if (!reader) GTEST_SKIP() << "built without universal-ctags";
+  const std::string src =
+      "def f(a=\"x\\\"y\", b='\\\\n', d=\"\\t\"):\n    return a\n\n\n"
+      "def h(c=\"\xc3\xa9\"):\n    return c\n\n\n"
+      "class K:\n    \"\"\"Doc.\"\"\"\n\n    def g(self, x=1):\n        pass\n";
+  auto tags = (*reader)->tags("pkg/esc.py", src);
+  ASSERT_TRUE(tags);
+  auto tag = [&](std::string_view name) -> const CodeTag* {
+    for (const auto& t : *tags)
+      if (t.name == name) return &t;
+    return nullptr;
+  };
+  ASSERT_NE(tag("f"), nullptr);
+  EXPECT_EQ(tag("f")->kind, "function");
+  EXPECT_EQ(tag("f")->line, 1);
+  EXPECT_EQ(tag("f")->end, 2);
+  EXPECT_EQ(tag("f")->signature, "(a=\"x\"y\", b='\\n', d=\"t\")") << "ctags drops a backslash";
+  ASSERT_NE(tag("h"), nullptr);
+  EXPECT_EQ(tag("h")->signature, "(c=\"\xc3\xa9\")");
+  ASSERT_NE(tag("K"), nullptr);
+  EXPECT_EQ(tag("K")->end, 13);
+  ASSERT_NE(tag("g"), nullptr);
+  EXPECT_EQ(tag("g")->kind, "method");
+  EXPECT_EQ(tag("g")->scope, "K");
+  EXPECT_EQ(tag("g")->line, 12);
+  // The reader stays in step: a second file right after is read whole.
+  auto again = (*reader)->tags("pkg/two.py", "def one():\n    pass\n");
+  ASSERT_TRUE(again);
+  ASSERT_EQ(again->size(), 1u);
+  EXPECT_EQ(again->front().name, "one");
 }
 
 // The context a reviewer opens: the function as it stood, the helper it

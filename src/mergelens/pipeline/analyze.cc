@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <map>
@@ -44,12 +45,12 @@ double thread_cpu_micros() {
 // that analyse the same change (they read the same files for symbols).
 class ContentCache {
  public:
-  void put(const std::string& sha, const std::string& path, const std::optional<std::string>& c) {
+  void put(const std::string& sha, const std::string& path, std::optional<std::string> c) {
     std::lock_guard lock(mu_);
     const size_t size = c ? c->size() : 0;
     if (bytes_ + size > kMaxBytes) return;
     bytes_ += size;
-    map_.emplace(sha + '\n' + path, c);
+    map_.emplace(sha + '\n' + path, std::move(c));
   }
   // True with the content (or its absence) when cached.
   bool get(const std::string& sha, const std::string& path, std::optional<std::string>& out) {
@@ -84,6 +85,10 @@ struct TreeFacts {
 
 // A parser's tags per file content, so a blob read again (a tree read whole
 // after a jump, a revert) is not parsed again. Bounded in entries.
+// (Keyed by content, not path: ctags names anonymous structs after the file,
+// so which path filled an entry shows in the facts; any change to when entries
+// are dropped changes facts.) Entries are packed (a quarter of the bytes of
+// the tags themselves): a long history parses tens of thousands of files.
 class TagCache {
  public:
   explicit TagCache(CtagsReader* reader) : reader_(reader) {}
@@ -91,22 +96,59 @@ class TagCache {
   std::optional<std::vector<CodeTag>> get(const std::string& path, std::string_view content) {
     if (!reader_ || !CtagsReader::reads(path)) return std::vector<CodeTag>{};
     const std::uint64_t key = Hasher().add(path.substr(path.rfind('.'))).add(content).value();
-    if (auto it = map_.find(key); it != map_.end()) return it->second;
+    if (auto it = map_.find(key); it != map_.end()) return unpack(it->second);
     auto t = reader_->tags(path, content);
     if (!t) return std::nullopt;
     ++parsed_;
     bytes_ += content.size();
     if (map_.size() >= kMaxEntries) map_.clear();
-    map_.emplace(key, *t);
+    map_.emplace(key, pack(*t));
     return std::move(*t);
   }
   size_t parsed() const { return parsed_; }
   size_t bytes() const { return bytes_; }
 
  private:
+  // Each tag as its four strings, length first, then its line and end.
+  static std::string pack(const std::vector<CodeTag>& tags) {
+    std::string out;
+    auto put = [&](std::uint32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    put(static_cast<std::uint32_t>(tags.size()));
+    for (const auto& t : tags) {
+      for (const std::string* f : {&t.name, &t.scope, &t.kind, &t.signature}) {
+        put(static_cast<std::uint32_t>(f->size()));
+        out += *f;
+      }
+      put(static_cast<std::uint32_t>(t.line));
+      put(static_cast<std::uint32_t>(t.end));
+    }
+    out.shrink_to_fit();
+    return out;
+  }
+  static std::vector<CodeTag> unpack(std::string_view in) {
+    size_t at = 0;
+    auto get = [&] {
+      std::uint32_t v;
+      std::memcpy(&v, in.data() + at, sizeof v);
+      at += sizeof v;
+      return v;
+    };
+    std::vector<CodeTag> tags(get());
+    for (auto& t : tags) {
+      for (std::string* f : {&t.name, &t.scope, &t.kind, &t.signature}) {
+        const std::uint32_t n = get();
+        f->assign(in.data() + at, n);
+        at += n;
+      }
+      t.line = static_cast<std::int32_t>(get());
+      t.end = static_cast<std::int32_t>(get());
+    }
+    return tags;
+  }
+
   static constexpr size_t kMaxEntries = 40000;
   CtagsReader* reader_;
-  std::unordered_map<std::uint64_t, std::vector<CodeTag>> map_;
+  std::unordered_map<std::uint64_t, std::string> map_;  // key → pack()
   size_t parsed_ = 0, bytes_ = 0;
 };
 
@@ -260,8 +302,9 @@ class TreeTracker {
       auto content = source_->read_regular_file(c.sha, f.path, kMaxFile);
       if (!content) return false;
       if (*content) {
-        contents_.put(c.sha, f.path, *content);  // absent ones the workers read themselves
         set(f.path, **content);
+        // Absent ones the workers read themselves.
+        contents_.put(c.sha, f.path, std::move(*content));
       } else {
         remove(f.path);
       }

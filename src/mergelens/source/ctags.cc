@@ -53,6 +53,131 @@ bool write_all(int fd, std::string_view data) {
   return ok;
 }
 
+// The fields of one tag line that the reader keeps.
+struct TagLine {
+  std::string type, name, scope, kind, scope_kind, signature;
+  bool has_line = false, has_end = false;
+  int line = 0, end = 0;
+};
+
+// Reads a flat JSON object of ASCII strings (simple escapes only) and small
+// non-negative integers, as ctags writes tags, without building a document.
+// False for anything else (a \u escape, a byte outside printable ASCII, a
+// nested value, a repeated field, a field of the wrong type): the caller then
+// parses the line with nlohmann, so both paths agree on every line.
+bool read_tag_line(std::string_view s, TagLine& out) {
+  size_t i = 0;
+  auto space = [&] {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+  };
+  auto string = [&](std::string& v) {
+    if (i >= s.size() || s[i] != '"') return false;
+    v.clear();
+    for (++i; i < s.size(); ++i) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c == '"') {
+        ++i;
+        return true;
+      }
+      if (c < 0x20 || c >= 0x80) return false;
+      if (c != '\\') {
+        v += static_cast<char>(c);
+        continue;
+      }
+      if (++i >= s.size()) return false;
+      static constexpr std::string_view kEscaped = "\"\\/bfnrt", kMeant = "\"\\/\b\f\n\r\t";
+      const size_t e = kEscaped.find(s[i]);
+      if (e == std::string_view::npos) return false;  // \u and anything unknown
+      v += kMeant[e];
+    }
+    return false;
+  };
+  std::string key, value;
+  unsigned seen = 0;  // bits of the kept fields already read
+  space();
+  if (i >= s.size() || s[i] != '{') return false;
+  ++i;
+  space();
+  if (i < s.size() && s[i] == '}') {
+    ++i;
+  } else {
+    for (;;) {
+      space();
+      if (!string(key)) return false;
+      space();
+      if (i >= s.size() || s[i] != ':') return false;
+      ++i;
+      space();
+      if (i >= s.size()) return false;
+      static constexpr std::string_view kStrings[] = {"_type", "name",      "scope",
+                                                      "kind",  "scopeKind", "signature"};
+      int field = -1;  // 0-5 strings, 6 line, 7 end
+      for (int k = 0; k < 6; ++k)
+        if (key == kStrings[k]) field = k;
+      if (key == "line") field = 6;
+      if (key == "end") field = 7;
+      if (field >= 0) {
+        if (seen & (1u << field)) return false;
+        seen |= 1u << field;
+      }
+      if (s[i] == '"') {
+        if (!string(value)) return false;
+        if (field >= 6) return false;
+        std::string* dest[] = {&out.type, &out.name,       &out.scope,
+                               &out.kind, &out.scope_kind, &out.signature};
+        if (field >= 0) *dest[field] = std::move(value);
+      } else if (s[i] >= '0' && s[i] <= '9') {
+        if (field >= 0 && field < 6) return false;
+        const size_t b = i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+        if (i - b > 9 || (s[b] == '0' && i - b > 1)) return false;
+        if (i < s.size() && (s[i] == '.' || s[i] == 'e' || s[i] == 'E')) return false;
+        int n = 0;
+        for (size_t k = b; k < i; ++k) n = n * 10 + (s[k] - '0');
+        if (field == 6) out.line = n, out.has_line = true;
+        if (field == 7) out.end = n, out.has_end = true;
+      } else {
+        std::string_view rest = s.substr(i);
+        size_t len = rest.starts_with("true")    ? 4
+                     : rest.starts_with("null")  ? 4
+                     : rest.starts_with("false") ? 5
+                                                 : 0;
+        if (!len || field >= 0) return false;
+        i += len;
+      }
+      space();
+      if (i >= s.size()) return false;
+      if (s[i] == ',') {
+        ++i;
+        continue;
+      }
+      if (s[i] != '}') return false;
+      ++i;
+      break;
+    }
+  }
+  space();
+  return i == s.size();
+}
+
+// The same fields through nlohmann's parser; false when the line is not a
+// JSON object.
+bool read_tag_line_slow(std::string_view line, TagLine& out) {
+  auto j = nlohmann::json::parse(line, nullptr, false);
+  if (!j.is_object()) return false;
+  out.type = j.value("_type", "");
+  out.name = j.value("name", "");
+  out.scope = j.value("scope", "");
+  out.kind = j.value("kind", "");
+  out.scope_kind = j.value("scopeKind", "");
+  out.line = j.value("line", 0);
+  out.has_line = true;
+  out.end = j.value("end", out.line);
+  out.has_end = true;
+  out.signature = j.value("signature", "");
+  return true;
+}
+
 std::string kind_of(std::string_view k, std::string_view scope_kind, bool python) {
   if (python && k == "member") return "method";
   if (k == "function" && (scope_kind == "class" || scope_kind == "struct")) return "method";
@@ -101,7 +226,7 @@ Result<void> CtagsReader::spawn() {
                         "--_interactive=sandbox",
                         "--output-format=json",
                         "--fields=+neS",
-                        "--fields=-P",
+                        "--fields=-PtF",
                         "--extras=-q",
                         "--kinds-Python=-xIil",
                         "--kinds-C++=-lpxhz",
@@ -153,33 +278,36 @@ Result<std::vector<CodeTag>> CtagsReader::tags(std::string_view path, std::strin
         head.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     if (write_all(in_, line) && write_all(in_, content)) {
       char chunk[65536];
+      size_t consumed = 0;  // bytes of buffer_ already read as lines
       while (!done) {
         size_t nl;
-        while (!done && (nl = buffer_.find('\n')) != std::string::npos) {
-          std::string_view line(buffer_.data(), nl);
-          auto j = nlohmann::json::parse(line, nullptr, false);
-          if (j.is_object()) {
-            const std::string type = j.value("_type", "");
-            if (type == "completed") done = true;
-            if (type == "tag") {
+        while (!done && (nl = buffer_.find('\n', consumed)) != std::string::npos) {
+          std::string_view line(buffer_.data() + consumed, nl - consumed);
+          TagLine tl;
+          if (read_tag_line(line, tl) || read_tag_line_slow(line, (tl = TagLine{}))) {
+            if (tl.type == "completed") done = true;
+            if (tl.type == "tag") {
               CodeTag t;
-              t.name = j.value("name", "");
-              t.scope = j.value("scope", "");
-              t.kind = kind_of(j.value("kind", ""), j.value("scopeKind", ""), python);
-              t.line = j.value("line", 0);
-              t.end = j.value("end", t.line);
-              t.signature = j.value("signature", "");
+              t.name = std::move(tl.name);
+              t.scope = std::move(tl.scope);
+              t.kind = kind_of(tl.kind, tl.scope_kind, python);
+              t.line = tl.has_line ? tl.line : 0;
+              t.end = tl.has_end ? tl.end : t.line;
+              t.signature = std::move(tl.signature);
               if (!t.name.empty() && t.line > 0) out.push_back(std::move(t));
             }
           }
-          buffer_.erase(0, nl + 1);
+          consumed = nl + 1;
         }
         if (done) break;
+        buffer_.erase(0, consumed);
+        consumed = 0;
         ssize_t n = ::read(out_, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         buffer_.append(chunk, static_cast<size_t>(n));
       }
+      buffer_.erase(0, consumed);
     }
     if (done) return out;
     stop();  // died (a parser crash, the sandbox): start again once

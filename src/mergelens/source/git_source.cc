@@ -8,6 +8,7 @@
 #include <mutex>
 #include <new>
 #include <unordered_set>
+#include <utility>
 
 #include "mergelens/source/git_internal.h"
 #include "mergelens/source/subject.h"
@@ -118,7 +119,13 @@ std::unordered_set<std::string> read_shallow_file(git_repository* repo) {
 struct GitSource::Impl {
   git_repository* repo = nullptr;
   std::unordered_set<std::string> shallow;  // boundary commits, read at open
+  // The tree read_path() read last and its commit: a change's files are read
+  // one after another at one commit.
+  std::string tree_sha;
+  TreePtr tree;
   ~Impl() {
+    if (tree.get()) git_tree_free(tree.p);  // before its repository
+    tree.p = nullptr;
     if (repo) git_repository_free(repo);
   }
 };
@@ -274,10 +281,14 @@ Result<void> GitSource::walk_first_parent(
 Result<std::optional<std::string>> GitSource::read_path(const std::string& sha,
                                                         const std::string& path, size_t max_bytes,
                                                         bool links) const {
-  TreePtr tree;
-  if (auto t = commit_tree(impl_->repo, sha, path_, tree); !t) return std::unexpected(t.error());
+  if (!impl_->tree.get() || impl_->tree_sha != sha) {
+    TreePtr fresh;
+    if (auto t = commit_tree(impl_->repo, sha, path_, fresh); !t) return std::unexpected(t.error());
+    std::swap(impl_->tree.p, fresh.p);  // `fresh` frees the old one
+    impl_->tree_sha = sha;
+  }
   Owned<git_tree_entry, git_tree_entry_free> entry;
-  if (git_tree_entry_bypath(entry.out(), tree.get(), path.c_str()) != 0 ||
+  if (git_tree_entry_bypath(entry.out(), impl_->tree.get(), path.c_str()) != 0 ||
       git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB ||
       (!links && git_tree_entry_filemode(entry.get()) == GIT_FILEMODE_LINK))
     return std::optional<std::string>();

@@ -79,15 +79,23 @@ ContextItem item_of(const std::string& why, const std::string& path, const CodeT
           t.signature, std::move(at)};
 }
 
+// The distinct names of `tags`, sorted (views into the tags).
+std::vector<std::string_view> names_of(const std::vector<CodeTag>& tags) {
+  std::vector<std::string_view> names;
+  names.reserve(tags.size());
+  for (const auto& t : tags) names.emplace_back(t.name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 }  // namespace
 
 void SymbolIndex::set_file(const std::string& path, std::vector<CodeTag> tags) {
   remove_file(path);
   if (tags.empty()) return;
-  std::set<std::string> names;
-  for (const auto& t : tags) names.insert(t.name);
-  for (const auto& n : names) {
-    auto& v = by_name_[n];
+  for (const auto n : names_of(tags)) {
+    auto& v = by_name_[std::string(n)];
     v.insert(std::lower_bound(v.begin(), v.end(), path), path);
   }
   tag_count_ += tags.size();
@@ -97,10 +105,8 @@ void SymbolIndex::set_file(const std::string& path, std::vector<CodeTag> tags) {
 void SymbolIndex::remove_file(const std::string& path) {
   auto it = by_path_.find(path);
   if (it == by_path_.end()) return;
-  std::set<std::string> names;
-  for (const auto& t : it->second) names.insert(t.name);
-  for (const auto& n : names) {
-    auto v = by_name_.find(n);
+  for (const auto n : names_of(it->second)) {
+    auto v = by_name_.find(std::string(n));
     if (v == by_name_.end()) continue;
     auto pos = std::lower_bound(v->second.begin(), v->second.end(), path);
     if (pos != v->second.end() && *pos == path) v->second.erase(pos);
@@ -147,6 +153,7 @@ const CodeTag* SymbolIndex::enclosing(const std::string& path, std::int32_t line
 }
 
 void called_names(std::string_view line, std::vector<CalledName>& out) {
+  if (line.find('(') == std::string_view::npos) return;  // every call holds one
   re2::StringPiece in(line.data(), line.size());
   Cap receiver, name;
   while (RE2::FindAndConsume(&in, call_pattern(), &receiver, &name)) {
@@ -245,9 +252,12 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
         std::string_view code = l.text;
         if (auto hash = code.find('#'); hash != std::string_view::npos && old.ends_with(".py"))
           code = code.substr(0, hash);
+        const bool calls = code.find('(') != std::string_view::npos;
+        const bool upper = code.find('_') != std::string_view::npos;  // constants hold one
+        if (!calls && !upper) continue;
         const std::string at = fmt::format("{}:{}", f.path, l.new_no > 0 ? l.new_no : h.new_start);
         std::vector<CalledName> names;
-        called_names(code, names);
+        if (calls) called_names(code, names);
         for (const auto& n : names) {
           const bool self = n.receiver == "self" || n.receiver == "cls";
           std::pair<const std::string*, const CodeTag*> r{nullptr, nullptr};
@@ -264,7 +274,7 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
         }
         re2::StringPiece in(code.data(), code.size());
         Cap c;
-        while (RE2::FindAndConsume(&in, constant_pattern(), &c)) {
+        while (upper && RE2::FindAndConsume(&in, constant_pattern(), &c)) {
           auto [p, t] = resolve(old, c, false, true);
           if (!t || inside_hunk(*p, *t)) continue;
           if (seen.emplace(*p, t->line).second)
@@ -287,6 +297,7 @@ std::vector<ContextItem> ContextProbe::finish(const SymbolIndex& merge, const Im
                                               const MergeReader& read) const {
   std::vector<ContextItem> out = items_;
   std::vector<ContextItem> callers;
+  std::map<std::string, std::optional<std::string>> files_read;  // each file read once
   for (const auto& f : change_.files) {
     auto was = parent_defs_.find(f.path);
     const auto* now = merge.in_file(f.path);
@@ -303,8 +314,12 @@ std::vector<ContextItem> ContextProbe::finish(const SymbolIndex& merge, const Im
       if (files.size() > 12) files.resize(12);
       const RE2 call(fmt::format(R"((?:^|[^\w]){}\s*\()", RE2::QuoteMeta(t.name)),
                      signal_internal::latin1());
+      const std::string def = "def " + t.name;
       for (const auto& p : files) {
-        auto content = read(p);
+        if (callers.size() >= 6) break;  // full: no file can add one
+        auto it = files_read.find(p);
+        if (it == files_read.end()) it = files_read.emplace(p, read(p)).first;
+        const auto& content = it->second;
         if (!content) continue;
         std::int32_t no = 0;
         size_t pos = 0;
@@ -313,7 +328,9 @@ std::vector<ContextItem> ContextProbe::finish(const SymbolIndex& merge, const Im
           std::string_view line(content->data() + pos,
                                 (nl == std::string::npos ? content->size() : nl) - pos);
           ++no;
-          if (RE2::PartialMatch(line, call) && line.find("def " + t.name) == std::string_view::npos)
+          // Only a line holding the name can call it.
+          if (line.find(t.name) != std::string_view::npos && RE2::PartialMatch(line, call) &&
+              line.find(def) == std::string_view::npos)
             if (const CodeTag* d = merge.enclosing(p, no))
               if (!(p == f.path && d->line == t.line))
                 callers.push_back(item_of("caller", p, *d, "merge", fmt::format("{}:{}", p, no)));

@@ -6,6 +6,7 @@
 #include "mergelens/analysis/code/switches.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <tuple>
 
@@ -45,6 +46,22 @@ SW_PATTERN(upper_token, R"re(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\b)re")
 SW_PATTERN(field_token,
            R"re((?i:args|config|cfg|options|opts|settings)(?:\(\))?\s*\.\s*([a-z_][a-z0-9_]*))re")
 
+// Whether `hay` holds `needle` (lower-case ASCII) in any letter case: the
+// prefilter of a pattern matched case-insensitively (every match holds it).
+bool has_nocase(std::string_view hay, std::string_view needle) {
+  if (needle.empty()) return true;
+  const char lo = needle[0], up = static_cast<char>(lo - 'a' + 'A');
+  for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+    if (hay[i] != lo && hay[i] != up) continue;
+    size_t k = 1;
+    while (k < needle.size() &&
+           (hay[i + k] == needle[k] || hay[i + k] == static_cast<char>(needle[k] - 'a' + 'A')))
+      ++k;
+    if (k == needle.size()) return true;
+  }
+  return false;
+}
+
 int origin_rank(std::string_view o) {
   static constexpr std::string_view kOrder[] = {"registry", "field", "argparse", "config_read",
                                                 "read_default", "read"};
@@ -75,6 +92,12 @@ std::string collapse(std::string_view s, size_t max = 200) {
 
 // A file with comments blanked and each line's bracket depth at its start.
 struct PyText {
+  static constexpr auto kSpecial = [] {
+    std::array<bool, 256> t{};
+    for (unsigned char c : std::string_view("\n#\"'([{)]}")) t[c] = true;
+    return t;
+  }();
+
   std::string code;                // content with comments replaced by spaces
   std::vector<size_t> starts;      // offset of each line
   std::vector<int> depth;          // bracket depth at each line's start
@@ -92,6 +115,16 @@ struct PyText {
         in_string.push_back(triple != 0);
         line_start = false;
       }
+      // Skip what cannot change the state: in a string anything but a
+      // newline, a backslash or its quote; outside one anything kSpecial
+      // does not name.
+      if (triple || single) {
+        const char q = triple ? triple : single;
+        while (i < code.size() && code[i] != '\n' && code[i] != '\\' && code[i] != q) ++i;
+      } else {
+        while (i < code.size() && !kSpecial[static_cast<unsigned char>(code[i])]) ++i;
+      }
+      if (i >= code.size()) break;
       char c = code[i];
       if (c == '\n') {
         single = 0;  // an unterminated one-line string ends with its line
@@ -285,9 +318,12 @@ struct Scanner {
 
   void reads(size_t line0, size_t line1) {
     std::string_view s = t.span(line0, line1);
+    // Every env read holds "env" and every config read "config", in some case.
+    const bool env = has_nocase(s, "env"), config = has_nocase(s, "config");
+    if (!env && !config) return;
     re2::StringPiece in(s.data(), s.size());
     Cap environ, getenv, helper, name;
-    while (RE2::FindAndConsume(&in, env_read(), &environ, &getenv, &helper, &name)) {
+    while (env && RE2::FindAndConsume(&in, env_read(), &environ, &getenv, &helper, &name)) {
       const size_t end = static_cast<size_t>(in.data() - s.data());
       std::string lower(helper);
       for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -309,7 +345,7 @@ struct Scanner {
       emit(std::string(name), "env", def ? "read_default" : "read", def, line, line);
     }
     in = re2::StringPiece(s.data(), s.size());
-    while (RE2::FindAndConsume(&in, config_read(), &name)) {
+    while (config && RE2::FindAndConsume(&in, config_read(), &name)) {
       const size_t end = static_cast<size_t>(in.data() - s.data());
       auto def = read_default(s, end);
       size_t line = static_cast<size_t>(t.line_of(static_cast<size_t>(name.data() - t.code.data())) - 1);
@@ -406,15 +442,16 @@ struct Scanner {
         while (!classes.empty() && indent <= classes.back().indent) classes.pop_back();
         if (!classes.empty() && classes.back().body < 0) classes.back().body = indent;
         Cap sp, name;
-        if (RE2::PartialMatch(ln, class_line(), &sp, &name)) {
+        if (ln.find("class") != std::string_view::npos &&
+            RE2::PartialMatch(ln, class_line(), &sp, &name)) {
           classes.push_back({indent, RE2::PartialMatch(name, config_class())});
           continue;
         }
       }
       Cap name, ctor;
-      const size_t end = t.end_of(i);
       if (ln.find("Env") != std::string_view::npos &&
           RE2::PartialMatch(ln, registry_assign(), &name, &ctor)) {
+        const size_t end = t.end_of(i);
         std::string_view s = t.span(i, end);
         auto args = call_args(s, s.find('(', s.find(std::string_view(ctor))));
         std::optional<std::string_view> def;
@@ -423,6 +460,7 @@ struct Scanner {
         emit(std::string(name), "env", "registry", def, i, end);
       } else if (t.depth[i] > 0 && (ln[first] == '"' || ln[first] == '\'') &&
                  RE2::PartialMatch(ln, dict_entry(), &name, &ctor)) {
+        const size_t end = t.end_of(i);
         std::string_view s = t.span(i, end);
         std::optional<std::string> def;
         std::vector<SwitchDecl> inner;
@@ -442,13 +480,14 @@ struct Scanner {
         if (RE2::PartialMatch(ln, field_line(), &sp, &field, &rest) &&
             ln.find("ClassVar") == std::string_view::npos && field != "else" &&
             field != "try" && field != "finally" && field != "except") {
+          const size_t end = t.end_of(i);
           std::string_view s = t.span(i, end);
           emit(std::string(field), "config", "field", field_default(s), i, end);
         }
       }
       // Reads and options anywhere in a statement, read once from its start
       // (a dict of entries or a long call may span hundreds of lines).
-      if (top && !t.in_string[i]) {
+      if (top && !t.in_string[i] && (!cheap_reads || has_argparse)) {
         const size_t whole = t.end_of(i, 5000);
         if (!cheap_reads) reads(i, whole);
         if (has_argparse && t.span(i, whole).find("add_argument") != std::string_view::npos)
@@ -468,10 +507,10 @@ std::string norm_default(std::string_view v) {
   return s;
 }
 
-SwitchSide side_of(const std::vector<SwitchDecl>& decls) {
+SwitchSide side_of(const SwitchDecl* decl) {
   SwitchSide s;
-  if (decls.empty()) return s;
-  const SwitchDecl& d = decls.front();
+  if (!decl) return s;
+  const SwitchDecl& d = *decl;
   s.exists = true;
   s.path = d.path;
   s.line = d.line;
@@ -495,6 +534,14 @@ bool switch_scan_tracks(std::string_view path) {
 std::vector<SwitchDecl> scan_switches(std::string_view path, std::string_view content) {
   std::vector<SwitchDecl> out;
   if (content.find('\0') != std::string_view::npos) return out;
+  // A file without one of these words declares nothing (each way to declare
+  // needs one: Scanner::run), and most files are skipped without a copy.
+  static constexpr std::string_view kNeedles[] = {"env",       "ENV",      "Env",          "onfig",
+                                                  "ONFIG",     "lambda",   "add_argument", "Args",
+                                                  "Arguments", "Settings", "Options"};
+  if (std::none_of(std::begin(kNeedles), std::end(kNeedles),
+                   [&](std::string_view n) { return content.find(n) != std::string_view::npos; }))
+    return out;
   PyText text(content);
   Scanner{path, text, out}.run();
   return out;
@@ -527,6 +574,21 @@ void SwitchRegistry::clear() {
   commit.clear();
 }
 
+namespace {
+
+// The order of lookup(): a read with a default says more than one without;
+// a test's read least.
+bool decl_before(const SwitchDecl& a, const SwitchDecl& b) {
+  const int ra = origin_rank(a.origin), rb = origin_rank(b.origin);
+  if (ra != rb) return ra < rb;
+  const bool ta = a.path.find("test") != std::string::npos;
+  const bool tb = b.path.find("test") != std::string::npos;
+  if (ta != tb) return tb;
+  return std::tie(a.path, a.line) < std::tie(b.path, b.line);
+}
+
+}  // namespace
+
 std::vector<SwitchDecl> SwitchRegistry::lookup(std::string_view name) const {
   std::vector<SwitchDecl> out;
   auto it = by_name_.find(name);
@@ -534,16 +596,20 @@ std::vector<SwitchDecl> SwitchRegistry::lookup(std::string_view name) const {
   for (const auto& p : it->second)
     for (const auto& d : by_path_.at(p))
       if (d.name == name) out.push_back(d);
-  std::stable_sort(out.begin(), out.end(), [](const SwitchDecl& a, const SwitchDecl& b) {
-    // A read with a default says more than one without; a test's read least.
-    const int ra = origin_rank(a.origin), rb = origin_rank(b.origin);
-    if (ra != rb) return ra < rb;
-    const bool ta = a.path.find("test") != std::string::npos;
-    const bool tb = b.path.find("test") != std::string::npos;
-    if (ta != tb) return tb;
-    return std::tie(a.path, a.line) < std::tie(b.path, b.line);
-  });
+  std::stable_sort(out.begin(), out.end(), decl_before);
   return out;
+}
+
+const SwitchDecl* SwitchRegistry::primary(std::string_view name, bool fields_only) const {
+  auto it = by_name_.find(name);
+  if (it == by_name_.end()) return nullptr;
+  const SwitchDecl* best = nullptr;  // the first least one: lookup()'s front
+  for (const auto& p : it->second)
+    for (const auto& d : by_path_.at(p))
+      if (d.name == name && (!fields_only || d.origin == "field") &&
+          (!best || decl_before(d, *best)))
+        best = &d;
+  return best;
 }
 
 const std::vector<SwitchDecl>* SwitchRegistry::in_file(const std::string& path) const {
@@ -552,20 +618,25 @@ const std::vector<SwitchDecl>* SwitchRegistry::in_file(const std::string& path) 
 }
 
 bool SwitchRegistry::is_field(std::string_view name) const {
-  for (const auto& d : lookup(name))
-    if (d.origin == "field") return true;
-  return false;
+  return primary(name, /*fields_only=*/true) != nullptr;
 }
 
 void switch_names_on_line(std::string_view line, std::vector<std::string>& out) {
   auto add = [&](std::string_view n) {
     if (std::find(out.begin(), out.end(), n) == out.end()) out.emplace_back(n);
   };
+  // Each pattern runs only on a line holding what all its matches hold: an
+  // env-style name a '_', a flag "--", a field read or config.get() a '.'.
+  const bool underscore = line.find('_') != std::string_view::npos;
+  const bool flag = line.find("--") != std::string_view::npos;
+  const bool dot = line.find('.') != std::string_view::npos;
+  if (!underscore && !flag && !dot) return;
   Cap m;
   re2::StringPiece in(line.data(), line.size());
-  while (RE2::FindAndConsume(&in, upper_token(), &m)) add(m);
+  while (underscore && RE2::FindAndConsume(&in, upper_token(), &m)) add(m);
   in = re2::StringPiece(line.data(), line.size());
-  while (RE2::FindAndConsume(&in, flag_token(), &m)) add(m);
+  while (flag && RE2::FindAndConsume(&in, flag_token(), &m)) add(m);
+  if (!dot) return;
   in = re2::StringPiece(line.data(), line.size());
   while (RE2::FindAndConsume(&in, field_token(), &m)) add(m);
   // Quoted lower-case keys read from a config (`config.get("key")`).
@@ -578,14 +649,13 @@ namespace {
 // The registry's declarations of `name`, or for a "--flag" without an
 // argparse declaration, the configuration field it is derived from
 // (`--enable-foo` from `enable_foo`, as dataclass-generated CLIs do).
-std::vector<SwitchDecl> resolve(const SwitchRegistry& r, const std::string& name) {
-  auto d = r.lookup(name);
-  if (!d.empty() || !name.starts_with("--")) return d;
+// The primary one (lookup()'s front); nullptr when there is none.
+const SwitchDecl* resolve(const SwitchRegistry& r, const std::string& name) {
+  if (const SwitchDecl* d = r.primary(name)) return d;
+  if (!name.starts_with("--")) return nullptr;
   std::string field = name.substr(2);
   std::replace(field.begin(), field.end(), '-', '_');
-  d = r.lookup(field);
-  std::erase_if(d, [](const SwitchDecl& x) { return x.origin != "field"; });
-  return d;
+  return r.primary(field, /*fields_only=*/true);
 }
 
 }  // namespace
@@ -610,10 +680,8 @@ SwitchProbe::SwitchProbe(const SwitchRegistry& parent, const Change& change) : c
   std::set<std::string> all = names_;
   for (const auto& [path, decls] : parent_decls_)
     for (const auto& d : decls) all.insert(d.name);
-  for (const auto& n : all) {
-    auto d = resolve(parent, n);
-    if (!d.empty()) before_.emplace(n, d.front());
-  }
+  for (const auto& n : all)
+    if (const SwitchDecl* d = resolve(parent, n)) before_.emplace(n, *d);
 }
 
 std::vector<SwitchFact> SwitchProbe::finish(const SwitchRegistry& merge) const {
@@ -634,13 +702,13 @@ std::vector<SwitchFact> SwitchProbe::finish(const SwitchRegistry& merge) const {
   names.insert(edited.begin(), edited.end());
   std::vector<SwitchFact> out;
   for (const auto& n : names) {
-    auto after = resolve(merge, n);
+    const SwitchDecl* after = resolve(merge, n);
     auto b = before_.find(n);
-    if (after.empty() && b == before_.end()) continue;
+    if (!after && b == before_.end()) continue;
     SwitchFact f;
     f.name = n;
-    f.kind = !after.empty() ? after.front().kind : b->second.kind;
-    if (b != before_.end()) f.before = side_of({b->second});
+    f.kind = after ? after->kind : b->second.kind;
+    if (b != before_.end()) f.before = side_of(&b->second);
     f.after = side_of(after);
     f.existed_at_parent = f.before.exists;
     f.default_changed = f.before.exists && f.after.exists &&

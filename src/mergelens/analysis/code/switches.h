@@ -70,6 +70,9 @@ class SwitchRegistry {
   // primary one first: registry, then field, argparse, config read, read;
   // then by path and line. Empty when the tree does not have it.
   std::vector<SwitchDecl> lookup(std::string_view name) const;
+  // lookup(name).front() without the copies (of the fields only when
+  // `fields_only`); nullptr when there is none. Valid until the next edit.
+  const SwitchDecl* primary(std::string_view name, bool fields_only = false) const;
   // The declarations `path` holds.
   const std::vector<SwitchDecl>* in_file(const std::string& path) const;
   // Whether `name` is a field of a configuration class anywhere.
