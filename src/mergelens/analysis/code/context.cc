@@ -79,6 +79,20 @@ ContextItem item_of(const std::string& why, const std::string& path, const CodeT
           t.signature, std::move(at)};
 }
 
+// The innermost function, method or class of `path` in `index` holding both
+// lines `first` and `last`; nullptr when none.
+const CodeTag* enclosing_both(const SymbolIndex& index, const std::string& path, std::int32_t first,
+                              std::int32_t last) {
+  const auto* tags = index.in_file(path);
+  if (!tags) return nullptr;
+  const CodeTag* best = nullptr;
+  for (const auto& t : *tags)
+    if (is_definition_kind(t.kind) && t.line <= first && last <= t.end &&
+        (!best || t.end - t.line < best->end - best->line))
+      best = &t;
+  return best;
+}
+
 // The distinct names of `tags`, sorted (views into the tags).
 std::vector<std::string_view> names_of(const std::vector<CodeTag>& tags) {
   std::vector<std::string_view> names;
@@ -201,8 +215,14 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
         if (l.old_no > 0) old_no = l.old_no;
         if (l.new_no > 0) new_no = l.new_no;
         if (l.origin != '+' && l.origin != '-') continue;
-        const std::int32_t at_old = l.origin == '-' ? old_no : old_no + 1;
-        if (const CodeTag* d = parent.enclosing(old, std::max(at_old, 1)))
+        // A removed line is in the definition holding it; added lines sit
+        // between old lines old_no and old_no + 1, so only a definition
+        // holding both holds them (not one whose first line is old_no + 1:
+        // lines added just before a definition, or between its decorators
+        // and its line as the diff may align them, do not edit it).
+        const CodeTag* d = l.origin == '-' ? parent.enclosing(old, std::max(old_no, 1))
+                                           : enclosing_both(parent, old, old_no, old_no + 1);
+        if (d)
           if (seen.emplace(old, d->line).second)
             changed.push_back(item_of("changed", old, *d, "parent",
                                       fmt::format("{}:{}", f.path, std::max(new_no, 1))));
