@@ -481,5 +481,37 @@ TEST(Context, LinesAddedBeforeADefinitionDoNotEditIt) {
   EXPECT_EQ(item(ctx, "changed", "K.b"), nullptr) << "b and its decorator are untouched";
 }
 
+// The parser's ranges start at `def`: a decorator replaced, or one added
+// right above a kept definition, edits that definition.
+TEST(Context, ADecoratorEditsTheDefinitionItDecorates) {
+  if (!CtagsReader::start()) GTEST_SKIP() << "built without universal-ctags";
+  testing::TempDir dir;
+  testing::GitRepo repo(dir / "work");
+  repo.write("pkg/t.py",
+             "class K:\n    @property\n    def c(self):\n        return 1\n\n"
+             "    def d(self):\n        return 2\n");
+  repo.commit("Initial import", "2026-09-01T08:00:00Z");
+  repo.write("pkg/t.py",
+             "class K:\n    @cached_property\n    def c(self):\n        return 1\n\n"
+             "    @torch.no_grad()\n    def d(self):\n        return 2\n");
+  repo.commit("Decorate (#9)", "2026-09-02T08:00:00Z");
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  ASSERT_TRUE(store);
+  IngestOptions io;
+  io.repo_path = repo.path();
+  ASSERT_TRUE(ingest(**store, io, nullptr));
+  auto rec = resolve_repo(**store, "");
+  ASSERT_TRUE(rec);
+  ASSERT_TRUE(analyze(**store, *rec, AnalyzeOptions{}, nullptr));
+  auto c = (*store)->get_change_by_number(rec->id, 9);
+  ASSERT_TRUE(c && *c);
+  auto f = (*store)->get_facts((**c).id);
+  ASSERT_TRUE(f && *f);
+  const auto& ctx = (**f).context;
+  EXPECT_NE(item(ctx, "changed", "K.c"), nullptr) << "its decorator was replaced";
+  EXPECT_NE(item(ctx, "changed", "K.d"), nullptr) << "it gained a decorator";
+  EXPECT_EQ(item(ctx, "changed", "K"), nullptr) << "no line outside c and d changed";
+}
+
 }  // namespace
 }  // namespace mergelens

@@ -44,7 +44,7 @@ inline constexpr int kAnalyzerVersion = 15;  // 2: review facts, open PRs; 3: te
                                             // 15: switch lines after a string
                                             // continued by a backslash; lines
                                             // added just before a definition
-                                            // do not edit it
+                                            // do not edit it, its decorators do
 
 enum class Language {
   kUnknown,
