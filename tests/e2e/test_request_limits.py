@@ -419,7 +419,9 @@ def test_base_url_is_checked_the_same_way_everywhere():
     for argv in (["mcp", "--base-url", "javascript:alert(1)//"],
                  ["serve", "--base-url", "javascript:alert(1)//"],
                  ["export", "--out", os.path.join(W, "x"), "--base-url", "javascript:alert(1)//"],
-                 ["mcp", "--base-url", "https://ok.example/?q=1"]):
+                 ["mcp", "--base-url", "https://ok.example/?q=1"],
+                 # run checks it before any work, whether it serves, exports or neither.
+                 ["run", repo, "--base-url", "javascript:alert(1)//"]):
         expect(ml.run(*argv, check=False, input=b""), 2, "--base-url")
     cfg = os.path.join(W, "badsite.toml")
     with open(cfg, "w") as f:
