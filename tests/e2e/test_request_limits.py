@@ -303,7 +303,7 @@ def test_mcp_batches_are_refused_or_capped():
             assert ("batches" in err["message"]) if version else ("at most 8" in err["message"]), err
         (status, _, body), took = timed(mcp_post, base, [notes_call(i) for i in range(8)],
                                         "2025-03-26")
-        assert status == 200 and took < 5, (status, took)
+        assert status == 200 and took < (20 if SANITIZED else 5), (status, took)
         answers = json.loads(body)
         assert len(answers) == 8 and len(body) <= 4 << 20, (len(answers), len(body))
         assert all(a["result"]["isError"] is False for a in answers[:1]), answers[0]
