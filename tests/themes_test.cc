@@ -5,6 +5,7 @@
 // notes' Markdown in the maintainers' form.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -335,6 +336,48 @@ TEST(ThemesWindow, AReplayedAnswerIsStoredShownAndAskedOnce) {
                     "[#203](https://github.com/o/r/pull/203))"),
             std::string::npos)
       << md;
+}
+
+TEST(ThemesWindow, AChangeMergedAfterTheWindowChangesNeitherItsRequestNorItsCache) {
+  WeekStore ws;
+  std::vector<json> requests;
+  const json answer = json::parse(fixture("answer.json"));
+  FakeServer server([&](int, const json& body, httplib::Response& res) {
+    requests.push_back(body);
+    llm::answer(res, answer.dump());
+  });
+  ThemeOptions o;
+  o.since = *parse_instant("2026-09-14");
+  o.until = *parse_instant("2026-09-21");
+  o.span = week_span("2026-W38");
+  o.label = "week 2026-W38";
+  llm::Client client(settings(server.base_url()));
+  ASSERT_TRUE(theme_window(*ws.store, ws.repo, client, o));
+  ASSERT_EQ(requests.size(), 1u);
+  // The next week reverts the series' second part and builds on the paged cache.
+  ws.add(208, "2026-09-23T09:00:00Z", "Revert \"[Sched][2/2] split the policy (#205)\"",
+         Verdict::kSkip, 2, {"revert"}, {{"reverts", "", 205, "number"}},
+         {{"pkg/sched/policy.py", FileStatus::kModified}});
+  ws.add(209, "2026-09-24T09:00:00Z", "Speed up the paged cache", Verdict::kSkim, 4, {"perf"},
+         {{"builds_on", "", 201, "pkg/kv/paged.py"}}, {{"pkg/kv/paged.py", FileStatus::kModified}});
+  size_t merged = 0;
+  auto cands = theme_candidates(*ws.store, ws.repo, o, merged);
+  ASSERT_TRUE(cands);
+  EXPECT_EQ(merged, 7u);
+  for (const auto& c : *cands) {
+    EXPECT_EQ(c.thread.find("#208"), std::string::npos) << c.ref << ": " << c.thread;
+    EXPECT_EQ(c.thread.find("#209"), std::string::npos) << c.ref << ": " << c.thread;
+  }
+  // Links inside the window and to earlier changes stay.
+  const auto it = std::ranges::find(*cands, std::string("#202"), &ThemeCandidate::ref);
+  ASSERT_NE(it, cands->end());
+  EXPECT_NE(it->thread.find("reverted by #203"), std::string::npos) << it->thread;
+  llm::Client again(settings(server.base_url()));
+  auto rerun = theme_window(*ws.store, ws.repo, again, o);
+  ASSERT_TRUE(rerun);
+  EXPECT_EQ(rerun->calls, 0u) << "the window's request is unchanged: its answer is cached";
+  EXPECT_TRUE(rerun->cached);
+  EXPECT_EQ(requests.size(), 1u);
 }
 
 TEST(ThemesWindow, AnUnusableAnswerStoresNothingAndTheAnalysisStands) {
