@@ -193,6 +193,38 @@ def measure(cited_bullets, their, in_range):
             "recall": len(hits) / len(hl_in) if hl_in else float("nan")}
 
 
+def triaged(db, numbers):
+    """How many of the range's changes (by PR number) the model's day triage judged."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    n = 0
+    for num in numbers:
+        n += con.execute("SELECT count(*) FROM triage t JOIN changes c ON c.id = t.change_id "
+                         "WHERE c.number = ?", (num,)).fetchone()[0] > 0
+    con.close()
+    return n
+
+
+def markdown(kind, results):
+    """One table for README: a row per release and judgment."""
+    out = ["| release | changes | their Highlights: bullets / PRs (in range) / lines | judgment "
+           "| bullets | PRs cited | recall of their PRs | their bullets hit | draft lines |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for row in results:
+        first = True
+        for label, m in row["judgments"].items():
+            rec = "n/a" if m["hl_in"] == 0 else f"{m['hits']}/{m['hl_in']} = {m['recall']:.2f}"
+            note = ""
+            if m.get("triaged"):
+                note = f" (triage judged {m['triaged']} of {row['merged']})"
+            head = (f"{kind} {row['release']} | {row['merged']} | {row['their_bullets']} / "
+                    f"{row['their_prs']} ({row['their_in_range']}) / {row['their_lines']}"
+                    if first else " | | ")
+            out.append(f"| {head} | {label}{note} | {m['bullets']} | {m['cited']} | {rec} | "
+                       f"{m['bullets_hit']}/{row['their_bullets']} | {m['lines']} |")
+            first = False
+    return "\n".join(out)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--binary", required=True)
@@ -204,6 +236,7 @@ def main():
     p.add_argument("--variant", action="append", default=[], help="LABEL=DB[:per-pr]")
     p.add_argument("--out", help="write each draft's Markdown into this folder")
     p.add_argument("--json", help="write the figures as JSON here")
+    p.add_argument("--markdown", action="store_true", help="also print a Markdown table")
     a = p.parse_args()
     if "sglang" in a.clone.lower():
         sys.exit("sglang's release notes are held out")
@@ -270,6 +303,7 @@ def main():
             m = measure(cited, their, in_range)
             m["lines"] = len([ln for ln in md.splitlines() if ln.strip()])
             m["source"] = js["themes_source"]
+            m["triaged"] = triaged(db, in_range)
             row["judgments"][label] = m
         results.append(row)
         prev = rel
@@ -285,6 +319,9 @@ def main():
             src = f" [{m['source']}]" if "source" in m else ""
             print(f"  {(label + src)[:34]:34} {m['bullets']:>7} {m['cited']:>9} {rec:>12} "
                   f"{m['bullets_hit']:>11}/{row['their_bullets']:<5} {m['lines']:>6}")
+    if a.markdown:
+        print()
+        print(markdown(a.kind, results))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
