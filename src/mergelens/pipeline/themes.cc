@@ -3,8 +3,8 @@
 #include "mergelens/pipeline/themes.h"
 
 #include <algorithm>
-#include <ctime>
 #include <cctype>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -14,8 +14,8 @@
 
 #include "mergelens/analysis/text/threads.h"
 #include "mergelens/llm/client.h"
-#include "mergelens/pipeline/listwise.h"
 #include "mergelens/model/json.h"
+#include "mergelens/pipeline/listwise.h"
 #include "mergelens/util/hash.h"
 #include "mergelens/util/time.h"
 
@@ -89,10 +89,9 @@ Result<std::vector<ThemeCandidate>> theme_candidates(Store& store, const RepoRec
     if (from_in)
       links[e.from.id].push_back(link_phrase("en", e.relation, false, end_ref(e.to), e.detail, -1));
     if (to_in)
-      links[e.to.id].push_back(link_phrase("en", e.relation, true, end_ref(e.from), e.detail,
-                                           e.relation == "reverts" || e.relation == "relands"
-                                               ? days
-                                               : -1));
+      links[e.to.id].push_back(
+          link_phrase("en", e.relation, true, end_ref(e.from), e.detail,
+                      e.relation == "reverts" || e.relation == "relands" ? days : -1));
   }
   // Each day's changes, most worth reading first.
   std::map<std::string, std::vector<const ChangeSummary*>> days;
@@ -179,20 +178,13 @@ Result<ThemeReport> theme_window(Store& store, const RepoRecord& repo, llm::Clie
   const std::span<const ThemeCandidate> shown(cands->data(), report.shown);
   std::vector<std::int64_t> shown_ids;
   for (const auto& c : shown) shown_ids.push_back(c.change_id);
-  Hasher h;
-  h.add(prompt.system).add(prompt.user);
-  const std::string key =
-      fmt::format("{}|{}|{}", kThemePromptVersion, client.settings().model, h.hex());
   const std::string where = fmt::format("themes of {} {}", repo.name, o.label);
-  ListwiseRequest request;
-  request.prompt = &prompt;
-  request.schema_name = "themes";
-  request.schema = theme_answer_schema();
-  request.cache_key = "themes|" + key;
-  request.again = "Answer again with one JSON object {\"themes\": [...]} naming only PRs of the "
-                  "list.";
-  request.where = where;
-  request.force = o.force;
+  ListwiseRequest request = make_listwise_request(
+      prompt, "themes", theme_answer_schema(), kThemePromptVersion, client.settings().model,
+      "Answer again with one JSON object {\"themes\": [...]} naming only PRs of the list.", where,
+      o.force);
+  // The answer's key as stored: the cache key without its "themes|".
+  const std::string key = request.cache_key.substr(sizeof("themes|") - 1);
   if (!o.dump_dir.empty()) {
     // Named by the window's label, byte by byte (bench/replay_llm.py reads
     // the prompt's "Window:" line the same way to find the answer).
