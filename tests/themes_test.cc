@@ -399,6 +399,33 @@ TEST(ThemesWindow, AnUnusableAnswerStoresNothingAndTheAnalysisStands) {
   EXPECT_EQ(week->themes.source, "analysis");
 }
 
+TEST(ReportNotes, TheLeftOutLineNamesOnlyTheKindsTheRangeHolds) {
+  WeekStore ws;
+  // 2026-09-18 before 09:30: the version bump (a skip) alone.
+  report::NotesRange r;
+  r.since = *parse_instant("2026-09-18");
+  r.until = *parse_instant("2026-09-18T09:30:00Z");
+  r.from_label = "2026-09-18";
+  r.to_label = "2026-09-18T09:30";
+  report::NotesOptions o;
+  o.lang = "en";
+  auto n = report::draft_notes(*ws.store, ws.repo, r, o);
+  ASSERT_TRUE(n) << n.error().message;
+  const std::string md = report::notes_markdown(*n);
+  EXPECT_NE(md.find("1 more change not listed (1 skip verdict: CI, docs, tests, version bumps); "
+                    "`notes --all` lists them."),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("0 routine"), std::string::npos) << md;
+  o.lang = "zh";
+  auto zh = report::draft_notes(*ws.store, ws.repo, r, o);
+  ASSERT_TRUE(zh);
+  const std::string zmd = report::notes_markdown(*zh);
+  EXPECT_NE(zmd.find("另有 1 个变更未列出（1 个可跳过：CI、文档、测试、版本号）"), std::string::npos)
+      << zmd;
+  EXPECT_EQ(zmd.find("0 个常规改动"), std::string::npos) << zmd;
+}
+
 TEST(ReportNotes, AReversedRangeIsAnErrorNamingTheBounds) {
   WeekStore ws;
   report::NotesRange r;
