@@ -204,24 +204,63 @@ def triaged(db, numbers):
     return n
 
 
+def candidates_among(db, start, end, prs):
+    """Of their highlighted PRs, how many the theme pass showed the model (its candidates)."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    row = con.execute("SELECT doc FROM themes WHERE span = ?", (f"revs:{start}..{end}",)).fetchone()
+    ids = json.loads(row[0])["candidates"] if row else []
+    found = 0
+    for n in prs:
+        r = con.execute("SELECT id FROM changes WHERE number = ?", (n,)).fetchone()
+        found += bool(r and r[0] in ids)
+    con.close()
+    return {"candidates": len(ids), "their_prs_among": found}
+
+
 def markdown(kind, results):
     """One table for README: a row per release and judgment."""
     out = ["| release | changes | their Highlights: bullets / PRs (in range) / lines | judgment "
-           "| bullets | PRs cited | recall of their PRs | their bullets hit | draft lines |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "| bullets | PRs cited | recall of their PRs | by chance | their bullets hit | draft lines |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for row in results:
         first = True
         for label, m in row["judgments"].items():
             rec = "n/a" if m["hl_in"] == 0 else f"{m['hits']}/{m['hl_in']} = {m['recall']:.2f}"
-            note = ""
+            if "triage" in label and m.get("triaged", 0) * 10 < row["prs_in_range"]:
+                continue  # no day triage answered for this range: the analysis again
+            notes = []
             if m.get("triaged"):
-                note = f" (triage judged {m['triaged']} of {row['merged']})"
+                notes.append(f"triage judged {m['triaged']} of {row['prs_in_range']} PRs")
+            if "ceiling" in m:
+                c = m["ceiling"]
+                notes.append(f"{c['their_prs_among']} of their PRs among its {c['candidates']} "
+                             f"candidates")
+            note = f" ({'; '.join(notes)})" if notes else ""
             head = (f"{kind} {row['release']} | {row['merged']} | {row['their_bullets']} / "
                     f"{row['their_prs']} ({row['their_in_range']}) / {row['their_lines']}"
                     if first else " | | ")
+            # Recall expected of as many PRs of the range drawn at random.
+            chance = m["cited"] / row["prs_in_range"] if row["prs_in_range"] else 0
             out.append(f"| {head} | {label}{note} | {m['bullets']} | {m['cited']} | {rec} | "
-                       f"{m['bullets_hit']}/{row['their_bullets']} | {m['lines']} |")
+                       f"{min(chance, 1):.2f} | {m['bullets_hit']}/{row['their_bullets']} | "
+                       f"{m['lines']} |")
             first = False
+    # Over the releases: their highlighted PRs found, pooled.
+    pooled = {}
+    for row in results:
+        for label, m in row["judgments"].items():
+            if "triage" in label and m.get("triaged", 0) * 10 < row["prs_in_range"]:
+                continue
+            p = pooled.setdefault(label, [0, 0, 0, 0, 0, 0, 0, 0.0])
+            p[7] += min(m["cited"] / row["prs_in_range"], 1) * m["hl_in"] if row["prs_in_range"] else 0
+            p[0] += m["hits"]; p[1] += m["hl_in"]; p[2] += m["bullets_hit"]
+            p[3] += row["their_bullets"]; p[4] += m["lines"]; p[5] += row["their_lines"]
+            p[6] += 1
+    for label, p in pooled.items():
+        rec = f"{p[0]}/{p[1]} = {p[0] / p[1]:.2f}" if p[1] else "n/a"
+        chance = f"{p[7] / p[1]:.2f}" if p[1] else "n/a"
+        out.append(f"| {kind}, {p[6]} release{'s' if p[6] != 1 else ''} pooled | | | {label} | | | "
+                   f"{rec} | {chance} | {p[2]}/{p[3]} | {p[4]} vs {p[5]} |")
     return "\n".join(out)
 
 
@@ -285,6 +324,7 @@ def main():
                 in_range.discard(None)
                 row["merged"] = fj["merged"]
                 row["their_in_range"] = len([n for n in their["prs"] if n in in_range])
+                row["prs_in_range"] = len(in_range)  # `merged` also counts commits without a PR
                 # Changed lines: the 8 biggest PRs of the range.
                 con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
                 sizes = []
@@ -304,6 +344,8 @@ def main():
             m["lines"] = len([ln for ln in md.splitlines() if ln.strip()])
             m["source"] = js["themes_source"]
             m["triaged"] = triaged(db, in_range)
+            if js["themes_source"] == "model":
+                m["ceiling"] = candidates_among(db, start, end, their["prs"])
             row["judgments"][label] = m
         results.append(row)
         prev = rel
