@@ -106,6 +106,15 @@ TEST(ThemeAnswer, APrOutsideTheCandidatesIsDroppedAndSaid) {
   EXPECT_EQ(back->themes[0].title_en, "Paged cache");
 }
 
+report::NotesRange dates(const std::string& since, const std::string& until) {
+  report::NotesRange r;
+  r.since = *parse_instant(since);
+  r.until = *parse_instant(until);
+  r.from_label = since;
+  r.to_label = until;
+  return r;
+}
+
 // A week (2026-09-14 … 20) of seven changes: a feature, its follow-up and the
 // follow-up's revert; a two-part series; a version bump; a small tuning.
 struct WeekStore {
@@ -176,14 +185,7 @@ struct WeekStore {
         {}, {{"pkg/sample.py", FileStatus::kModified}});
   }
 
-  report::NotesRange week_range() const {
-    report::NotesRange r;
-    r.since = *parse_instant("2026-09-14");
-    r.until = *parse_instant("2026-09-21");
-    r.from_label = "2026-09-14";
-    r.to_label = "2026-09-21";
-    return r;
-  }
+  report::NotesRange week_range() const { return dates("2026-09-14", "2026-09-21"); }
 };
 
 llm::Settings settings(const std::string& base) {
@@ -194,6 +196,16 @@ llm::Settings settings(const std::string& base) {
   s.timeout_ms = 5000;
   s.max_retries = 0;
   return s;
+}
+
+// The theme pass over the week of WeekStore.
+ThemeOptions week38() {
+  ThemeOptions o;
+  o.since = *parse_instant("2026-09-14");
+  o.until = *parse_instant("2026-09-21");
+  o.span = week_span("2026-W38");
+  o.label = "week 2026-W38";
+  return o;
 }
 
 std::string fixture(const std::string& name) {
@@ -278,11 +290,7 @@ TEST(ThemesWindow, AReplayedAnswerIsStoredShownAndAskedOnce) {
     llm::answer(res, answer.dump());
   });
   llm::Client client(settings(server.base_url()));
-  ThemeOptions o;
-  o.since = *parse_instant("2026-09-14");
-  o.until = *parse_instant("2026-09-21");
-  o.span = week_span("2026-W38");
-  o.label = "week 2026-W38";
+  const ThemeOptions o = week38();
   auto report = theme_window(*ws.store, ws.repo, client, o);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(report->merged, 7u);
@@ -346,11 +354,7 @@ TEST(ThemesWindow, AChangeMergedAfterTheWindowChangesNeitherItsRequestNorItsCach
     requests.push_back(body);
     llm::answer(res, answer.dump());
   });
-  ThemeOptions o;
-  o.since = *parse_instant("2026-09-14");
-  o.until = *parse_instant("2026-09-21");
-  o.span = week_span("2026-W38");
-  o.label = "week 2026-W38";
+  const ThemeOptions o = week38();
   llm::Client client(settings(server.base_url()));
   ASSERT_TRUE(theme_window(*ws.store, ws.repo, client, o));
   ASSERT_EQ(requests.size(), 1u);
@@ -386,10 +390,7 @@ TEST(ThemesWindow, AnUnusableAnswerStoresNothingAndTheAnalysisStands) {
     llm::answer(res, R"({"themes": [{"title_en": "x", "prs": ["#31337"]}]})");
   });
   llm::Client client(settings(server.base_url()));
-  ThemeOptions o;
-  o.since = *parse_instant("2026-09-14");
-  o.until = *parse_instant("2026-09-21");
-  o.span = week_span("2026-W38");
+  const ThemeOptions o = week38();
   auto report = theme_window(*ws.store, ws.repo, client, o);
   ASSERT_TRUE(report);
   EXPECT_EQ(report->calls, 2u) << "asked once more";
@@ -402,11 +403,7 @@ TEST(ThemesWindow, AnUnusableAnswerStoresNothingAndTheAnalysisStands) {
 TEST(ReportNotes, TheLeftOutLineNamesOnlyTheKindsTheRangeHolds) {
   WeekStore ws;
   // 2026-09-18 before 09:30: the version bump (a skip) alone.
-  report::NotesRange r;
-  r.since = *parse_instant("2026-09-18");
-  r.until = *parse_instant("2026-09-18T09:30:00Z");
-  r.from_label = "2026-09-18";
-  r.to_label = "2026-09-18T09:30";
+  const report::NotesRange r = dates("2026-09-18", "2026-09-18T09:30:00Z");
   report::NotesOptions o;
   o.lang = "en";
   auto n = report::draft_notes(*ws.store, ws.repo, r, o);
@@ -428,12 +425,8 @@ TEST(ReportNotes, TheLeftOutLineNamesOnlyTheKindsTheRangeHolds) {
 
 TEST(ReportNotes, AReversedRangeIsAnErrorNamingTheBounds) {
   WeekStore ws;
-  report::NotesRange r;
-  r.since = *parse_instant("2026-09-21");
-  r.until = *parse_instant("2026-09-14");
-  r.from_label = "2026-09-21";
-  r.to_label = "2026-09-14";
-  auto n = report::draft_notes(*ws.store, ws.repo, r, report::NotesOptions{});
+  auto n = report::draft_notes(*ws.store, ws.repo, dates("2026-09-21", "2026-09-14"),
+                               report::NotesOptions{});
   ASSERT_FALSE(n);
   EXPECT_EQ(n.error().kind, ErrorKind::kInvalidInput);
   EXPECT_NE(n.error().message.find("2026-09-14"), std::string::npos);
