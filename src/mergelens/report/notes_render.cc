@@ -256,13 +256,14 @@ std::string notes_markdown(const Notes& n) {
       kinds.push_back(en ? fmt::format("{} routine: narrow fixes, tuning, tooling", minor)
                          : fmt::format("{} 个常规改动：局部修复、调优、工具", minor));
     if (n.unlisted_skips > 0)
-      kinds.push_back(en ? fmt::format("{} skip verdict{}: CI, docs, tests, version bumps",
-                                       n.unlisted_skips, n.unlisted_skips == 1 ? "" : "s")
+      kinds.push_back(en ? plural(static_cast<std::int64_t>(n.unlisted_skips), "skip verdict") +
+                               ": CI, docs, tests, version bumps"
                          : fmt::format("{} 个可跳过：CI、文档、测试、版本号", n.unlisted_skips));
     std::string why;
     if (en)
-      why = fmt::format("{} more change{} not listed ({}); `notes --all` lists them.", n.unlisted,
-                        n.unlisted == 1 ? "" : "s", fmt::join(kinds, "; "));
+      why = fmt::format("{} not listed ({}); `notes --all` lists them.",
+                        plural(static_cast<std::int64_t>(n.unlisted), "more change"),
+                        fmt::join(kinds, "; "));
     else
       why = fmt::format("另有 {} 个变更未列出（{}）；`notes --all` 会列出全部。", n.unlisted,
                         fmt::join(kinds, "；"));
