@@ -70,10 +70,17 @@ Result<std::vector<ThemeCandidate>> theme_candidates(Store& store, const RepoRec
   auto edges = store.thread_edges(ids);
   if (!edges) return std::unexpected(edges.error());
   // Thread neighbours inside the window, and each change's links as a line.
+  // A link to a change merged after the window's last one is left out: the
+  // window's request is what was known when it closed (a past release is
+  // asked what its maintainers could see, and a later merge does not change
+  // the request, so its cached answer still holds).
+  UnixSeconds last = 0;
+  for (const auto& r : *rows) last = std::max(last, r.merged_at);
   std::map<std::int64_t, std::vector<std::int64_t>> next;
   std::map<std::int64_t, std::vector<std::string>> links;
   for (const auto& e : *edges) {
     const bool from_in = by_id.contains(e.from.id), to_in = by_id.contains(e.to.id);
+    if ((!from_in && e.from.merged_at > last) || (!to_in && e.to.merged_at > last)) continue;
     if (from_in && to_in) {
       next[e.from.id].push_back(e.to.id);
       next[e.to.id].push_back(e.from.id);

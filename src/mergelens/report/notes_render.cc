@@ -250,17 +250,23 @@ std::string notes_markdown(const Notes& n) {
   }
   if (n.unlisted > 0) {
     const size_t minor = n.unlisted - n.unlisted_skips;
+    // Only the kinds the range holds: no "0 routine".
+    std::vector<std::string> kinds;
+    if (minor > 0)
+      kinds.push_back(en ? fmt::format("{} routine: narrow fixes, tuning, tooling", minor)
+                         : fmt::format("{} 个常规改动：局部修复、调优、工具", minor));
+    if (n.unlisted_skips > 0)
+      kinds.push_back(en ? plural(static_cast<std::int64_t>(n.unlisted_skips), "skip verdict") +
+                               ": CI, docs, tests, version bumps"
+                         : fmt::format("{} 个可跳过：CI、文档、测试、版本号", n.unlisted_skips));
     std::string why;
     if (en)
-      why = fmt::format(
-          "{} more change{} not listed ({} routine: narrow fixes, tuning, tooling; {} skip "
-          "verdicts: CI, docs, tests, version bumps); `notes --all` lists them.",
-          n.unlisted, n.unlisted == 1 ? "" : "s", minor, n.unlisted_skips);
+      why = fmt::format("{} not listed ({}); `notes --all` lists them.",
+                        plural(static_cast<std::int64_t>(n.unlisted), "more change"),
+                        fmt::join(kinds, "; "));
     else
-      why = fmt::format(
-          "另有 {} 个变更未列出（{} 个常规改动：局部修复、调优、工具；{} 个可跳过：CI、文档、测试、"
-          "版本号）；`notes --all` 会列出全部。",
-          n.unlisted, minor, n.unlisted_skips);
+      why = fmt::format("另有 {} 个变更未列出（{}）；`notes --all` 会列出全部。", n.unlisted,
+                        fmt::join(kinds, "；"));
     out += "\n" + why + "\n";
   }
   if (n.left_out > 0)
