@@ -280,6 +280,14 @@ TEST_F(Removals, ANameTheChangeDefinesAnewIsNewThoughANamesakeExisted) {
   fx.definitions.clear();
   CitationIndex ix2{c, fx};
   EXPECT_FALSE(check_citations(g, ix2).empty());
+  // "adds the `X` to `Y` translation": the translation is what is new.
+  Guide t;
+  t.why = "It adds the `on_written` to `DraftPipelineMc` translation.";
+  EXPECT_TRUE(check_citations(t, ix2).empty());
+  t.why = "它新增 `on_written` 到 `DraftPipelineMc` 的转换。";
+  EXPECT_TRUE(check_citations(t, ix2).empty());
+  t.why = "It adds the `on_written` hook.";
+  EXPECT_FALSE(check_citations(t, ix2).empty()) << "planted";
   // "… of `x.py` are new logic": the file is not what is called new.
   Guide h;
   h.why = "Only `load` and the alias on line 13 of `engine/draft/pipeline.py` are new logic.";

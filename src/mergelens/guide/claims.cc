@@ -39,6 +39,14 @@ const RE2& new_after_en() {
 // `f` helper"), a verb ("the new `f` reads ..."; a word in -s or -ed is taken
 // for one) or a function word keeps the claim on the span.
 bool modifies_a_noun(std::string_view after) {
+  // "adds the `X` to `Y` translation": the translation is new, not `X`.
+  static const RE2 mapping(
+      R"((?i)^\s+(?:to|into|->|\x{2192})\s+\S+\s+(?:translation|conversion|mapping|normali[sz]ation|migration|renaming|rename|bridge|shim|alias|adapter|fallback)\b)");
+  static const RE2 mapping_zh(
+      R"(^\s*(?:到|至|转为|转换为|映射到)\s*\S{1,80}?\s*的?(?:转换|映射|换算|迁移|别名|适配|回退|兼容))");
+  if (RE2::PartialMatch(re2::StringPiece(after.data(), after.size()), mapping) ||
+      RE2::PartialMatch(re2::StringPiece(after.data(), after.size()), mapping_zh))
+    return true;
   static const RE2 en(R"(^\s+([a-z]+)\b)");
   static const RE2 keeps(
       R"(^(?:env|environment|var|variable|variables|switch|switches|flag|option|knob|setting|toggle|parameter|field|file|function|method|class|classes|api|helper|module|config|configuration|key|hook|op|operator|kernel|and|or|nor|but|to|in|on|at|by|for|with|from|of|as|that|which|who|is|are|was|were|be|been|has|have|had|do|does|did|will|can|could|may|might|must|should|would|now|also|only|here|there|so|then|when|where|while|if|because|since|instead|into|under|over|after|before|via|per|plus|than|this|it|its|itself|always|never|still|first)$)");
