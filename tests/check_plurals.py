@@ -30,6 +30,7 @@ KNOWN = {
     "src/mergelens/guide/phrases.cc": None,
     # Model prompts: read by a model, not by a reader.
     "src/mergelens/guide/prompt_excerpt.cc": None,
+    "src/mergelens/guide/prompt_facts.cc": None,
     "src/mergelens/guide/prompt.cc": None,
     "src/mergelens/guide/triage.cc": None,
     # Counts of 2 or more only (the file count is checked above the format).

@@ -176,11 +176,17 @@ TEST_F(Truths, AboutACountDerivedFromTheChangeIsTrueWithinFifteenPercent) {
 }
 
 TEST_F(Truths, ASymbolWrittenWithANoteKeepsItsName) {
+  // A label of prose claims nothing (issue 31): the symbol stands whole.
   Guide g;
   g.focus.push_back({"python/pkg/srt/multimodal.py", 0, 0, "_build_video_cfg (thresholds)",
                      "阈值是否合理？", ""});
   g.focus.push_back(
       {"python/pkg/srt/multimodal.py", 0, 0, "module doc / imports", "导入顺序是否重要？", ""});
+  EXPECT_TRUE(check_citations(g, index).empty());
+  // A name in the label the change lacks: the symbol is cut to its leading
+  // name; a leading name the change lacks: the symbol is cleared.
+  g.focus[0].symbol = "_build_video_cfg (calls `_ghost_threshold`)";
+  g.focus[1].symbol = "_ghost_cfg (thresholds)";
   auto fails = check_citations(g, index);
   ASSERT_EQ(fails.size(), 2u);
   remove_failed_citations(g, fails, Guide{}, index);

@@ -46,6 +46,8 @@ std::string unquoted(std::string_view text) {
 
 CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLookup repo)
     : repo_(std::move(repo)) {
+  for (char c : change.repo)
+    this_repo_.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   auto add_text = [&](std::string_view t) {
     corpus_.append(t);
     corpus_.push_back('\n');
@@ -215,7 +217,10 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
   for (const auto& b : facts.referenced_by) {
     if (b.ref.starts_with("#")) {
       try {
-        prs_.insert(std::stoll(b.ref.substr(1)));
+        const std::int64_t n = std::stoll(b.ref.substr(1));
+        prs_.insert(n);
+        if (b.merged_at > 0 && change.merged_at > 0 && b.merged_at < change.merged_at)
+          claimable_.earlier[n] = b.merged_at;
       } catch (...) {
       }
     } else {
@@ -248,6 +253,11 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
     }
   }
   for (const auto& d : facts.definitions)
+    if (d.change == "added") {
+      claimable_.added.insert(d.name);
+      claimable_.added.insert(bare(d.name));
+    }
+  for (const auto& d : facts.definitions)
     if (d.change == "modified" || d.change == "signature_changed" || d.change == "removed") {
       claimable_.existed.insert(d.name);
       claimable_.existed.insert(bare(d.name));
@@ -262,6 +272,7 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
   for (const auto& t : tokens_)
     if (upper_variable(t)) variables_.insert(t);
   add_numbers(corpus_, numbers_);
+  scan_links(corpus_);
   // "#123", ".../pull/123", ".../issues/123" written anywhere in the text.
   for (size_t i = 0; i < corpus_.size(); ++i) {
     size_t digits = std::string::npos;
@@ -272,6 +283,17 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
     else if (corpus_.compare(i, 8, "/issues/") == 0)
       digits = i + 8;
     if (digits == std::string::npos) continue;
+    // A link to another project's PR is not this one's #N (scan_links keeps
+    // it as owner/repo#N); a fork or mirror of the same name counts as this.
+    if (corpus_[i] == '/' && !this_repo_.empty()) {
+      const size_t host = corpus_.rfind("github.com/", i);
+      if (host != std::string::npos && i - host < 160 && corpus_.find_first_of(" \n\t", host) > i) {
+        std::string repo = corpus_.substr(host + 11, i - host - 11);
+        for (auto& ch : repo) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        auto name = [](std::string_view r) { return r.substr(r.rfind('/') + 1); };
+        if (repo.find('/') != std::string::npos && name(repo) != name(this_repo_)) continue;
+      }
+    }
     size_t j = digits;
     while (j < corpus_.size() && j - digits < 12 &&
            std::isdigit(static_cast<unsigned char>(corpus_[j])))
@@ -286,6 +308,7 @@ void CitationIndex::add_context_code(std::string_view text) {
   scan_tokens(text, tokens_);
   unquoted_ += "\n" + unquoted(text);
   add_numbers(text, numbers_);
+  scan_links(text);
 }
 
 std::string CitationIndex::resolve_path(std::string_view cited) const {
@@ -471,7 +494,9 @@ bool CitationIndex::matches_pattern(std::string_view span) const {
     const bool placeholder = (ch == 'N' || ch == 'K') && i > 0 && span[i - 1] == '_' &&
                              (i + 1 == span.size() || !citation_text::word_char(span[i + 1]));
     if (ch == '*') {
-      re += R"(\w+)";
+      // Word characters or a format placeholder (`static_*` for
+      // `f"static_{observer}"`).
+      re += R"((?:\w|\{[^}]{1,40}\})+)";
     } else if (placeholder) {
       // A number, a format placeholder, the letter itself, or a regex's
       // digit class (`<image_\d+>` in a pattern of the code).

@@ -50,6 +50,8 @@ Cut cut_text(std::string_view t, const Cuts& c) {
       if (r.begin < range.second && range.first < r.end)
         failing.insert(failing.end(), fs.begin(), fs.end());
     std::string s(t.substr(r.begin, r.end - r.begin));
+    // A sentence that only points back at one removed goes with it.
+    if (failing.empty() && removed && prune_text::refers_back(s)) continue;
     if (failing.empty()) {
       kept.push_back(std::move(s));
       after.push_back(removed);
@@ -354,7 +356,11 @@ size_t remove_failed_citations(Guide& g, const std::vector<CitationFailure>& fai
       p.removed_item(field);
       continue;
     }
-    if (!p.text(field, "note", g.references[i].note, "note removed")) g.references[i].note.clear();
+    // A reference without its note is a bare link: it goes whole.
+    if (!p.text(field, "note", g.references[i].note, "item removed")) {
+      p.removed_item(field);
+      continue;
+    }
     refs.push_back(std::move(g.references[i]));
   }
   g.references = std::move(refs);

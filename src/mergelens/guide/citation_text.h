@@ -26,6 +26,14 @@ struct NumberToken {
 // Numbers standing alone in `text` (not inside identifiers such as fp8 or H100).
 std::vector<NumberToken> scan_numbers(std::string_view text);
 
+// Whether a figure the change does not write is worked out from `operands`
+// (figures it does give, cited in the same place): a ratio of two ("1.36x"
+// for 1191.79 / 877.16), a percentage (a difference relative to one, "1.5%"
+// for 1006.81 against 1022.05, or one as a share of the other), or a
+// difference of two plain decimals, within the rounding of the digits
+// written. A figure with another unit (ms, GB, tok/s) is never derived.
+bool derived_figure(const NumberToken& n, const std::vector<double>& operands);
+
 // Identifier tokens of `text` ([A-Za-z_][A-Za-z0-9_]*) of at least `min_len`.
 void scan_tokens(std::string_view text, std::set<std::string>& out, size_t min_len = 1);
 std::vector<std::string> tokens_of(std::string_view text);

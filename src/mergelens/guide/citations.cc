@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include <fmt/format.h>
 #include <re2/re2.h>
@@ -78,6 +79,21 @@ class Checker {
     }
   }
 
+  // The figures of a text that the change gives: a figure worked out from
+  // them (a ratio, a percentage) may stand beside them (derived_figure).
+  void note_figures(const std::string& field, std::string_view t) {
+    const std::string list = field.substr(0, field.find('['));
+    for (const auto& n : scan_numbers(prose::without_code(t))) {
+      if (n.version || !ix_.has_number(n.text, true)) continue;
+      try {
+        const double v = std::stod(n.text);
+        item_figures_[field].push_back(v);
+        if (list != field) list_figures_[list].push_back(v);
+      } catch (...) {
+      }
+    }
+  }
+
   void text(const std::string& field, const std::string& part, std::string_view t, Where place) {
     for (const auto& r : prose::sentences(t)) sentence(field, part, t, r, place);
   }
@@ -95,35 +111,73 @@ class Checker {
            0);
   }
 
+  // A symbol names code: each name in it must be the change's. Writers add a
+  // label to it ("`K2qCsrPipelineMc` (members)", "`f` (removed `_x`)") or
+  // write a label alone ("file header (design contract)"): words of prose
+  // claim nothing, names (snake_case, CamelCase, a.b, paths) are checked. A
+  // single word is a name.
   void symbol(const std::string& field, const std::string& s) {
     std::string c = span_text(s);
     if (c.empty() || ix_.has_code_span(c)) return;
-    for (const auto& t : tokens_of(c))
-      if (!ix_.has_token(t)) {
+    std::vector<std::string> words;
+    for (size_t a = 0, b; a < c.size(); a = b + 1) {
+      b = c.find_first_of(" \t,;()", a);
+      if (b == std::string::npos) b = c.size();
+      std::string w = c.substr(a, b - a);
+      std::erase(w, '`');
+      while (!w.empty() && (w.back() == ':' || w.back() == '.')) w.pop_back();
+      if (!w.empty()) words.push_back(span_text(w));
+    }
+    auto name_ok = [&](const std::string& w) {
+      if (ix_.has_code_span(w) || ix_.path_exists(w) || ix_.names_file(w)) return true;
+      auto toks = tokens_of(w);
+      return !toks.empty() && std::all_of(toks.begin(), toks.end(), [&](const std::string& t) {
+        return ix_.has_token(t) || ix_.built_token(t);
+      });
+    };
+    for (const auto& w : words) {
+      if (words.size() > 1 && !names_code(w)) continue;  // a word of the label
+      if (!name_ok(w)) {
         fail(field, "symbol", "`" + s + "`", "not in the change", 0, 0);
         return;
       }
+    }
+  }
+
+  // A word that reads as code: `snake_case`, `CamelCase`, `a.b`, `f()`, a
+  // path, digits in a name; not "members" or "Design".
+  static bool names_code(std::string_view w) {
+    if (std::none_of(w.begin(), w.end(), [](unsigned char ch) { return std::isalnum(ch); }))
+      return false;  // "/" or "—" between words of a label
+    for (size_t i = 0; i < w.size(); ++i) {
+      const unsigned char ch = w[i];
+      if (ch == '_' || ch == '.' || ch == '/' || ch == ':' || ch == '[' || ch == '<' ||
+          std::isdigit(ch) || (i > 0 && std::isupper(ch)))
+        return true;
+      if (ch >= 0x80) return false;  // a label in Chinese
+    }
+    return false;
   }
 
   void ref(const std::string& field, const std::string& r) {
     std::string_view v = r;
-    auto hash = v.find('#');
-    if (hash != std::string_view::npos) {
-      std::string digits(v.substr(hash + 1));
-      bool ok = !digits.empty() && digits.size() < 12 &&
-                std::all_of(digits.begin(), digits.end(),
-                            [](unsigned char c) { return std::isdigit(c); });
-      if (ok && hash == 0)
-        ok = ix_.has_pr(std::stoll(digits));
-      else if (ok)
-        ok = ix_.has_code_span(r);  // owner/repo#N must be written in the change
-      if (!ok) fail(field, "ref", r, "reference not in the change", 0, 0);
-      return;
+    bool ok = false;
+    const auto hash = v.find('#'), at = v.find('@');
+    if (hash == 0) {
+      std::string digits(v.substr(1));
+      ok = !digits.empty() && digits.size() < 12 &&
+           std::all_of(digits.begin(), digits.end(),
+                       [](unsigned char c) { return std::isdigit(c); }) &&
+           ix_.has_pr(std::stoll(digits));
+    } else if (hash != std::string_view::npos || at != std::string_view::npos) {
+      // owner/repo#N, owner/repo@sha: written in the change or linked by it.
+      ok = ix_.has_code_span(r) || ix_.has_repo_ref(r);
+    } else {
+      bool hex = v.size() >= 7 &&
+                 std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isxdigit(c); });
+      ok = (hex && ix_.has_sha(v)) || ix_.has_url(v);
     }
-    bool hex = v.size() >= 7 &&
-               std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isxdigit(c); });
-    if (!(hex && ix_.has_sha(v)) && !ix_.has_url(v))
-      fail(field, "ref", r, "reference not in the change", 0, 0);
+    if (!ok) fail(field, "ref", r, "reference not in the change", 0, 0);
   }
 
  private:
@@ -162,7 +216,7 @@ class Checker {
     urls(rest, bad);
     refs(rest, bad);
     paths(rest, may, bad);
-    numbers(rest, may, bad);
+    numbers(rest, field, may, bad);
   }
 
   bool span_ok(std::string_view raw, std::string_view s, size_t at, bool may, std::string* why) {
@@ -224,6 +278,7 @@ class Checker {
         proposed = true;
         continue;
       }
+      if (ix_.built_token(tok)) continue;  // `train_sft` from `split += "_sft"`
       unknown.push_back(tok);
     }
     bool odd_number = false;
@@ -379,7 +434,7 @@ class Checker {
   }
 
   template <class Bad>
-  void numbers(std::string& t, bool may, Bad& bad) {
+  void numbers(std::string& t, const std::string& field, bool may, Bad& bad) {
     // Ranges "120-135", "120–135": lines when they overlap a hunk, counts
     // when both ends are figures of the change.
     re2::StringPiece in(t);
@@ -406,13 +461,24 @@ class Checker {
       if (n.version)
         ok = ix_.has_code_span(n.text) || may;
       else if (n.strict)
-        ok = ix_.has_number(n.text, true);
+        ok = ix_.has_number(n.text, true) || derived(n, field);
       else
         ok = ix_.has_number(n.text, false) || (may && !line_cued(t, n.pos)) ||
              (!line_cued(t, n.pos) && approximate(t, n.pos, n.end) && ix_.near_count(n.text));
       if (!ok)
         bad(n.written, n.strict ? "a figure the change does not give" : "number not in the change");
     }
+  }
+
+  // A figure worked out from the figures its item cites, or, when the item
+  // cites fewer than two, from those of its list ("0.4%" under the list item
+  // that gives 347.72 and 349.23).
+  bool derived(const citation_text::NumberToken& n, const std::string& field) const {
+    auto item = item_figures_.find(field);
+    if (item != item_figures_.end() && item->second.size() >= 2)
+      return citation_text::derived_figure(n, item->second);
+    auto list = list_figures_.find(field.substr(0, field.find('[')));
+    return list != list_figures_.end() && citation_text::derived_figure(n, list->second);
   }
 
   // "about 40", "~40", "约 40", "40 左右", "40 多": an approximate count.
@@ -451,6 +517,8 @@ class Checker {
   bool names_variable_ = false;
   bool sibling_value_ = false;
   bool negative_ = false;  // the sentence says something is not in the change
+  std::map<std::string, std::vector<double>> item_figures_;  // field → figures the change gives
+  std::map<std::string, std::vector<double>> list_figures_;  // list name → the same
 };
 
 // Visits every text of a guide with its field, part and place.
@@ -498,6 +566,9 @@ CitationReport check_guide(const Guide& g, const CitationIndex& index) {
   for_each_text(g, [&](const std::string&, const std::string&, std::string_view t, Where) {
     c.note_variables(t);
   });
+  for_each_text(g, [&](const std::string& field, const std::string&, std::string_view t, Where) {
+    c.note_figures(field, t);
+  });
   for_each_text(g, [&](const std::string& field, const std::string& part, std::string_view t,
                        Where place) { c.text(field, part, t, place); });
   for (size_t i = 0; i < g.focus.size(); ++i) {
@@ -514,6 +585,7 @@ CitationReport check_guide(const Guide& g, const CitationIndex& index) {
   // Claims about the change checked against the code before and after it,
   // and words that only a writer's prompt has.
   check_claims(g, index, out.failures);
+  check_order_claims(g, index, out.failures);
   find_prompt_leaks(g, out.failures);
   return out;
 }

@@ -116,6 +116,17 @@ class CitationIndex {
   bool has_pr(std::int64_t number) const;
   bool has_sha(std::string_view hex) const;
   bool has_url(std::string_view url) const;
+  // A reference to another repository, `owner/repo#N` or `owner/repo@sha`
+  // (a sha of at least 7 digits): written so in the change, or as a link
+  // (`github.com/owner/repo/pull/N`, `.../issues/N`, `.../commit/SHA`) in the
+  // change or the code shown beside it. Case-insensitive on owner/repo.
+  bool has_repo_ref(std::string_view ref) const;
+  // An identifier the change builds rather than writes: a name of the change
+  // joined to a string fragment it appends or prepends (`train_sft` from
+  // `"train"` and `split += "_sft"`, `static_minmax` from
+  // `f"static_{observer}"`). Both parts must be written in the change or the
+  // context code; a fragment alone (`"_sft"`) must start or end with `_`.
+  bool built_token(std::string_view token) const;
 
   // Code the writer was shown beside the change (definitions read at the
   // parent or the merge, guide/prompt.h ContextText): its identifiers and
@@ -130,6 +141,10 @@ class CitationIndex {
     bool switches_known = false;
     std::map<std::string, FileStatus> files;  // path (and old path) → status
     std::set<std::string> existed;            // definitions at the parent, bare and qualified
+    std::set<std::string> added;              // definitions the change adds, bare and qualified
+    // PRs of this repository the store says merged before this change (they
+    // name it, but are no later change): number → merge time, UTC seconds.
+    std::map<std::int64_t, std::int64_t> earlier;
     bool context_known = false;
   };
   const Claimable& claimable() const { return claimable_; }
@@ -148,6 +163,11 @@ class CitationIndex {
   std::vector<std::int64_t> counts_;  // counts only (no line numbers), for near_count
   std::set<std::int64_t> prs_;        // PR/issue numbers written or referenced
   std::vector<std::string> shas_;     // commit shas of the change and its references
+  std::set<std::string> repo_refs_;   // "owner/repo#N", "owner/repo@sha" (lower case)
+  std::string this_repo_;             // "owner/repo" of the change (lower case)
+  // Records the links to PRs, issues and commits of `text` (repo_refs_; a
+  // link to this repository's PR also goes to prs_).
+  void scan_links(std::string_view text);
   struct Span {
     std::string path;
     std::int32_t start, end;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <ctime>
 #include <set>
 
 #include <fmt/format.h>
@@ -38,6 +39,14 @@ const RE2& new_after_en() {
 // `f` helper"), a verb ("the new `f` reads ..."; a word in -s or -ed is taken
 // for one) or a function word keeps the claim on the span.
 bool modifies_a_noun(std::string_view after) {
+  // "adds the `X` to `Y` translation": the translation is new, not `X`.
+  static const RE2 mapping(
+      R"((?i)^\s+(?:to|into|->|\x{2192})\s+\S+\s+(?:translation|conversion|mapping|normali[sz]ation|migration|renaming|rename|bridge|shim|alias|adapter|fallback)\b)");
+  static const RE2 mapping_zh(
+      R"(^\s*(?:到|至|转为|转换为|映射到)\s*\S{1,80}?\s*的?(?:转换|映射|换算|迁移|别名|适配|回退|兼容))");
+  if (RE2::PartialMatch(re2::StringPiece(after.data(), after.size()), mapping) ||
+      RE2::PartialMatch(re2::StringPiece(after.data(), after.size()), mapping_zh))
+    return true;
   static const RE2 en(R"(^\s+([a-z]+)\b)");
   static const RE2 keeps(
       R"(^(?:env|environment|var|variable|variables|switch|switches|flag|option|knob|setting|toggle|parameter|field|file|function|method|class|classes|api|helper|module|config|configuration|key|hook|op|operator|kernel|and|or|nor|but|to|in|on|at|by|for|with|from|of|as|that|which|who|is|are|was|were|be|been|has|have|had|do|does|did|will|can|could|may|might|must|should|would|now|also|only|here|there|so|then|when|where|while|if|because|since|instead|into|under|over|after|before|via|per|plus|than|this|it|its|itself|always|never|still|first)$)");
@@ -145,7 +154,10 @@ std::vector<Subject> subjects(std::string_view s, const Claimable& c, const Cita
       std::string full = ix.resolve_path(name);
       if (!full.empty()) sub.file = full;
     }
-    if (!sub.sw && sub.file.empty() && c.context_known) sub.existed_def = c.existed.count(name) > 0;
+    // A name the change defines anew (a method it adds to its class) is new
+    // where it is defined, though a namesake existed elsewhere.
+    if (!sub.sw && sub.file.empty() && c.context_known)
+      sub.existed_def = c.existed.count(name) > 0 && !c.added.count(name);
     if (sub.sw || !sub.file.empty() || sub.existed_def) out.push_back(std::move(sub));
   };
   for (const auto& sp : prose::code_spans(s)) add(citation_text::span_text(std::string(sp.code)), sp.begin, sp.end);
@@ -181,7 +193,7 @@ class ClaimChecker {
     for (const auto& sub : subjects(s, c_, ix_)) {
       std::string why;
       Family fam = Family::kNew;
-      if (says_new(s, sub)) {
+      if (says_new(s, sub) && !proposes(field, s)) {
         if (sub.sw && sub.sw->existed_at_parent)
           why = fmt::format("`{}` existed before this change ({} at {})", sub.sw->name,
                             sub.sw->before.origin, where(sub.sw->before));
@@ -232,12 +244,28 @@ class ClaimChecker {
   bool any_false() const { return !false_.empty(); }
 
  private:
+  // A gap, advice or design alternative that opens with "Add", "Introduce",
+  // "增加" proposes what to add; it claims nothing about the change ("增加
+  // `f` 在草稿路径上的测试": add a test of `f`).
+  static bool proposes(const std::string& field, std::string_view s) {
+    if (!field.starts_with("gaps") && !field.starts_with("advice") &&
+        !field.starts_with("design_decisions"))
+      return false;
+    static const RE2 kImperative(
+        R"(^\s*(?:(?i:add|introduce|create|define|write|expose)\b|增加|添加|新增|引入|加入|补充|补上|编写))");
+    return matches(s, kImperative);
+  }
+
   bool says_new(std::string_view s, const Subject& sub) const {
     std::string_view before = s.substr(0, sub.begin), after = s.substr(sub.end);
     if (before.size() > 64) before = before.substr(before.size() - 64);
     std::string b = prose::without_code(before);
     if ((matches(b, new_before_en()) || matches(b, new_before_zh())) && !modifies_a_noun(after))
       return true;
+    // "the alias on line 13 of `x.py` are new logic": the span is the object
+    // of a preposition, not what "are new" is said of.
+    static const RE2 kObject(R"((?i)\b(?:of|in|from|at|inside|within|under)\s*$)");
+    if (matches(b, kObject)) return false;
     return matches(after, new_after_en()) || matches(after, new_after_zh());
   }
 
@@ -307,7 +335,74 @@ void for_each_text(const Guide& g, Fn fn) {
     fn(fmt::format("references[{}]", i), "note", g.references[i].note);
 }
 
+// "later", "follow-up", "后续" said of a PR: the claim that it came after.
+const RE2& later_cue() {
+  static const RE2 re(
+      R"((?i)\b(?:later|follow[- ]?ups?|followed up|subsequent(?:ly)?|afterwards|newer)\b|后续|之后的|随后|后来|此后)");
+  return re;
+}
+
+std::string day_of(std::int64_t t) {
+  const std::time_t tt = static_cast<std::time_t>(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  return fmt::format("{:04}-{:02}-{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+}
+
 }  // namespace
+
+void check_order_claims(const Guide& g, const CitationIndex& index,
+                        std::vector<CitationFailure>& out) {
+  const auto& earlier = index.claimable().earlier;
+  if (earlier.empty()) return;
+  static const RE2 kRef(R"((?:^|[^\w/])#(\d{1,9})\b)");
+  auto visit = [&](const std::string& field, const std::string& part, std::string_view t) {
+    for (const auto& r : prose::sentences(t)) {
+      const std::string_view s = t.substr(r.begin, r.end - r.begin);
+      re2::StringPiece in(s.data(), s.size());
+      std::string digits;
+      while (RE2::FindAndConsume(&in, kRef, &digits)) {
+        const auto it = earlier.find(std::stoll(digits));
+        if (it == earlier.end()) continue;
+        const size_t end = static_cast<size_t>(in.data() - s.data());
+        const size_t at = end - digits.size() - 1;
+        // The cue next to the reference: up to a few words before or after.
+        const size_t from = at > 40 ? at - 40 : 0;
+        const std::string_view near_before = s.substr(from, at - from);
+        const std::string_view near_after = s.substr(end, std::min<size_t>(24, s.size() - end));
+        if (!matches(near_before, later_cue()) && !matches(near_after, later_cue())) continue;
+        out.push_back({field, part, "#" + digits,
+                       fmt::format("#{} merged before this change ({})", digits,
+                                   day_of(it->second)),
+                       r.begin, r.end});
+        break;
+      }
+    }
+  };
+  for_each_text(g, visit);
+  for (size_t i = 0; i < g.questions.size(); ++i)
+    visit(fmt::format("questions[{}]", i), "", g.questions[i]);
+}
+
+void fix_reference_order(Guide& g, const CitationIndex& index) {
+  const auto& earlier = index.claimable().earlier;
+  for (auto& r : g.references) {
+    if (!r.ref.starts_with('#') || r.ref.size() < 2 || r.ref.size() > 10) continue;
+    if (!std::all_of(r.ref.begin() + 1, r.ref.end(),
+                     [](unsigned char ch) { return std::isdigit(ch); }))
+      continue;
+    const auto it = earlier.find(std::stoll(r.ref.substr(1)));
+    if (it == earlier.end()) continue;
+    if (!matches(r.relation, later_cue()) && r.relation.find("fixed_by") == std::string::npos &&
+        r.relation.find("follow_up") == std::string::npos)
+      continue;
+    const std::string was = r.relation;
+    r.relation = g.lang == "zh" ? "更早的改动" : "earlier change";
+    g.writer.edits.push_back(fmt::format("references: {} \"{}\": merged before this change ({}): "
+                                         "now \"{}\"",
+                                         r.ref, was, day_of(it->second), r.relation));
+  }
+}
 
 void check_claims(const Guide& g, const CitationIndex& index, std::vector<CitationFailure>& out) {
   const auto& c = index.claimable();

@@ -28,4 +28,17 @@ namespace mergelens {
 void check_claims(const Guide& guide, const CitationIndex& index,
                   std::vector<CitationFailure>& out);
 
+// Claims about order: a PR called "later", "follow-up" or "后续" (a question's
+// premise included) that the store says merged before this change (a PR that
+// names this one but came first). Appends one failure per sentence making
+// such a claim. Nothing when the store knows no such PR.
+void check_order_claims(const Guide& guide, const CitationIndex& index,
+                        std::vector<CitationFailure>& out);
+
+// A reference whose relation says it came later ("later fix", "follow_up",
+// "fixed_by", "后续") while the store says it merged before this change gets
+// the relation "earlier change" ("更早的改动"); each fix is recorded in
+// guide.writer.edits. The reference itself stays: it is real.
+void fix_reference_order(Guide& guide, const CitationIndex& index);
+
 }  // namespace mergelens

@@ -166,8 +166,23 @@ std::string guide_to_markdown(const Guide& g) {
   if (!g.audience.empty()) out += fmt::format("\n**{}**: {}\n", L.audience, g.audience);
   if (!g.references.empty()) {
     out += fmt::format("\n**{}**\n", L.references);
-    for (const auto& r : g.references)
-      out += fmt::format("- {}\n", r.note.empty() ? r.ref : r.note);
+    // Each entry names its PR or commit (a 40-digit sha shown by its first 12).
+    for (const auto& r : g.references) {
+      std::string ref = r.ref;
+      const auto at = ref.find('@');
+      if (at != std::string::npos && ref.size() - at - 1 > 12) ref.resize(at + 13);
+      if (at == std::string::npos && ref.size() == 40 &&
+          ref.find_first_not_of("0123456789abcdef") == std::string::npos)
+        ref.resize(12);
+      // A note that names its reference already ("follow-up to #1250",
+      // "reverts 470c077999") stands alone.
+      const auto id_at = r.ref.find_last_of("#@");
+      const std::string id = r.ref.substr(id_at == std::string::npos ? 0 : id_at + 1, 7);
+      if (r.note.empty() || (!id.empty() && r.note.find(id) != std::string::npos))
+        out += fmt::format("- {}\n", r.note.empty() ? ref : r.note);
+      else
+        out += fmt::format("- {}{}{}\n", ref, L.zh ? "：" : ": ", r.note);
+    }
   }
   out += "\n";
   if (g.importance.value > 0)

@@ -83,15 +83,36 @@ std::vector<Range> sentences(std::string_view t) {
     start = end;
     return end;
   };
+  // A stop inside a parenthesis closed on the same line ends no sentence:
+  // "(about 1.5% lower; duration 101.71 s)" is one aside.
+  size_t depth = 0;
+  auto closes_on_line = [&](size_t from) {
+    int d = 0;
+    for (size_t j = from; j < t.size() && t[j] != '\n'; ++j) {
+      if (t[j] == '(' || t.substr(j, 3) == "\uFF08") ++d;
+      if (t[j] == ')' || t.substr(j, 3) == "\uFF09") {
+        if (--d == 0) return true;
+      }
+    }
+    return false;
+  };
   while (i < t.size()) {
     if (next_span < spans.size() && i == spans[next_span].begin) {
       i = spans[next_span++].end;
       continue;
     }
+    if (t[i] == '(' || t.substr(i, 3) == "\uFF08") {
+      if (depth > 0 || closes_on_line(i)) ++depth;
+    } else if ((t[i] == ')' || t.substr(i, 3) == "\uFF09") && depth > 0) {
+      --depth;
+    }
     bool stop = false;
     size_t after = i + 1;
     if (t[i] == '\n') {
       stop = true;
+      depth = 0;
+    } else if (depth > 0) {
+      stop = false;
     } else if (t[i] == '.' || t[i] == '!' || t[i] == '?' || t[i] == ';') {
       bool spaced = i + 1 >= t.size() || t[i + 1] == ' ' || t[i + 1] == '\n';
       stop = spaced && !(t[i] == '.' && abbreviation_before(t, i));

@@ -40,7 +40,14 @@ bool sentence_reads(std::string_view t) {
 std::vector<std::pair<size_t, size_t>> separators(std::string_view s) {
   std::vector<std::pair<size_t, size_t>> out;
   const std::string plain = prose::without_code(s);
+  int depth = 0;  // a separator inside a parenthesis splits the aside, not the sentence
   for (size_t i = 0; i < plain.size();) {
+    if (plain[i] == '(' || plain.compare(i, 3, "\uFF08") == 0) ++depth;
+    if ((plain[i] == ')' || plain.compare(i, 3, "\uFF09") == 0) && depth > 0) --depth;
+    if (depth > 0) {
+      ++i;
+      continue;
+    }
     size_t len = 0;
     for (std::string_view sep :
          {", ", "\uFF0C", " \u2014 ", "\u2014\u2014", " \u2013 ", ": ", "\uFF1A"})
@@ -141,6 +148,35 @@ bool ends_with_stop(std::string_view s) {
   return false;
 }
 
+// An opening clause that cannot stand without the one after it.
+bool subordinate(std::string_view head) {
+  static const RE2 kSub(
+      R"(^\s*(?:(?i:to|in order to|so that|if|when|whenever|unless|because|since|although|though|while|after|before|once|for|with|by)\b|为了|如果|若|当|一旦|由于|因为|虽然|尽管|对于|为)[^.;。；]*$)");
+  return RE2::FullMatch(re2::StringPiece(head.data(), head.size()), kSub);
+}
+
+// Whether text after a comma goes on with the sentence's verb.
+bool continues_with_verb(std::string_view t) {
+  static const RE2 kVerb(
+      R"(^(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|should|may|might|must|shows?|means?|says?|gives?|makes?|remains?|stays?)\b)");
+  return RE2::PartialMatch(re2::StringPiece(t.data(), t.size()), kVerb);
+}
+
+// Parentheses and brackets left balanced (a cut never leaves "… 0.4457)").
+bool balanced(std::string_view t) {
+  int round = 0, full = 0, square = 0;
+  const std::string plain = prose::without_code(t);
+  for (size_t i = 0; i < plain.size(); ++i) {
+    const char c = plain[i];
+    round += c == '(' ? 1 : c == ')' ? -1 : 0;
+    square += c == '[' ? 1 : c == ']' ? -1 : 0;
+    if (plain.compare(i, 3, "\uFF08") == 0) ++full;
+    if (plain.compare(i, 3, "\uFF09") == 0) --full;
+    if (round < 0 || full < 0 || square < 0) return false;
+  }
+  return round == 0 && full == 0 && square == 0;
+}
+
 }  // namespace
 
 bool stands(std::string_view t) {
@@ -175,9 +211,25 @@ std::string without_clause(std::string_view s, std::string_view citation) {
   // The clause before a colon introduces the one after it: both go.
   const std::string_view sep = s.substr(begin, seps[k - 1].second - begin);
   if (!last && (sep == ": " || sep == "\uFF1A")) return {};
-  std::string rest = std::string(s.substr(0, begin)) + std::string(s.substr(end));
+  // What is left must not be an opening clause without its main one ("to
+  // exclude only the router gate" once ", try `x`" went).
+  if (last && subordinate(s.substr(0, begin))) return {};
+  // An aside between two commas goes with both when the sentence goes on
+  // with its verb ("X (MRV2), with …, is evidence" → "X (MRV2) is evidence").
+  size_t resume = end;
+  if (!last && s.substr(end, 2) == ", " && continues_with_verb(s.substr(end + 2)) &&
+      s.substr(begin, 2) == ", ")
+    resume = end + 1;
+  std::string rest = std::string(s.substr(0, begin)) + std::string(s.substr(resume));
   rest = collapse_spaces(std::move(rest));
+  if (!balanced(rest)) return {};
   return sentence_reads(rest) ? rest : std::string();
+}
+
+bool refers_back(std::string_view sentence) {
+  static const RE2 kBack(
+      R"(^\s*(?:(?i:if so|if not|if yes|if that is so|in that case)\b|如果是|若是|如是|若如此|如果这样|如果不是|若否)|^(?:\S+\s+){0,8}?(?i:these|those|such|this|that|the same|the above)\s+(?:\w+\s+)?(?i:numbers?|figures?|results?|values?|measurements?|runs?|data|gaps?|differences?|percentages?|ratios?|comparisons?|claims?)\b|^\s*(?:[^，。；]{0,12})(?:这些|上述|该|此|这个|这组|以上)(?:数字|数据|数值|结果|差距|差异|比较|对比|百分比|比例|结论|测量))");
+  return RE2::PartialMatch(re2::StringPiece(sentence.data(), sentence.size()), kBack);
 }
 
 std::string join_kept(const std::vector<std::string>& kept, const std::vector<bool>& after_removal,

@@ -21,9 +21,16 @@ bool stands(std::string_view text);
 // names it: "`x`", "#123", "3.7x", "9001-9010"), when that clause is a
 // parenthesis, or a clause after the first that adds to the sentence
 // ("…, and #34869 follows up", "…，#34869 做了后续") rather than limits it
-// ("unless …", "但 …", "只有 …"), and what is left still reads. Empty when
-// no clause can go alone (the sentence goes whole).
+// ("unless …", "但 …", "只有 …"), and what is left still reads: not an
+// opening clause alone ("to exclude only the gate"), no parenthesis left
+// open or closed alone. Separators inside a parenthesis split nothing. Empty
+// when no clause can go alone (the sentence goes whole).
 std::string without_clause(std::string_view sentence, std::string_view citation);
+
+// Whether a sentence argues from the one before it by pointing back at it
+// ("Do not rank the two backends on these numbers", "这些数据不能…"): when
+// that one is removed, this one goes too.
+bool refers_back(std::string_view sentence);
 
 // A paragraph put back together after removals: sentences joined, a
 // leading connector that pointed at a removed sentence dropped ("But",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 
 #include <fmt/format.h>
 #include <re2/re2.h>
@@ -372,6 +373,70 @@ std::string fit_digest(std::string_view d) {
     out.append(s);
   }
   return prose::tidy(out);
+}
+
+namespace {
+
+// How a score's reason opens: "Kept:", "Raised by 1 from 5:", "由 6 上调：".
+struct MoveLead {
+  int direction = 0;  // -1 lowered, 0 kept, 1 raised
+  int from = 0;       // 0 when not said
+  size_t length = 0;  // bytes of the opening, separator and spaces included
+};
+
+std::optional<MoveLead> move_lead(std::string_view reason) {
+  static const RE2 kEn(
+      R"(^(?i:(kept|unchanged|unmoved)|(raised|lifted|increased|moved up|bumped)|(lowered|reduced|decreased|cut|moved down))(?:\s+by\s+\d+)?(?:\s+from\s+(\d+))?(?:\s+to\s+\d+)?\s*(?:[:;,.]|\x{2014}|\s-)\s*)");
+  static const RE2 kZh(
+      R"(^(?:(保持(?:不变)?|维持(?:不变)?|不变)|(?:由|从|较)\s*(\d+)\s*分?\s*(上调|调高|提高|提升|下调|调低|降低)(?:\s*\d+\s*分?)?(?:至\s*\d+)?|(上调|调高|提高|下调|调低|降低)(?:\s*\d+\s*分?)?)\s*[：:；;，,。]\s*)");
+  re2::StringPiece in(reason.data(), reason.size());
+  MoveLead m;
+  std::string kept, up, down, from, zh_verb, zh_bare;
+  if (RE2::Consume(&in, kEn, &kept, &up, &down, &from)) {
+    m.direction = !kept.empty() ? 0 : !up.empty() ? 1 : -1;
+  } else if (RE2::Consume(&in, kZh, &kept, &from, &zh_verb, &zh_bare)) {
+    const std::string& verb = zh_verb.empty() ? zh_bare : zh_verb;
+    const bool lowered = verb == "下调" || verb == "调低" || verb == "降低";
+    m.direction = !kept.empty() ? 0 : lowered ? -1 : 1;
+  } else {
+    return std::nullopt;
+  }
+  if (!from.empty() && from.size() < 3) m.from = std::stoi(from);
+  m.length = reason.size() - in.size();
+  return m;
+}
+
+// Whether the opening is true of a move from `start` to `shown`.
+bool lead_true(const MoveLead& m, int shown, int start) {
+  if (start <= 0) return false;
+  if (m.from > 0 && m.from != start) return false;
+  return m.direction == (shown > start) - (shown < start);
+}
+
+}  // namespace
+
+void align_score_texts(Guide& g) {
+  const bool zh = g.lang == "zh";
+  auto align = [&](GuideScore& shown, int analysis, int triage, const char* name) {
+    const auto m = move_lead(shown.reason);
+    if (!m || analysis <= 0 || shown.reason.size() == m->length) return;
+    if (lead_true(*m, shown.value, analysis) || lead_true(*m, shown.value, triage)) return;
+    std::string lead;
+    if (shown.value == analysis)
+      lead = zh ? "保持：" : "Kept: ";
+    else if (zh)
+      lead = fmt::format("由 {} {}：", analysis, shown.value > analysis ? "上调" : "下调");
+    else
+      lead = fmt::format("{} from {}: ", shown.value > analysis ? "Raised" : "Lowered", analysis);
+    std::string was = shown.reason.substr(0, m->length);
+    while (!was.empty() && static_cast<unsigned char>(was.back()) == ' ') was.pop_back();
+    shown.reason = lead + shown.reason.substr(m->length);
+    g.writer.edits.push_back(
+        fmt::format("{}.reason: opened \"{}\" for {} against the analysis's {}: now \"{}\"", name,
+                    was, shown.value, analysis, lead.substr(0, lead.find_last_not_of(' ') + 1)));
+  };
+  align(g.importance, g.analysis.importance.value, g.triage.importance, "importance");
+  align(g.insight, g.analysis.insight.value, g.triage.insight, "insight");
 }
 
 }  // namespace mergelens

@@ -95,6 +95,15 @@ std::string fit_digest(std::string_view digest);
 // back to the analysis's value and reason.
 void settle_judgment(Guide& guide, const Facts& facts, const Guide& offline);
 
+// A score's reason that opens by saying how the score moved ("Kept:", "Raised
+// from 6:", "Lowered by 2:", "由 6 上调：", "保持：") is made to agree with the
+// numbers shown beside it: when the opening is true neither of a move from
+// guide.analysis's value nor from the triage's, it is written again from the
+// analysis's value (the stored analysis is what the guide shows as "the
+// analysis judged"), and the edit is recorded in guide.writer.edits. Call
+// after guide.analysis and guide.triage are filled (record_judgments).
+void align_score_texts(Guide& guide);
+
 // The two guides of one bilingual answer show one judgment: a verdict or
 // score that moved in one language but went back in the other goes back in
 // both to where the guides started (triage_guide.h starting_judgment:

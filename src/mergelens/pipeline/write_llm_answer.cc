@@ -2,6 +2,7 @@
 // the citation check and pruning, the judgment, validation, and the retry.
 #include <fmt/format.h>
 
+#include "mergelens/guide/claims.h"
 #include "mergelens/guide/digest.h"
 #include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/offline.h"
@@ -51,6 +52,7 @@ Guide finish(Job& job, Guide g, const std::string& lang) {
   settle_judgment(g, start, offline);
   g.lang = lang;
   record_judgments(g, job.facts, job.triage_or_null());
+  align_score_texts(g);
   if (g.digest.empty()) g.digest = compose_digest(g);
   g.limits = offline.limits;
   g.writer.kind = "llm";
@@ -88,6 +90,8 @@ Processed process(Job& job, Guide g, const std::string& lang) {
         headline_width(g.headline)));
   }
   rewrite_prompt_words(g);  // "According to the facts, X" → "X"; the rest the check removes
+  g.lang = lang;
+  fix_reference_order(g, *job.index);
   auto report = check_guide(g, *job.index);
   const Guide& offline = job.offline_guide(lang);
   const size_t before = count_items(g);
