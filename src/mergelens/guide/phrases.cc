@@ -40,7 +40,7 @@ Phrases make_zh() {
   p.close_lines_one = "值得精读：约 {} 行值得细看，都在一个文件中";
   p.rest_cleanup = "；其余 {} 个文件（{}）是清理项，浏览即可";
   p.rest_cleanup_one = "；另一个文件 {} 是清理项，浏览即可";
-  p.selective = "值得选读：只看 {}（约 {} 行），其余可略过";
+  p.selective = "值得选读：先看 {}（约 {} 行）";
   p.skim = "浏览即可：{}";
   p.skip = "可以跳过：{}";
   p.open_prefix = "【未合并】";
@@ -161,7 +161,7 @@ Phrases make_en() {
   p.close_lines_one = "Worth a close read: about {} lines deserve attention, all in one file";
   p.rest_cleanup = "; the other {} files ({}) are clean-up, a glance is enough";
   p.rest_cleanup_one = "; the other file, {}, is clean-up: a glance is enough";
-  p.selective = "Worth a selective read: only {} (about {} lines); skip the rest";
+  p.selective = "Worth a selective read: start with {} (about {} lines)";
   p.skim = "Skim: {}";
   p.skip = "Skip: {}";
   p.open_prefix = "[open] ";
