@@ -26,7 +26,7 @@ Phrases make_zh() {
   p.summary_default_changed = "把 {} 的默认值从 {} 改为 {}";
   p.summary_tests = "附带测试 {}";
   p.summary_fixes = "修复 {}";
-  p.summary_docs_only = "只涉及文档、配置或 CI，没有主路径代码";
+  p.summary_docs_only = "只涉及测试、文档、配置或 CI，没有主路径代码";
   p.summary_cleanup = "属于清理（{}）";
   p.summary_shallow =
       "这是浅克隆的边界提交：它的父提交 {} 不在克隆中，无法计算 "
@@ -147,7 +147,7 @@ Phrases make_en() {
   p.summary_default_changed = "changes the default of {} from {} to {}";
   p.summary_tests = "with tests in {}";
   p.summary_fixes = "fixes {}";
-  p.summary_docs_only = "touches only docs, configuration or CI, no code on the main path";
+  p.summary_docs_only = "touches only tests, docs, configuration or CI, no code on the main path";
   p.summary_cleanup = "is clean-up ({})";
   p.summary_shallow =
       "The boundary commit of a shallow clone: its parent {} is not in the clone, so the diff "

@@ -42,7 +42,9 @@ std::string prev_token(sv s, size_t i) {
 }
 bool hardware_token(const std::string& t) {
   static const RE2 re(
-      "(?:[a-z]{1,3}\\d{2,4}[a-z]{0,3}|gpus?|nodes?|cards?|devices?|ranks?|workers?)");
+      "(?:[a-z]{1,3}\\d{2,4}[a-z]{0,3}|gpus?|nodes?|cards?|devices?|ranks?|workers?|rtx|"
+      "geforce|quadro|tesla|nvidia|amd|instinct|radeon|intel|gaudi|tpus?|npus?|ascend|"
+      "blackwell|hopper|ampere|ada|rubin|machines?|hosts?|sockets?|cpus?|cores?)");
   return RE2::FullMatch(t, re);
 }
 
