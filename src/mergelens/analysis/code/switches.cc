@@ -245,7 +245,11 @@ void mark_unread_switches(
   static const RE2 assign(R"re(^(\s*)([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=])re");
   std::map<std::string, std::optional<std::string>> files;  // each read once
   for (auto& sw : switches) {
-    if (!sw.after.exists || sw.after.path.empty() || sw.after.line <= 0 || !read) continue;
+    // Only a read's value can be stored away: a registry entry, a field or an
+    // option is read through its own name elsewhere.
+    if (!sw.after.exists || sw.after.path.empty() || sw.after.line <= 0 || !read ||
+        !(sw.after.origin.starts_with("read") || sw.after.origin == "config_read"))
+      continue;
     auto it = files.find(sw.after.path);
     if (it == files.end()) {
       std::optional<std::string> content;
@@ -269,6 +273,22 @@ void mark_unread_switches(
     Cap indent, name;
     if (!RE2::PartialMatch(line, assign, &indent, &name)) continue;
     if (indent.empty() && !name.starts_with("_")) continue;  // others may import it
+    if (!indent.empty()) {  // a local of a function, not a class attribute
+      std::string_view above(text.data(), pos);
+      bool in_function = false;
+      while (!above.empty()) {
+        const size_t nl = above.rfind('\n', above.size() - 1);
+        const std::string_view prev =
+            nl == std::string_view::npos ? above : above.substr(nl + 1);
+        above = nl == std::string_view::npos ? std::string_view() : above.substr(0, nl);
+        const size_t ind = prev.find_first_not_of(" \t");
+        if (ind == std::string_view::npos || ind >= indent.size() || prev[ind] == '#') continue;
+        const std::string_view head = prev.substr(ind);
+        in_function = head.starts_with("def ") || head.starts_with("async def ");
+        break;
+      }
+      if (!in_function) continue;
+    }
     if (line.find(sw.name) == std::string_view::npos) continue;  // the read is not on this line
     const RE2 word("\\b" + RE2::QuoteMeta(name) + "\\b");
     re2::StringPiece before(text.data(), pos), after(text.data() + end, text.size() - end);
