@@ -32,8 +32,8 @@ namespace {
 namespace w = score_weights;
 
 // Words of a comment that argues for the code rather than describing it.
-// Words a comment needs, beside its parameter list, to explain code rather
-// than label it ("Child class for the X dataset" does not).
+// Words a docstring with a parameter list needs beside it to explain code
+// rather than label it ("Child class for the X dataset" does not).
 constexpr int kExplainingWords = 12;
 
 bool argues(std::string_view text) {
@@ -185,7 +185,8 @@ std::vector<Item> region_lessons(const Facts& facts, size_t index, std::set<std:
          w::kArguedComment +
              std::min(w::kArguedLength, static_cast<double>(words(n.text)) / w::kWordsPerPoint),
          n.start_line, n.end_line, words(n.text) >= w::kArguedWords);
-    else if (words(prose_part(n.text)) >= kExplainingWords)  // more than a name for the code
+    else if (prose_part(n.text).size() == n.text.size() ||  // no parameter list
+             words(prose_part(n.text)) >= kExplainingWords)
       at("comments explain the code", n.kind == "docstring" ? w::kDocstring : w::kPlainComment,
          n.start_line, n.end_line);
   }
