@@ -193,6 +193,77 @@ def measure(cited_bullets, their, in_range):
             "recall": len(hits) / len(hl_in) if hl_in else float("nan")}
 
 
+def triaged(db, numbers):
+    """How many of the range's changes (by PR number) the model's day triage judged."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    n = 0
+    for num in numbers:
+        n += con.execute("SELECT count(*) FROM triage t JOIN changes c ON c.id = t.change_id "
+                         "WHERE c.number = ?", (num,)).fetchone()[0] > 0
+    con.close()
+    return n
+
+
+def candidates_among(db, start, end, prs):
+    """Of their highlighted PRs, how many the theme pass showed the model (its candidates)."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    row = con.execute("SELECT doc FROM themes WHERE span = ?", (f"revs:{start}..{end}",)).fetchone()
+    ids = json.loads(row[0])["candidates"] if row else []
+    found = 0
+    for n in prs:
+        r = con.execute("SELECT id FROM changes WHERE number = ?", (n,)).fetchone()
+        found += bool(r and r[0] in ids)
+    con.close()
+    return {"candidates": len(ids), "their_prs_among": found}
+
+
+def markdown(kind, results):
+    """One table for README: a row per release and judgment."""
+    out = ["| release | changes | their Highlights: bullets / PRs (in range) / lines | judgment "
+           "| bullets | PRs cited | recall of their PRs | by chance | their bullets hit | draft lines |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for row in results:
+        first = True
+        for label, m in row["judgments"].items():
+            rec = "n/a" if m["hl_in"] == 0 else f"{m['hits']}/{m['hl_in']} = {m['recall']:.2f}"
+            if "triage" in label and m.get("triaged", 0) * 10 < row["prs_in_range"]:
+                continue  # no day triage answered for this range: the analysis again
+            notes = []
+            if m.get("triaged"):
+                notes.append(f"triage judged {m['triaged']} of {row['prs_in_range']} PRs")
+            if "ceiling" in m:
+                c = m["ceiling"]
+                notes.append(f"{c['their_prs_among']} of their PRs among its {c['candidates']} "
+                             f"candidates")
+            note = f" ({'; '.join(notes)})" if notes else ""
+            head = (f"{kind} {row['release']} | {row['merged']} | {row['their_bullets']} / "
+                    f"{row['their_prs']} ({row['their_in_range']}) / {row['their_lines']}"
+                    if first else " | | ")
+            # Recall expected of as many PRs of the range drawn at random.
+            chance = m["cited"] / row["prs_in_range"] if row["prs_in_range"] else 0
+            out.append(f"| {head} | {label}{note} | {m['bullets']} | {m['cited']} | {rec} | "
+                       f"{min(chance, 1):.2f} | {m['bullets_hit']}/{row['their_bullets']} | "
+                       f"{m['lines']} |")
+            first = False
+    # Over the releases: their highlighted PRs found, pooled.
+    pooled = {}
+    for row in results:
+        for label, m in row["judgments"].items():
+            if "triage" in label and m.get("triaged", 0) * 10 < row["prs_in_range"]:
+                continue
+            p = pooled.setdefault(label, [0, 0, 0, 0, 0, 0, 0, 0.0])
+            p[7] += min(m["cited"] / row["prs_in_range"], 1) * m["hl_in"] if row["prs_in_range"] else 0
+            p[0] += m["hits"]; p[1] += m["hl_in"]; p[2] += m["bullets_hit"]
+            p[3] += row["their_bullets"]; p[4] += m["lines"]; p[5] += row["their_lines"]
+            p[6] += 1
+    for label, p in pooled.items():
+        rec = f"{p[0]}/{p[1]} = {p[0] / p[1]:.2f}" if p[1] else "n/a"
+        chance = f"{p[7] / p[1]:.2f}" if p[1] else "n/a"
+        out.append(f"| {kind}, {p[6]} release{'s' if p[6] != 1 else ''} pooled | | | {label} | | | "
+                   f"{rec} | {chance} | {p[2]}/{p[3]} | {p[4]} vs {p[5]} |")
+    return "\n".join(out)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--binary", required=True)
@@ -204,6 +275,7 @@ def main():
     p.add_argument("--variant", action="append", default=[], help="LABEL=DB[:per-pr]")
     p.add_argument("--out", help="write each draft's Markdown into this folder")
     p.add_argument("--json", help="write the figures as JSON here")
+    p.add_argument("--markdown", action="store_true", help="also print a Markdown table")
     a = p.parse_args()
     if "sglang" in a.clone.lower():
         sys.exit("sglang's release notes are held out")
@@ -252,6 +324,7 @@ def main():
                 in_range.discard(None)
                 row["merged"] = fj["merged"]
                 row["their_in_range"] = len([n for n in their["prs"] if n in in_range])
+                row["prs_in_range"] = len(in_range)  # `merged` also counts commits without a PR
                 # Changed lines: the 8 biggest PRs of the range.
                 con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
                 sizes = []
@@ -270,6 +343,9 @@ def main():
             m = measure(cited, their, in_range)
             m["lines"] = len([ln for ln in md.splitlines() if ln.strip()])
             m["source"] = js["themes_source"]
+            m["triaged"] = triaged(db, in_range)
+            if js["themes_source"] == "model":
+                m["ceiling"] = candidates_among(db, start, end, their["prs"])
             row["judgments"][label] = m
         results.append(row)
         prev = rel
@@ -285,6 +361,9 @@ def main():
             src = f" [{m['source']}]" if "source" in m else ""
             print(f"  {(label + src)[:34]:34} {m['bullets']:>7} {m['cited']:>9} {rec:>12} "
                   f"{m['bullets_hit']:>11}/{row['their_bullets']:<5} {m['lines']:>6}")
+    if a.markdown:
+        print()
+        print(markdown(a.kind, results))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)

@@ -103,6 +103,29 @@ def add(parser):
   EXPECT_EQ(find(d, "--num-x")->default_value, "4");
 }
 
+// A string continued on the next line by a backslash (a usage text in a
+// docstring, as vllm-ascend's examples and config classes write them) still
+// counts its lines: the declarations after it keep their line numbers.
+TEST(Switches, LinesAfterABackslashContinuedString) {
+  const std::string src =
+      "\"\"\"Usage:\n"
+      "    python serve.py --enable-ep \\\n"
+      "        --trust-remote-code \\\n"
+      "        --port 8000\n"
+      "\"\"\"\n"
+      "HELP = 'one \\\n"
+      "two'\n"
+      "import os\n"
+      "X = os.getenv(\"SGLANG_AFTER\", \"1\")\n"
+      "def add(parser):\n"
+      "    parser.add_argument(\"--enable-ep\", action=\"store_true\")\n";
+  auto d = scan_switches("examples/serve.py", src);
+  ASSERT_NE(find(d, "SGLANG_AFTER"), nullptr);
+  EXPECT_EQ(find(d, "SGLANG_AFTER")->line, 9);
+  ASSERT_NE(find(d, "--enable-ep", "argparse"), nullptr);
+  EXPECT_EQ(find(d, "--enable-ep", "argparse")->line, 11);
+}
+
 // The prefilters skip only what cannot declare: a read spelled in mixed
 // case, a field of a class named *Options, a config read in a function; a
 // file without any of the words declares nothing.
@@ -421,6 +444,73 @@ TEST(Context, DefinitionsAtTheParentAndCallersAtTheMerge) {
   ASSERT_NE(caller, nullptr) << "run's signature changed: its caller in an importer is context";
   EXPECT_EQ(caller->revision, "merge");
   EXPECT_EQ(caller->at, "pkg/user.py:5");
+}
+
+// Lines added between two methods edit the class, not the method after them
+// (the diff aligns the added method after b's decorator, both being
+// @staticmethod: the first added line sits just above b's own line); a line
+// added inside a method edits the method.
+TEST(Context, LinesAddedBeforeADefinitionDoNotEditIt) {
+  if (!CtagsReader::start()) GTEST_SKIP() << "built without universal-ctags";
+  testing::TempDir dir;
+  testing::GitRepo repo(dir / "work");
+  repo.write("pkg/t.py",
+             "class K:\n    def a(self):\n        x = 1\n        return x\n\n"
+             "    @staticmethod\n    def b():\n        return 2\n");
+  repo.commit("Initial import", "2026-09-01T08:00:00Z");
+  repo.write("pkg/t.py",
+             "class K:\n    def a(self):\n        x = 1\n        x += 1\n        return x\n\n"
+             "    @staticmethod\n    def new():\n        return 3\n\n"
+             "    @staticmethod\n    def b():\n        return 2\n");
+  repo.commit("Add new (#8)", "2026-09-02T08:00:00Z");
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  ASSERT_TRUE(store);
+  IngestOptions io;
+  io.repo_path = repo.path();
+  ASSERT_TRUE(ingest(**store, io, nullptr));
+  auto rec = resolve_repo(**store, "");
+  ASSERT_TRUE(rec);
+  ASSERT_TRUE(analyze(**store, *rec, AnalyzeOptions{}, nullptr));
+  auto c = (*store)->get_change_by_number(rec->id, 8);
+  ASSERT_TRUE(c && *c);
+  auto f = (*store)->get_facts((**c).id);
+  ASSERT_TRUE(f && *f);
+  const auto& ctx = (**f).context;
+  EXPECT_NE(item(ctx, "changed", "K.a"), nullptr) << "x += 1 is inside a";
+  EXPECT_NE(item(ctx, "changed", "K"), nullptr) << "new is added to the class";
+  EXPECT_EQ(item(ctx, "changed", "K.b"), nullptr) << "b and its decorator are untouched";
+}
+
+// The parser's ranges start at `def`: a decorator replaced, or one added
+// right above a kept definition, edits that definition.
+TEST(Context, ADecoratorEditsTheDefinitionItDecorates) {
+  if (!CtagsReader::start()) GTEST_SKIP() << "built without universal-ctags";
+  testing::TempDir dir;
+  testing::GitRepo repo(dir / "work");
+  repo.write("pkg/t.py",
+             "class K:\n    @property\n    def c(self):\n        return 1\n\n"
+             "    def d(self):\n        return 2\n");
+  repo.commit("Initial import", "2026-09-01T08:00:00Z");
+  repo.write("pkg/t.py",
+             "class K:\n    @cached_property\n    def c(self):\n        return 1\n\n"
+             "    @torch.no_grad()\n    def d(self):\n        return 2\n");
+  repo.commit("Decorate (#9)", "2026-09-02T08:00:00Z");
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  ASSERT_TRUE(store);
+  IngestOptions io;
+  io.repo_path = repo.path();
+  ASSERT_TRUE(ingest(**store, io, nullptr));
+  auto rec = resolve_repo(**store, "");
+  ASSERT_TRUE(rec);
+  ASSERT_TRUE(analyze(**store, *rec, AnalyzeOptions{}, nullptr));
+  auto c = (*store)->get_change_by_number(rec->id, 9);
+  ASSERT_TRUE(c && *c);
+  auto f = (*store)->get_facts((**c).id);
+  ASSERT_TRUE(f && *f);
+  const auto& ctx = (**f).context;
+  EXPECT_NE(item(ctx, "changed", "K.c"), nullptr) << "its decorator was replaced";
+  EXPECT_NE(item(ctx, "changed", "K.d"), nullptr) << "it gained a decorator";
+  EXPECT_EQ(item(ctx, "changed", "K"), nullptr) << "no line outside c and d changed";
 }
 
 }  // namespace

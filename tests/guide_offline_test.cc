@@ -279,5 +279,25 @@ TEST(OfflineConsistency, ASkipThatTouchesCodeDoesNotSayTheMainPathIsUntouched) {
   }
 }
 
+// The verifier of issue 35 found "(about 1 lines)" in English digests: a count
+// of lines takes its noun in the right number in every verdict phrase.
+TEST(OfflineConsistency, OneLineIsOneLineInEveryVerdictPhrase) {
+  Change c = slot_change();
+  Facts f = facts_of(c);
+  f.lines_worth_reading = 1;
+  for (Verdict v : {Verdict::kCloseRead, Verdict::kSelectiveRead}) {
+    f.verdict = v;
+    if (v == Verdict::kSelectiveRead) f.verdict_scope = {"python/pkg/cache/slots.py"};
+    const Guide en = write_offline_guide(c, f, "en");
+    EXPECT_EQ(en.verdict_text.find("1 lines"), std::string::npos) << en.verdict_text;
+    EXPECT_EQ(en.digest.find("1 lines"), std::string::npos) << en.digest;
+    const Guide zh = write_offline_guide(c, f, "zh");
+    EXPECT_EQ(zh.verdict_text.find("line"), std::string::npos) << zh.verdict_text;
+  }
+  f.verdict = Verdict::kSelectiveRead;
+  EXPECT_NE(write_offline_guide(c, f, "en").verdict_text.find("about 1 line)"), std::string::npos)
+      << write_offline_guide(c, f, "en").verdict_text;
+}
+
 }  // namespace
 }  // namespace mergelens

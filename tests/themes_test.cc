@@ -5,6 +5,7 @@
 // notes' Markdown in the maintainers' form.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -105,6 +106,15 @@ TEST(ThemeAnswer, APrOutsideTheCandidatesIsDroppedAndSaid) {
   EXPECT_EQ(back->themes[0].title_en, "Paged cache");
 }
 
+report::NotesRange dates(const std::string& since, const std::string& until) {
+  report::NotesRange r;
+  r.since = *parse_instant(since);
+  r.until = *parse_instant(until);
+  r.from_label = since;
+  r.to_label = until;
+  return r;
+}
+
 // A week (2026-09-14 … 20) of seven changes: a feature, its follow-up and the
 // follow-up's revert; a two-part series; a version bump; a small tuning.
 struct WeekStore {
@@ -175,14 +185,7 @@ struct WeekStore {
         {}, {{"pkg/sample.py", FileStatus::kModified}});
   }
 
-  report::NotesRange week_range() const {
-    report::NotesRange r;
-    r.since = *parse_instant("2026-09-14");
-    r.until = *parse_instant("2026-09-21");
-    r.from_label = "2026-09-14";
-    r.to_label = "2026-09-21";
-    return r;
-  }
+  report::NotesRange week_range() const { return dates("2026-09-14", "2026-09-21"); }
 };
 
 llm::Settings settings(const std::string& base) {
@@ -193,6 +196,16 @@ llm::Settings settings(const std::string& base) {
   s.timeout_ms = 5000;
   s.max_retries = 0;
   return s;
+}
+
+// The theme pass over the week of WeekStore.
+ThemeOptions week38() {
+  ThemeOptions o;
+  o.since = *parse_instant("2026-09-14");
+  o.until = *parse_instant("2026-09-21");
+  o.span = week_span("2026-W38");
+  o.label = "week 2026-W38";
+  return o;
 }
 
 std::string fixture(const std::string& name) {
@@ -277,11 +290,7 @@ TEST(ThemesWindow, AReplayedAnswerIsStoredShownAndAskedOnce) {
     llm::answer(res, answer.dump());
   });
   llm::Client client(settings(server.base_url()));
-  ThemeOptions o;
-  o.since = *parse_instant("2026-09-14");
-  o.until = *parse_instant("2026-09-21");
-  o.span = week_span("2026-W38");
-  o.label = "week 2026-W38";
+  const ThemeOptions o = week38();
   auto report = theme_window(*ws.store, ws.repo, client, o);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(report->merged, 7u);
@@ -337,16 +346,51 @@ TEST(ThemesWindow, AReplayedAnswerIsStoredShownAndAskedOnce) {
       << md;
 }
 
+TEST(ThemesWindow, AChangeMergedAfterTheWindowChangesNeitherItsRequestNorItsCache) {
+  WeekStore ws;
+  std::vector<json> requests;
+  const json answer = json::parse(fixture("answer.json"));
+  FakeServer server([&](int, const json& body, httplib::Response& res) {
+    requests.push_back(body);
+    llm::answer(res, answer.dump());
+  });
+  const ThemeOptions o = week38();
+  llm::Client client(settings(server.base_url()));
+  ASSERT_TRUE(theme_window(*ws.store, ws.repo, client, o));
+  ASSERT_EQ(requests.size(), 1u);
+  // The next week reverts the series' second part and builds on the paged cache.
+  ws.add(208, "2026-09-23T09:00:00Z", "Revert \"[Sched][2/2] split the policy (#205)\"",
+         Verdict::kSkip, 2, {"revert"}, {{"reverts", "", 205, "number"}},
+         {{"pkg/sched/policy.py", FileStatus::kModified}});
+  ws.add(209, "2026-09-24T09:00:00Z", "Speed up the paged cache", Verdict::kSkim, 4, {"perf"},
+         {{"builds_on", "", 201, "pkg/kv/paged.py"}}, {{"pkg/kv/paged.py", FileStatus::kModified}});
+  size_t merged = 0;
+  auto cands = theme_candidates(*ws.store, ws.repo, o, merged);
+  ASSERT_TRUE(cands);
+  EXPECT_EQ(merged, 7u);
+  for (const auto& c : *cands) {
+    EXPECT_EQ(c.thread.find("#208"), std::string::npos) << c.ref << ": " << c.thread;
+    EXPECT_EQ(c.thread.find("#209"), std::string::npos) << c.ref << ": " << c.thread;
+  }
+  // Links inside the window and to earlier changes stay.
+  const auto it = std::ranges::find(*cands, std::string("#202"), &ThemeCandidate::ref);
+  ASSERT_NE(it, cands->end());
+  EXPECT_NE(it->thread.find("reverted by #203"), std::string::npos) << it->thread;
+  llm::Client again(settings(server.base_url()));
+  auto rerun = theme_window(*ws.store, ws.repo, again, o);
+  ASSERT_TRUE(rerun);
+  EXPECT_EQ(rerun->calls, 0u) << "the window's request is unchanged: its answer is cached";
+  EXPECT_TRUE(rerun->cached);
+  EXPECT_EQ(requests.size(), 1u);
+}
+
 TEST(ThemesWindow, AnUnusableAnswerStoresNothingAndTheAnalysisStands) {
   WeekStore ws;
   FakeServer server([](int, const json&, httplib::Response& res) {
     llm::answer(res, R"({"themes": [{"title_en": "x", "prs": ["#31337"]}]})");
   });
   llm::Client client(settings(server.base_url()));
-  ThemeOptions o;
-  o.since = *parse_instant("2026-09-14");
-  o.until = *parse_instant("2026-09-21");
-  o.span = week_span("2026-W38");
+  const ThemeOptions o = week38();
   auto report = theme_window(*ws.store, ws.repo, client, o);
   ASSERT_TRUE(report);
   EXPECT_EQ(report->calls, 2u) << "asked once more";
@@ -356,14 +400,33 @@ TEST(ThemesWindow, AnUnusableAnswerStoresNothingAndTheAnalysisStands) {
   EXPECT_EQ(week->themes.source, "analysis");
 }
 
+TEST(ReportNotes, TheLeftOutLineNamesOnlyTheKindsTheRangeHolds) {
+  WeekStore ws;
+  // 2026-09-18 before 09:30: the version bump (a skip) alone.
+  const report::NotesRange r = dates("2026-09-18", "2026-09-18T09:30:00Z");
+  report::NotesOptions o;
+  o.lang = "en";
+  auto n = report::draft_notes(*ws.store, ws.repo, r, o);
+  ASSERT_TRUE(n) << n.error().message;
+  const std::string md = report::notes_markdown(*n);
+  EXPECT_NE(md.find("1 more change not listed (1 skip verdict: CI, docs, tests, version bumps); "
+                    "`notes --all` lists them."),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("0 routine"), std::string::npos) << md;
+  o.lang = "zh";
+  auto zh = report::draft_notes(*ws.store, ws.repo, r, o);
+  ASSERT_TRUE(zh);
+  const std::string zmd = report::notes_markdown(*zh);
+  EXPECT_NE(zmd.find("另有 1 个变更未列出（1 个可跳过：CI、文档、测试、版本号）"), std::string::npos)
+      << zmd;
+  EXPECT_EQ(zmd.find("0 个常规改动"), std::string::npos) << zmd;
+}
+
 TEST(ReportNotes, AReversedRangeIsAnErrorNamingTheBounds) {
   WeekStore ws;
-  report::NotesRange r;
-  r.since = *parse_instant("2026-09-21");
-  r.until = *parse_instant("2026-09-14");
-  r.from_label = "2026-09-21";
-  r.to_label = "2026-09-14";
-  auto n = report::draft_notes(*ws.store, ws.repo, r, report::NotesOptions{});
+  auto n = report::draft_notes(*ws.store, ws.repo, dates("2026-09-21", "2026-09-14"),
+                               report::NotesOptions{});
   ASSERT_FALSE(n);
   EXPECT_EQ(n.error().kind, ErrorKind::kInvalidInput);
   EXPECT_NE(n.error().message.find("2026-09-14"), std::string::npos);

@@ -36,8 +36,12 @@ def sample_store(args):
 
 
 def serve(args, db, *extra):
-    """Starts `mergelens serve` on a free port; returns (process, base URL)."""
-    p = subprocess.Popen([args.binary, "serve", "--db", db, "--port", "0", *extra],
+    """Starts `mergelens serve` on a free port; returns (process, base URL).
+    A sanitizer build (ASAN_OPTIONS set) builds answers several times slower:
+    its deadline is 120 s instead of 15 (test_request_limits checks the
+    deadline itself)."""
+    slow = ["--timeout", "120"] if os.environ.get("ASAN_OPTIONS") else []
+    p = subprocess.Popen([args.binary, "serve", "--db", db, "--port", "0", *slow, *extra],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = p.stdout.readline()
     m = re.search(r"at (http://127\.0\.0\.1:\d+)/", line)

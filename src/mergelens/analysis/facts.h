@@ -16,7 +16,7 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 15;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 16;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
                                             // replacements; 5: reach; 6: importance by
                                             // reach, insight by density, ranked tags;
@@ -41,10 +41,15 @@ inline constexpr int kAnalyzerVersion = 15;  // 2: review facts, open PRs; 3: te
                                             // conditions only, no version
                                             // constants, test gaps need a new
                                             // path, code words from code
-                                            // 15: definitions checked against
+                                            // 15: switch lines after a string
+                                            // continued by a backslash; lines
+                                            // added just before a definition
+                                            // do not edit it, its decorators do
+                                            // 16: definitions checked against
                                             // the parser's tags at the parent
                                             // and merge (kept, moved, nested,
-                                            // inherited, compatible signatures)
+                                            // inherited, compatible signatures),
+                                            // unread switches
 
 enum class Language {
   kUnknown,

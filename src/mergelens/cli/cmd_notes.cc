@@ -107,8 +107,8 @@ Runner setup_notes(CLI::App& sub, const Globals& g) {
       range.from_label = short_rev(a->from);
       range.to_label = short_rev(to);
     } else {
-      if (auto r = parse_date_flag(a->since, "--since", range.since); !r) return r;
-      if (auto r = parse_date_flag(a->until, "--until", range.until); !r) return r;
+      // One check for every command: a reversed or empty range is an error.
+      if (auto r = parse_range_flags(a->since, a->until, range.since, range.until); !r) return r;
       range.from_label = a->since;
       range.to_label = a->until;
     }

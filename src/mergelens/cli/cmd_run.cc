@@ -179,8 +179,11 @@ Runner setup_run(CLI::App& sub, const Globals& g) {
       a->opt.write.client = client.get();
     }
     // Options the export and the server would reject fail before any work.
+    // --base-url is checked whatever the flags, as serve, export and mcp check it.
     if (!a->export_dir.empty() || a->serve)
       if (auto tz = web::TimeZone::named(a->server.tz); !tz) return std::unexpected(tz.error());
+    if (auto base = web::site_base_url(a->server.base_url); !base)
+      return std::unexpected(base.error());
     // [[deliver]] targets: each pass delivers the days that have closed.
     auto targets = deliver::read_targets(a->config);
     if (!targets) return std::unexpected(targets.error());

@@ -14,6 +14,7 @@
 #include "mergelens/pipeline/triage.h"
 #include "mergelens/report/threads.h"
 #include "mergelens/util/http.h"
+#include "mergelens/util/strings.h"
 #include "mergelens/util/utf8.h"
 
 namespace mergelens::cli {
@@ -55,7 +56,7 @@ void print_facts(Out out, const Facts& f, const std::vector<Backlink>& backlinks
     fmt::format_to(out, "  tags        {}\n", fmt::join(names, ", "));
   }
   if (!f.focus.empty()) {
-    fmt::format_to(out, "\n  focus ({} lines worth reading)\n", f.lines_worth_reading);
+    fmt::format_to(out, "\n  focus ({} worth reading)\n", plural(f.lines_worth_reading, "line"));
     for (size_t i = 0; i < f.focus.size(); ++i) {
       const auto& r = f.focus[i];
       fmt::format_to(out, "   {}. {}:{}-{}{}  [{}]\n", i + 1, r.path, r.start_line, r.end_line,
@@ -265,7 +266,8 @@ Runner setup_show(CLI::App& sub, const Globals& g) {
         print_text(std::back_inserter(text), *change, a->patch);
         if (*facts) print_facts(std::back_inserter(text), **facts, *backlinks);
       }
-      const auto phrases = report::thread_phrases(a->lang, change->title, change->merged_at, thread);
+      const auto phrases =
+          report::thread_phrases(a->lang, change->title, change->merged_at, thread);
       if (!phrases.empty())
         text += fmt::format("{}: {}\n", a->lang == "en" ? "Thread" : "关联",
                             fmt::join(phrases, a->lang == "en" ? "; " : "；"));

@@ -93,6 +93,10 @@ std::string lines_label(const Ctx& c, std::int32_t start, std::int32_t end) {
   return fmt_rt(c.tr("第 {}–{} 行", "lines {}–{}"), start, end);
 }
 
+std::string line_count(const Ctx& c, std::int64_t n) {
+  return c.zh() ? std::to_string(n) : plural(n, "line");
+}
+
 std::string clean_title(std::string_view title) {
   std::string t(title);
   static const RE2 kSuffix(R"(\s*\(#\d+\)\s*$)");
@@ -220,15 +224,16 @@ std::string verdict_text(const Ctx& c) {
         std::string place = top->symbol.empty() ? file(top->path)
                                                 : fmt_rt(c.p.symbol_in_file, file(top->path),
                                                          code_name(top->symbol));
-        out = fmt_rt(c.p.close_one_place, place, top->changed_lines,
+        out = fmt_rt(c.p.close_one_place, place, line_count(c, top->changed_lines),
                      lines_label(c, top->start_line, top->end_line));
       } else if (f.verdict_scope.size() >= 2) {
         out = fmt_rt(c.p.close_files, f.verdict_scope.size(), files_list(f.verdict_scope));
       } else {
         std::set<std::string> paths;
         for (const auto& r : f.focus) paths.insert(r.path);
-        out = paths.size() <= 1 ? fmt_rt(c.p.close_lines_one, f.lines_worth_reading)
-                                : fmt_rt(c.p.close_lines, f.lines_worth_reading, paths.size());
+        const std::string lines = line_count(c, f.lines_worth_reading);
+        out = paths.size() <= 1 ? fmt_rt(c.p.close_lines_one, lines)
+                                : fmt_rt(c.p.close_lines, lines, paths.size());
       }
       if (f.skim.size() == 1) {
         out += fmt_rt(c.p.rest_cleanup_one, file(f.skim.front().path));
@@ -242,7 +247,7 @@ std::string verdict_text(const Ctx& c) {
     case Verdict::kSelectiveRead:
       out = fmt_rt(c.p.selective,
                    f.verdict_scope.empty() ? std::string("…") : files_list(f.verdict_scope),
-                   f.lines_worth_reading);
+                   line_count(c, f.lines_worth_reading));
       break;
     case Verdict::kSkim: {
       std::string why;

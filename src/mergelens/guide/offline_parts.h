@@ -94,6 +94,9 @@ bool public_name(const Facts& f, const Definition& d);
 std::string file(std::string_view path);
 // "第 3–9 行" / "lines 3–9" ("第 3 行" / "line 3" for one line).
 std::string lines_label(const Ctx& c, std::int32_t start, std::int32_t end);
+// A count of lines as the language's phrases take it: "3" in Chinese (the
+// phrase says "约 {} 行"), "1 line" / "3 lines" in English.
+std::string line_count(const Ctx& c, std::int64_t n);
 // The title without "[Tag]" or "feat(x):" prefixes and the "(#N)" suffix.
 std::string clean_title(std::string_view title);
 

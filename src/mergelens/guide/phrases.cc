@@ -155,13 +155,13 @@ Phrases make_en() {
   p.verdict_shallow =
       "Nothing to judge yet: the diff was not read. Run git fetch --deepen=N (or --unshallow) in "
       "the clone and run again to get this change's diff and guide.";
-  p.close_one_place = "Worth a close read, but only one place: {}, {} lines ({})";
+  p.close_one_place = "Worth a close read, but only one place: {}, {} ({})";
   p.close_files = "Worth a close read, focused on {} files: {}";
-  p.close_lines = "Worth a close read: about {} lines deserve attention, across {} files";
-  p.close_lines_one = "Worth a close read: about {} lines deserve attention, all in one file";
+  p.close_lines = "Worth a close read: about {} to read closely, across {} files";
+  p.close_lines_one = "Worth a close read: about {} to read closely, all in one file";
   p.rest_cleanup = "; the other {} files ({}) are clean-up, a glance is enough";
   p.rest_cleanup_one = "; the other file, {}, is clean-up: a glance is enough";
-  p.selective = "Worth a selective read: start with {} (about {} lines)";
+  p.selective = "Worth a selective read: start with {} (about {})";
   p.skim = "Skim: {}";
   p.skip = "Skip: {}";
   p.open_prefix = "[open] ";

@@ -9,6 +9,7 @@
 #include "mergelens/llm/client.h"
 #include "mergelens/llm/repair.h"
 #include "mergelens/model/json.h"
+#include "mergelens/util/hash.h"
 
 namespace mergelens {
 
@@ -19,6 +20,23 @@ nlohmann::json schema_of(const ListwiseRequest& r) {
 }
 
 }  // namespace
+
+ListwiseRequest make_listwise_request(const Prompt& prompt, std::string_view schema_name,
+                                      nlohmann::json schema, std::string_view prompt_version,
+                                      std::string_view model, std::string again, std::string where,
+                                      bool force) {
+  Hasher h;
+  h.add(prompt.system).add(prompt.user);
+  ListwiseRequest r;
+  r.prompt = &prompt;
+  r.schema_name = schema_name;
+  r.schema = std::move(schema);
+  r.cache_key = fmt::format("{}|{}|{}|{}", schema_name, prompt_version, model, h.hex());
+  r.again = std::move(again);
+  r.where = std::move(where);
+  r.force = force;
+  return r;
+}
 
 nlohmann::json listwise_request_json(const ListwiseRequest& r) {
   return {{"messages",
@@ -84,9 +102,8 @@ ListwiseOutcome ask_listwise(
     }
     out.problem = "unusable answer: " + problem->substr(0, 300);
     req.messages.push_back({"assistant", res->content.substr(0, 2000)});
-    req.messages.push_back(
-        {"user", fmt::format("That answer could not be used ({}). {}", problem->substr(0, 300),
-                             r.again)});
+    req.messages.push_back({"user", fmt::format("That answer could not be used ({}). {}",
+                                                problem->substr(0, 300), r.again)});
   }
   return out;
 }

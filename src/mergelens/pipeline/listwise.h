@@ -35,11 +35,21 @@ struct ListwiseRequest {
 struct ListwiseOutcome {
   std::optional<nlohmann::json> answer;  // a usable answer (`check` passed)
   bool cached = false;                   // from the cache: no request
-  bool cut_off = false;  // stop_when_cut_off and the answer hit its token limit
+  bool cut_off = false;                  // stop_when_cut_off and the answer hit its token limit
   size_t calls = 0;                      // chat completions made (a retry is one more)
   long prompt_tokens = 0, completion_tokens = 0;
   std::string problem;  // why there is no answer: the call failed, or the answer was unusable
 };
+
+// A request for `prompt` (not owned: it must outlive the request) answered
+// under `schema_name` with `schema`, cached under "SCHEMA_NAME|VERSION|MODEL|
+// hash of the system and user messages", so that a new prompt version, another
+// model or another prompt is asked again. The rest of the fields keep their
+// defaults.
+ListwiseRequest make_listwise_request(const Prompt& prompt, std::string_view schema_name,
+                                      nlohmann::json schema, std::string_view prompt_version,
+                                      std::string_view model, std::string again, std::string where,
+                                      bool force);
 
 // The request as `--dump-requests` writes it: messages, response_format and
 // the estimated tokens.

@@ -3,8 +3,8 @@
 #include "mergelens/pipeline/themes.h"
 
 #include <algorithm>
-#include <ctime>
 #include <cctype>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -14,8 +14,8 @@
 
 #include "mergelens/analysis/text/threads.h"
 #include "mergelens/llm/client.h"
-#include "mergelens/pipeline/listwise.h"
 #include "mergelens/model/json.h"
+#include "mergelens/pipeline/listwise.h"
 #include "mergelens/util/hash.h"
 #include "mergelens/util/time.h"
 
@@ -70,10 +70,17 @@ Result<std::vector<ThemeCandidate>> theme_candidates(Store& store, const RepoRec
   auto edges = store.thread_edges(ids);
   if (!edges) return std::unexpected(edges.error());
   // Thread neighbours inside the window, and each change's links as a line.
+  // A link to a change merged after the window's last one is left out: the
+  // window's request is what was known when it closed (a past release is
+  // asked what its maintainers could see, and a later merge does not change
+  // the request, so its cached answer still holds).
+  UnixSeconds last = 0;
+  for (const auto& r : *rows) last = std::max(last, r.merged_at);
   std::map<std::int64_t, std::vector<std::int64_t>> next;
   std::map<std::int64_t, std::vector<std::string>> links;
   for (const auto& e : *edges) {
     const bool from_in = by_id.contains(e.from.id), to_in = by_id.contains(e.to.id);
+    if ((!from_in && e.from.merged_at > last) || (!to_in && e.to.merged_at > last)) continue;
     if (from_in && to_in) {
       next[e.from.id].push_back(e.to.id);
       next[e.to.id].push_back(e.from.id);
@@ -82,10 +89,9 @@ Result<std::vector<ThemeCandidate>> theme_candidates(Store& store, const RepoRec
     if (from_in)
       links[e.from.id].push_back(link_phrase("en", e.relation, false, end_ref(e.to), e.detail, -1));
     if (to_in)
-      links[e.to.id].push_back(link_phrase("en", e.relation, true, end_ref(e.from), e.detail,
-                                           e.relation == "reverts" || e.relation == "relands"
-                                               ? days
-                                               : -1));
+      links[e.to.id].push_back(
+          link_phrase("en", e.relation, true, end_ref(e.from), e.detail,
+                      e.relation == "reverts" || e.relation == "relands" ? days : -1));
   }
   // Each day's changes, most worth reading first.
   std::map<std::string, std::vector<const ChangeSummary*>> days;
@@ -172,20 +178,13 @@ Result<ThemeReport> theme_window(Store& store, const RepoRecord& repo, llm::Clie
   const std::span<const ThemeCandidate> shown(cands->data(), report.shown);
   std::vector<std::int64_t> shown_ids;
   for (const auto& c : shown) shown_ids.push_back(c.change_id);
-  Hasher h;
-  h.add(prompt.system).add(prompt.user);
-  const std::string key =
-      fmt::format("{}|{}|{}", kThemePromptVersion, client.settings().model, h.hex());
   const std::string where = fmt::format("themes of {} {}", repo.name, o.label);
-  ListwiseRequest request;
-  request.prompt = &prompt;
-  request.schema_name = "themes";
-  request.schema = theme_answer_schema();
-  request.cache_key = "themes|" + key;
-  request.again = "Answer again with one JSON object {\"themes\": [...]} naming only PRs of the "
-                  "list.";
-  request.where = where;
-  request.force = o.force;
+  ListwiseRequest request = make_listwise_request(
+      prompt, "themes", theme_answer_schema(), kThemePromptVersion, client.settings().model,
+      "Answer again with one JSON object {\"themes\": [...]} naming only PRs of the list.", where,
+      o.force);
+  // The answer's key as stored: the cache key without its "themes|".
+  const std::string key = request.cache_key.substr(sizeof("themes|") - 1);
   if (!o.dump_dir.empty()) {
     // Named by the window's label, byte by byte (bench/replay_llm.py reads
     // the prompt's "Window:" line the same way to find the answer).

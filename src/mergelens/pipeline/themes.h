@@ -7,7 +7,8 @@
 // the model triaged it, else the analysis's judgment; skips never lead),
 // taken a place at a time across the days, each with the changes threaded to
 // it in the window, until the prompt's budget (~30k estimated tokens) is
-// used. Answers are cached by the request (an unchanged window makes no
+// used. Links to changes merged after the window are not shown: a window's
+// request is what was known when it closed. Answers are cached by the request (an unchanged window makes no
 // request on a re-run), and the call goes through the same client, ledger
 // and limits as the triage. An answer naming a change that is not a
 // candidate loses that change; an unusable answer is asked once more, and

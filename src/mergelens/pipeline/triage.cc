@@ -13,13 +13,13 @@
 
 #include "mergelens/analysis/facts_json.h"
 #include "mergelens/analysis/judgment/scores.h"
-#include "mergelens/guide/citations.h"
 #include "mergelens/analysis/text/threads.h"
+#include "mergelens/guide/citations.h"
 #include "mergelens/guide/triage.h"
 #include "mergelens/guide/triage_guide.h"
 #include "mergelens/llm/client.h"
-#include "mergelens/pipeline/listwise.h"
 #include "mergelens/model/json.h"
+#include "mergelens/pipeline/listwise.h"
 #include "mergelens/source/tree_lookup.h"
 #include "mergelens/util/hash.h"
 #include "mergelens/util/time.h"
@@ -80,21 +80,14 @@ std::optional<BatchResult> ask_batch(Store& store, llm::Client& client, const Re
   const Prompt prompt = build_triage_prompt(repo.name, day, static_cast<int>(batch + 1),
                                             static_cast<int>(batches), inputs, other_parts);
   report.max_prompt_tokens = std::max(report.max_prompt_tokens, prompt.estimated_tokens);
-  Hasher h;
-  h.add(prompt.system).add(prompt.user);
-  const std::string key =
-      fmt::format("{}|{}|{}", kTriagePromptVersion, client.settings().model, h.hex());
   const std::string where =
       fmt::format("triage of {} {} batch {}/{}", repo.name, day, batch + 1, batches);
-  ListwiseRequest request;
-  request.prompt = &prompt;
-  request.schema_name = "triage";
-  request.schema = triage_answer_schema();
-  request.cache_key = "triage|" + key;
-  request.again = "Answer again with one JSON object {\"prs\": [...]} judging every PR of the "
-                  "list once.";
-  request.where = where;
-  request.force = options.force;
+  ListwiseRequest request = make_listwise_request(
+      prompt, "triage", triage_answer_schema(), kTriagePromptVersion, client.settings().model,
+      "Answer again with one JSON object {\"prs\": [...]} judging every PR of the list once.",
+      where, options.force);
+  // The answer's key as stored: the cache key without its "triage|".
+  const std::string key = request.cache_key.substr(sizeof("triage|") - 1);
   // Cut off at the token limit: the last items are cut too. A batch of
   // several is asked again in halves (the caller splits it).
   request.stop_when_cut_off = inputs.size() > 1;
@@ -173,12 +166,12 @@ Result<void> triage_day(Store& store, llm::Client& client, const RepoRecord& rep
     for (size_t o = 0; o < batches.size(); ++o)
       if (o != b)
         for (size_t i : batches[o])
-          others.push_back(fmt::format("{} {}", triage_ref(day_changes[i].change),
-                                       day_changes[i].change.title));
+          others.push_back(
+              fmt::format("{} {}", triage_ref(day_changes[i].change), day_changes[i].change.title));
     ++report.batches;
     bool truncated = false;
-    auto r = ask_batch(store, client, repo, day, b, batches.size(), inputs, others, options,
-                       report, &truncated);
+    auto r = ask_batch(store, client, repo, day, b, batches.size(), inputs, others, options, report,
+                       &truncated);
     if (r) {
       results.push_back(std::move(*r));
     } else if (truncated) {

@@ -7,6 +7,7 @@
 
 #include "mergelens/report/notes.h"
 #include "mergelens/report/week.h"
+#include "mergelens/util/strings.h"
 #include "mergelens/util/time.h"
 
 namespace mergelens::report {
@@ -24,20 +25,22 @@ constexpr Words kZh{"发布说明草稿",
                     "首个 PR",
                     "合并 {} 个变更。",
                     "主题由模型 {} 对整个范围的主题评审选出。",
-                    "主题由静态分析按关联（系列、回滚、重新合入、跟进、对新增文件的后续修改）、标签和路径归组（这个范围没有模型主题评审）。",
+                    "主题由静态分析按关联（系列、回滚、重新合入、跟进、对新增文件的后续修改）、标签"
+                    "和路径归组（这个范围没有模型主题评审）。",
                     "模型的主题未涵盖的 {} 个变更按静态分析归组。",
                     "重点逐个 PR 按各自的判断选出（不归组为主题）。"};
-constexpr Words kEn{"Release notes draft",
-                    "Highlights",
-                    "Changed defaults and flags",
-                    "New contributors",
-                    "first PR",
-                    "{} changes merged.",
-                    "Themes chosen by {} in a theme pass over the whole range.",
-                    "Themes found by the analysis: threads (series, reverts, re-lands, follow-ups, "
-                    "later work on added files), tags and paths (no model theme pass for this range).",
-                    "The {} changes the model's themes did not name are grouped by the analysis.",
-                    "Highlights chosen PR by PR, each by its own judgment (no themes)."};
+constexpr Words kEn{
+    "Release notes draft",
+    "Highlights",
+    "Changed defaults and flags",
+    "New contributors",
+    "first PR",
+    "{} merged.",
+    "Themes chosen by {} in a theme pass over the whole range.",
+    "Themes found by the analysis: threads (series, reverts, re-lands, follow-ups, "
+    "later work on added files), tags and paths (no model theme pass for this range).",
+    "The {} the model's themes did not name are grouped by the analysis.",
+    "Highlights chosen PR by PR, each by its own judgment (no themes)."};
 
 std::string section_name(std::string_view kind, bool en) {
   static const std::map<std::string_view, std::pair<const char*, const char*>> kNames = {
@@ -152,7 +155,8 @@ std::string theme_line(const Notes& n, const Theme& t) {
       rest.push_back(i);
       continue;
     }
-    std::string item = fmt::format("{} ({}", md(n.entries[i].headline), link(n, n.entries[i].change));
+    std::string item =
+        fmt::format("{} ({}", md(n.entries[i].headline), link(n, n.entries[i].change));
     for (size_t r : reverted_by[i])
       item += en ? fmt::format(", reverted by {}", link(n, n.entries[r].change))
                  : fmt::format("，已被 {} 撤销", link(n, n.entries[r].change));
@@ -201,11 +205,15 @@ std::string notes_markdown(const Notes& n) {
       out += "\n" + not_listed(n.lang, n.left_out, en ? "filtered" : "已过滤") + "\n";
     return out;
   }
-  out += "\n" + fmt::format(fmt::runtime(w.merged), n.entries.size()) + " ";
+  // English words take the count with its noun ("1 change", "3 changes").
+  auto count = [en](size_t k) {
+    return en ? plural(static_cast<std::int64_t>(k), "change") : std::to_string(k);
+  };
+  out += "\n" + fmt::format(fmt::runtime(w.merged), count(n.entries.size())) + " ";
   if (n.themes.source == "model") {
     out += fmt::format(fmt::runtime(w.by_model), md(n.themes.model));
     if (n.themes.model_left_out > 0)
-      out += " " + fmt::format(fmt::runtime(w.more_model), n.themes.model_left_out);
+      out += " " + fmt::format(fmt::runtime(w.more_model), count(n.themes.model_left_out));
   } else if (n.themes.source == "per_pr") {
     out += w.per_pr;
   } else {
@@ -237,22 +245,28 @@ std::string notes_markdown(const Notes& n) {
   } else if (!n.new_contributors.empty()) {
     out += fmt::format("\n## {}\n\n", w.contributors);
     for (const auto& c : n.new_contributors)
-      out += fmt::format("- {} · {} {}\n", md(c.name), w.first_pr,
-                         link(n, n.entries[c.entry].change));
+      out +=
+          fmt::format("- {} · {} {}\n", md(c.name), w.first_pr, link(n, n.entries[c.entry].change));
   }
   if (n.unlisted > 0) {
     const size_t minor = n.unlisted - n.unlisted_skips;
+    // Only the kinds the range holds: no "0 routine".
+    std::vector<std::string> kinds;
+    if (minor > 0)
+      kinds.push_back(en ? fmt::format("{} routine: narrow fixes, tuning, tooling", minor)
+                         : fmt::format("{} 个常规改动：局部修复、调优、工具", minor));
+    if (n.unlisted_skips > 0)
+      kinds.push_back(en ? plural(static_cast<std::int64_t>(n.unlisted_skips), "skip verdict") +
+                               ": CI, docs, tests, version bumps"
+                         : fmt::format("{} 个可跳过：CI、文档、测试、版本号", n.unlisted_skips));
     std::string why;
     if (en)
-      why = fmt::format(
-          "{} more change{} not listed ({} routine: narrow fixes, tuning, tooling; {} skip "
-          "verdicts: CI, docs, tests, version bumps); `notes --all` lists them.",
-          n.unlisted, n.unlisted == 1 ? "" : "s", minor, n.unlisted_skips);
+      why = fmt::format("{} not listed ({}); `notes --all` lists them.",
+                        plural(static_cast<std::int64_t>(n.unlisted), "more change"),
+                        fmt::join(kinds, "; "));
     else
-      why = fmt::format(
-          "另有 {} 个变更未列出（{} 个常规改动：局部修复、调优、工具；{} 个可跳过：CI、文档、测试、"
-          "版本号）；`notes --all` 会列出全部。",
-          n.unlisted, minor, n.unlisted_skips);
+      why = fmt::format("另有 {} 个变更未列出（{}）；`notes --all` 会列出全部。", n.unlisted,
+                        fmt::join(kinds, "；"));
     out += "\n" + why + "\n";
   }
   if (n.left_out > 0)
@@ -272,7 +286,8 @@ nlohmann::json notes_json(const Notes& n) {
                    {"unlisted", n.unlisted},
                    {"unlisted_skips", n.unlisted_skips}};
   j["highlights"] = nlohmann::json::array();
-  for (size_t t : n.highlights) j["highlights"].push_back(theme_entries_json(n, n.themes.themes[t]));
+  for (size_t t : n.highlights)
+    j["highlights"].push_back(theme_entries_json(n, n.themes.themes[t]));
   j["sections"] = nlohmann::json::array();
   for (const auto& s : n.sections) {
     nlohmann::json lines = nlohmann::json::array();

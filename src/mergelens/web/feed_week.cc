@@ -77,7 +77,9 @@ std::string filtered_title(const Site& site, std::string base, std::string_view 
 
 std::string filtered_alternate(const Site& site, std::string href, std::string_view page) {
   if (!site.filter_name.empty() && !site.links.is_static()) {
-    std::string out = "/s/" + url_encode(site.filter_name) + "/" + std::string(page);
+    // "/s/NAME" for the home (the server redirects "/s/NAME/" there).
+    std::string out = "/s/" + url_encode(site.filter_name);
+    if (!page.empty()) out += "/" + std::string(page);
     if (const size_t q = href.find("lang="); q != std::string::npos) out += "?" + href.substr(q, 7);
     return out;
   }

@@ -79,6 +79,52 @@ ContextItem item_of(const std::string& why, const std::string& path, const CodeT
           t.signature, std::move(at)};
 }
 
+// The innermost function, method or class of `path` in `index` holding both
+// lines `first` and `last`; nullptr when none.
+const CodeTag* enclosing_both(const SymbolIndex& index, const std::string& path, std::int32_t first,
+                              std::int32_t last) {
+  const auto* tags = index.in_file(path);
+  if (!tags) return nullptr;
+  const CodeTag* best = nullptr;
+  for (const auto& t : *tags)
+    if (is_definition_kind(t.kind) && t.line <= first && last <= t.end &&
+        (!best || t.end - t.line < best->end - best->line))
+      best = &t;
+  return best;
+}
+
+// The definition of `path` in `index` whose first line is the first at or
+// after `line`; nullptr when none.
+const CodeTag* next_definition(const SymbolIndex& index, const std::string& path,
+                               std::int32_t line) {
+  const auto* tags = index.in_file(path);
+  if (!tags) return nullptr;
+  const CodeTag* best = nullptr;
+  for (const auto& t : *tags)
+    if (is_definition_kind(t.kind) && t.line >= line && (!best || t.line < best->line)) best = &t;
+  return best;
+}
+
+// A Python decorator line: `@name...` after indentation.
+bool decorator_line(std::string_view text) {
+  const size_t at = text.find_first_not_of(" \t");
+  return at != std::string_view::npos && text[at] == '@';
+}
+
+// Whether the run of added lines holding `lines[k]` is decorators (and
+// blank lines) only, followed by a line the change keeps: decorators added
+// to a kept definition, not a new definition placed before it.
+bool decorators_only_run(const std::vector<DiffLine>& lines, size_t k) {
+  size_t a = k, b = k;
+  while (a > 0 && lines[a - 1].origin == '+') --a;
+  while (b + 1 < lines.size() && lines[b + 1].origin == '+') ++b;
+  for (size_t i = a; i <= b; ++i)
+    if (lines[i].text.find_first_not_of(" \t\r") != std::string::npos &&
+        !decorator_line(lines[i].text))
+      return false;
+  return b + 1 < lines.size() && lines[b + 1].origin == ' ';
+}
+
 // The distinct names of `tags`, sorted (views into the tags).
 std::vector<std::string_view> names_of(const std::vector<CodeTag>& tags) {
   std::vector<std::string_view> names;
@@ -197,12 +243,27 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
       }
       if (first) spans[old].emplace_back(first, last);
       std::int32_t old_no = h.old_start > 0 ? h.old_start - 1 : 0, new_no = h.new_start;
-      for (const auto& l : h.lines) {
+      const bool py = old.ends_with(".py");
+      for (size_t k = 0; k < h.lines.size(); ++k) {
+        const auto& l = h.lines[k];
         if (l.old_no > 0) old_no = l.old_no;
         if (l.new_no > 0) new_no = l.new_no;
         if (l.origin != '+' && l.origin != '-') continue;
-        const std::int32_t at_old = l.origin == '-' ? old_no : old_no + 1;
-        if (const CodeTag* d = parent.enclosing(old, std::max(at_old, 1)))
+        // A removed line is in the definition holding it; added lines sit
+        // between old lines old_no and old_no + 1, so only a definition
+        // holding both holds them (not one whose first line is old_no + 1:
+        // lines added just before a definition, or between its decorators
+        // and its line as the diff may align them, do not edit it). The
+        // parser's ranges start at `def`: a decorator removed, or added in a
+        // run of decorators only right above a kept line, edits the
+        // definition after it.
+        const CodeTag* d = nullptr;
+        if (py && decorator_line(l.text) && (l.origin == '-' || decorators_only_run(h.lines, k)))
+          d = next_definition(parent, old, old_no + 1);
+        if (!d)
+          d = l.origin == '-' ? parent.enclosing(old, std::max(old_no, 1))
+                              : enclosing_both(parent, old, old_no, old_no + 1);
+        if (d)
           if (seen.emplace(old, d->line).second)
             changed.push_back(item_of("changed", old, *d, "parent",
                                       fmt::format("{}:{}", f.path, std::max(new_no, 1))));

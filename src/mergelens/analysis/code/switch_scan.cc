@@ -99,9 +99,12 @@ struct PyText {
         line_start = true;
         continue;
       }
+      // A backslash escapes the next character; an escaped newline (a string
+      // continued on the next line) still starts a line, or every later line
+      // number of the file would be one short.
       if (triple) {
         if (c == '\\') {
-          ++i;
+          if (++i < code.size() && code[i] == '\n') line_start = true;
         } else if (c == triple && i + 2 < code.size() && code[i + 1] == triple &&
                    code[i + 2] == triple) {
           triple = 0;
@@ -110,9 +113,9 @@ struct PyText {
         continue;
       }
       if (single) {
-        if (c == '\\')
-          ++i;
-        else if (c == single)
+        if (c == '\\') {
+          if (++i < code.size() && code[i] == '\n') line_start = true;
+        } else if (c == single)
           single = 0;
         continue;
       }
