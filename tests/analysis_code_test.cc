@@ -812,7 +812,7 @@ TEST(Signals, TodosOnlyInAddedComments) {
          "+// FIXME not python but fine", "+y = 1  # HACK work around NCCL hang"});
   auto facts = analyze_code(make_change({{"t.py", patch}}), nullptr);
   const auto todos = details(facts, "todo");
-  EXPECT_TRUE(has(todos, "TODO: alice): drop after v0.5"));
+  EXPECT_TRUE(has(todos, "TODO(alice): drop after v0.5"));
   EXPECT_TRUE(has(todos, "HACK: work around NCCL hang"));
   EXPECT_EQ(todos.size(), 2u);
   EXPECT_TRUE(details(facts, "todo", false).empty());

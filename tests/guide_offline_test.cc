@@ -212,11 +212,12 @@ TEST_F(OfflineRationale, NoGenericQuestionWhereNothingSpecificIsKnown) {
   for (const auto& fp : g.focus) EXPECT_NE(fp.question, p.q_generic);
 }
 
-TEST_F(OfflineRationale, TheChineseHeadlineLeadsWithKindObjectAndFitsTheSeedLength) {
-  EXPECT_TRUE(zh_.headline.starts_with("修复：新增 `reset_slots`")) << zh_.headline;
-  EXPECT_NE(zh_.headline.find("3 处改为调用它"), std::string::npos) << zh_.headline;
+TEST_F(OfflineRationale, TheChineseHeadlineIsTheKindThenTheTitleAndFitsTheSeedLength) {
+  // Both languages frame the change as its title does: an object picked from
+  // the facts ("新增 `reset_slots`") framed it otherwise (issue 31's audit).
+  EXPECT_TRUE(zh_.headline.starts_with("修复：Reset slots on the device")) << zh_.headline;
+  EXPECT_EQ(zh_.headline.find("新增"), std::string::npos) << zh_.headline;
   EXPECT_LE(prose::width(zh_.headline), 32) << zh_.headline;
-  // English keeps the title (the page shows it beside the Chinese lead).
   EXPECT_EQ(en_.headline, "Reset slots on the device to avoid a blocking copy");
   // Without an object the title also names, the headline is the kind of
   // change (here the files' one role) and the PR's own title: a file name

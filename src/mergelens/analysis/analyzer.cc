@@ -6,6 +6,7 @@
 #include "mergelens/analysis/code/coverage.h"
 #include "mergelens/analysis/code/rationale.h"
 #include "mergelens/analysis/code/roles.h"
+#include "mergelens/analysis/code/switches.h"
 #include "mergelens/analysis/judgment/focus.h"
 #include "mergelens/analysis/judgment/tags.h"
 #include "mergelens/analysis/text/review_facts.h"
@@ -124,6 +125,7 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   facts.reach = ctx.reach;
   facts.switches = ctx.switches;
   facts.switches_known = ctx.switches_known;
+  mark_unread_switches(facts.switches, ctx.read_new_file);
   facts.context = ctx.context;
   facts.context_known = ctx.context_known;
   for (const auto& f : change.files) {
@@ -140,6 +142,8 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   facts.hunks = std::move(code.hunks);
   facts.signals = std::move(code.signals);
   facts.definitions = std::move(code.definitions);
+  if (ctx.context_known)
+    apply_definition_fates(ctx.definition_fates, facts.definitions, facts.signals);
   facts.rationale = std::move(code.rationale);
   facts.replacements = std::move(code.replacements);
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mergelens/analysis/code/code_facts.h"
+#include "mergelens/analysis/code/definition_fates.h"
 #include "mergelens/analysis/facts.h"
 #include "mergelens/analysis/judgment/scores.h"
 #include "mergelens/analysis/repo_config.h"
@@ -26,6 +27,9 @@ struct AnalysisContext {
   std::vector<SwitchFact> switches;     // its switches at the parent and the merge (pipeline)
   bool switches_known = false;
   std::vector<ContextItem> context;     // code around it at the parent and the merge (pipeline)
+  // What the parser found of the definitions it removes, adds or re-signs
+  // (pipeline; applied to the diff's definitions when context_known).
+  std::vector<DefinitionFate> definition_fates;
   bool context_known = false;
   // The repository's stored history for thread links (pipeline); null: none.
   // Not owned; read-only while changes are analysed.

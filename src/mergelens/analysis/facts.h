@@ -16,7 +16,7 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 15;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 16;  // 2: review facts, open PRs; 3: tests cover
                                             // what they import or call; 4: rationale,
                                             // replacements; 5: reach; 6: importance by
                                             // reach, insight by density, ranked tags;
@@ -45,6 +45,11 @@ inline constexpr int kAnalyzerVersion = 15;  // 2: review facts, open PRs; 3: te
                                             // continued by a backslash; lines
                                             // added just before a definition
                                             // do not edit it, its decorators do
+                                            // 16: definitions checked against
+                                            // the parser's tags at the parent
+                                            // and merge (kept, moved, nested,
+                                            // inherited, compatible signatures),
+                                            // unread switches
 
 enum class Language {
   kUnknown,
@@ -106,9 +111,16 @@ struct Signal {
 
 struct Definition {
   std::string name;
-  std::string kind;    // "function", "class", "struct", "method", "macro", "section", ...
-  std::string change;  // "added", "removed", "signature_changed", "modified"
+  std::string kind;  // "function", "class", "struct", "method", "macro", "section", ...
+  // "added", "removed", "signature_changed", "modified"; where the parser read
+  // both trees (analysis/code/context.h, DefinitionFate): "moved" (its line
+  // went or came, but another file defines it on the other side) and
+  // "inherited" (a method override removed; a base class still defines it).
+  std::string change;
   Place at;
+  // signature_changed: every call the parent's signature accepted still binds
+  // (only parameters with defaults appended, or annotations changed).
+  bool compatible = false;
 };
 
 struct HunkFacts {
@@ -299,6 +311,10 @@ struct SwitchFact {
   // number), when the analysed history saw it appear; "" when it is older
   // than the analysed history or this change adds it.
   std::string introduced_by;
+  // Declared at the merge by an assignment to a variable that nothing in its
+  // file reads again (a local, or a module name starting with '_'): the
+  // switch selects nothing.
+  bool unread = false;
 };
 
 // Code a careful reviewer opens beside the diff (analysis/code/context.h),

@@ -51,6 +51,8 @@ json switches_json(const std::vector<SwitchFact>& v) {
                    {"before", side_json(s.before)},
                    {"after", side_json(s.after)},
                    {"introduced_by", s.introduced_by}});
+  for (size_t i = 0; i < v.size(); ++i)
+    if (v[i].unread) out[i]["unread"] = true;
   return out;
 }
 std::vector<SwitchFact> switches_from(const json& j) {
@@ -65,6 +67,7 @@ std::vector<SwitchFact> switches_from(const json& j) {
     f.before = side_from(s.value("before", json()));
     f.after = side_from(s.value("after", json()));
     f.introduced_by = s.value("introduced_by", "");
+    f.unread = s.value("unread", false);
     out.push_back(std::move(f));
   }
   return out;
@@ -139,9 +142,11 @@ json facts_to_json(const Facts& f) {
     signals.push_back(
         {{"kind", s.kind}, {"detail", s.detail}, {"at", place_json(s.at)}, {"added", s.added}});
   json defs = json::array();
-  for (const auto& d : f.definitions)
-    defs.push_back(
-        {{"name", d.name}, {"kind", d.kind}, {"change", d.change}, {"at", place_json(d.at)}});
+  for (const auto& d : f.definitions) {
+    json one = {{"name", d.name}, {"kind", d.kind}, {"change", d.change}, {"at", place_json(d.at)}};
+    if (d.compatible) one["compatible"] = true;
+    defs.push_back(std::move(one));
+  }
   json skim = json::array(), skim_reasons = json::object();
   for (const auto& s : f.skim) {
     skim.push_back(s.path);
@@ -308,7 +313,7 @@ Result<Facts> facts_from_json(const json& j) {
                            s.value("added", true)});
     for (const auto& d : j.value("definitions", json::array()))
       f.definitions.push_back({d.value("name", ""), d.value("kind", ""), d.value("change", ""),
-                               place_from(d.at("at"))});
+                               place_from(d.at("at")), d.value("compatible", false)});
     const json reasons = j.value("skim_reasons", json::object());
     for (const auto& p : j.value("skim", json::array())) {
       const std::string path = p.get<std::string>();

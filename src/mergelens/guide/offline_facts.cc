@@ -89,6 +89,20 @@ std::string code_name(std::string_view name, size_t max) {
   return "`" + s + "`";
 }
 
+std::string diff_key(const Ctx& c, const std::string& path) {
+  std::string key;
+  for (const auto& fc : c.change.files) {
+    if (fc.path != path) continue;
+    for (const auto& h : fc.hunks)
+      for (const auto& l : h.lines) {
+        key += l.origin;
+        key += l.text;
+        key += '\n';
+      }
+  }
+  return key;
+}
+
 bool shipped_code(const Facts& f, const std::string& path) {
   auto it = f.roles.find(path);
   const FileRole role = it == f.roles.end() ? FileRole::kCore : it->second;
@@ -158,6 +172,8 @@ std::vector<const Signal*> switch_signals(const Ctx& c, bool new_only) {
     if (std::any_of(out.begin(), out.end(), [&](const Signal* o) { return o->detail == s.detail; }))
       continue;
     if (new_only && switch_age(c, s.detail) != SwitchAge::kNew) continue;
+    // A switch whose value nothing reads selects nothing.
+    if (const SwitchFact* f = switch_fact(c, s.detail); f && f->unread) continue;
     out.push_back(&s);
   }
   return out;

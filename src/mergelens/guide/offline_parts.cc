@@ -1,5 +1,6 @@
 // Offline guide: headline, summary, verdict, lesson and focus points.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -109,30 +110,6 @@ std::string clean_title(std::string_view title) {
   return t.empty() ? std::string(title) : t;
 }
 
-std::string headline(const Ctx& c) {
-  std::string title = citable_headline(c, clean_title(c.change.title));
-  if (c.zh()) {
-    if (std::string lead = headline_lead(c); !lead.empty()) return lead;
-    // The PR's own title after the kind of change: "重构：Remove FlashComm v1".
-    if (std::string kind = headline_kind(c); !kind.empty()) title = kind + "：" + title;
-  }
-  std::string number = key_figure(c.facts.numbers);
-  if (number.empty() || title.find(number) != std::string::npos ||
-      prose::width(number) > kFigureWidth)
-    return fit_headline(title);
-  // The figure must survive the cut: shorten the title, not the figure.
-  std::string with = fmt_rt(c.p.headline_number, title, number);
-  if (prose::width(with) <= kHeadlineWidth) return with;
-  std::string bare = fmt_rt(c.p.headline_number, "", number);
-  std::string cut = title;
-  while (!cut.empty() && prose::width(cut) + prose::width(bare) + 1 > kHeadlineWidth) {
-    auto sp = cut.rfind(' ');
-    if (sp == std::string::npos) break;
-    cut.resize(sp);
-  }
-  return cut.size() < title.size() ? fmt_rt(c.p.headline_number, cut + "…", number) : with;
-}
-
 std::string summary(const Ctx& c) {
   const auto& f = c.facts;
   // One file takes the singular form ("Changes 1 file"), in every language.
@@ -171,13 +148,27 @@ std::string summary(const Ctx& c) {
     bool any_code = std::any_of(c.change.files.begin(), c.change.files.end(),
                                 [&](const FileChange& fc) { return is_code_role(f, fc.path); });
     if (!any_code) parts.push_back(std::string(c.p.summary_docs_only));
-    std::vector<std::string> tests;
+    // The test files with the most changed lines, the one defining the
+    // quoted test first: a test is named beside the file that defines it.
+    std::vector<const TestFact*> by_size;
+    for (const auto& t : f.tests)  // a package's __init__.py under tests/ is not a test to name
+      if (!t.path.ends_with("__init__.py")) by_size.push_back(&t);
+    auto changed_lines = [&](const std::string& path) {
+      for (const auto& fc : c.change.files)
+        if (fc.path == path) return fc.additions + fc.deletions;
+      return 0;
+    };
+    std::stable_sort(by_size.begin(), by_size.end(), [&](const TestFact* a, const TestFact* b) {
+      return changed_lines(a->path) > changed_lines(b->path);
+    });
     const Definition* contract = nullptr;
-    for (const auto& t : f.tests) {
-      // A package's __init__.py under tests/ is not a test to name.
-      if (tests.size() < 2 && !t.path.ends_with("__init__.py")) tests.push_back(file(t.path));
-      if (!contract) contract = contract_test(c, t.path, 0, INT32_MAX);
-    }
+    for (size_t i = 0; i < by_size.size() && !contract; ++i)
+      if ((contract = contract_test(c, by_size[i]->path, 0, INT32_MAX)))
+        std::rotate(by_size.begin(), by_size.begin() + static_cast<std::ptrdiff_t>(i),
+                    by_size.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    std::vector<std::string> tests;
+    for (const auto* t : by_size)
+      if (tests.size() < 2) tests.push_back(file(t->path));
     if (!tests.empty()) {
       std::string clause = fmt_rt(c.p.summary_tests, phrases::join_list(tests, c.p));
       if (contract)
@@ -369,6 +360,17 @@ std::string lesson(const Ctx& c) {
   return fmt::format("{}{}", fmt::join(out, c.p.semi), c.p.sentence_end);
 }
 
+// Whether a concurrency signal names something that guards state (a lock,
+// a mutex, a semaphore, an atomic): a stream, an event or an executor does not.
+bool guards_state(std::string_view detail) {
+  std::string d(detail);
+  for (char& ch : d) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (std::string_view w : {"lock", "mutex", "semaphore", "atomic", "acquire", "condvar",
+                             "condition", "memory_order"})
+    if (d.find(w) != std::string::npos) return true;
+  return false;
+}
+
 std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   const auto& f = c.facts;
   std::vector<GuideFocus> out;
@@ -381,6 +383,7 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   // leaving it unset keeps the old behaviour presumes it is new.
   auto askable = [&](const Signal& s) {
     if (s.kind != "env_var" && s.kind != "cli_flag") return true;
+    if (const SwitchFact* sf = switch_fact(c, s.detail); sf && sf->unread) return false;
     return shipped_code(f, s.at.path) && switch_age(c, s.detail) != SwitchAge::kExisting;
   };
   const auto groups = replacement_groups(c);
@@ -394,10 +397,15 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   std::set<size_t> shown_groups;
   std::set<std::string> skimmed, questions_asked;
   for (const auto& s : f.skim) skimmed.insert(s.path);
+  std::map<std::string, std::string> copy_of;  // diff → the first path shown with it
   for (size_t ri = 0; ri < f.focus.size(); ++ri) {
     if (out.size() >= max) break;
     const auto& r = f.focus[ri];
     if (skimmed.count(r.path)) continue;  // "glance at it" and "read it here" would disagree
+    // A byte-identical copy of a file already shown is not another place to read.
+    if (std::string key = diff_key(c, r.path); !key.empty())
+      if (auto [it, fresh] = copy_of.emplace(std::move(key), r.path); !fresh && it->second != r.path)
+        continue;
     const bool test = is_test(f, r.path);
     GuideFocus g{r.path, r.start_line, r.end_line, r.symbol, {}, {}};
     std::vector<const Signal*> in;
@@ -434,7 +442,7 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       }
     const Definition* sig = nullptr;
     for (const auto* d : defs)
-      if (d->change == "signature_changed") sig = d;
+      if (d->change == "signature_changed" && !d->compatible) sig = d;
     // A comment says less than the place it guards.
     const bool comment = key && (key->detail.starts_with("#") || key->detail.starts_with("//") ||
                                  key->detail.starts_with("/*"));
@@ -457,7 +465,7 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       g.question = fmt_rt(c.p.q_dtype, detail);
     } else if (key && (key->kind == "device_branch" || key->kind == "platform_branch")) {
       g.question = fmt_rt(c.p.q_device, detail);
-    } else if (key && key->kind == "concurrency") {
+    } else if (key && key->kind == "concurrency" && guards_state(key->detail)) {
       g.question = fmt_rt(c.p.q_concurrency, detail);
     } else if (key && key->kind == "env_var") {
       g.question = fmt_rt(c.p.q_env, detail);

@@ -58,6 +58,10 @@ std::string code_name(std::string_view name, size_t max = 60);
 // Whether `path` is code a user runs: a core, kernel or model file outside
 // tests, benchmarks, examples, scripts and docs folders.
 bool shipped_code(const Facts& f, const std::string& path);
+// The diff of `path` as one string (its hunks' lines with their origins);
+// "" when the change does not hold the file or its diff is empty. Two files
+// with the same non-empty key are copies: a reader reads one.
+std::string diff_key(const Ctx& c, const std::string& path);
 
 // What is known about a switch (an env var or a flag) at the change's parent.
 enum class SwitchAge {
@@ -96,7 +100,6 @@ std::string line_count(const Ctx& c, std::int64_t n);
 // The title without "[Tag]" or "feat(x):" prefixes and the "(#N)" suffix.
 std::string clean_title(std::string_view title);
 
-std::string headline(const Ctx& c);
 std::string summary(const Ctx& c);
 std::string verdict_text(const Ctx& c);
 std::string lesson(const Ctx& c);
@@ -167,12 +170,10 @@ const Definition* contract_test(const Ctx& c, const std::string& path, std::int3
                                 std::int32_t to);
 // "the test `x` is named for the contract it checks: "…"".
 std::string contract_sentence(const Ctx& c, const Definition& test);
-// The Chinese headline lead from the facts: kind of change (tags), key object
-// (a definition added in a top region, the call several replacements
-// introduce, a switch the parent did not have, a changed signature), key
-// figure; empty when the facts name no key object, only a bare name or a
-// file, or it does not fit the headline width.
-std::string headline_lead(const Ctx& c);
+// --- the headline (offline_headline.cc) ---
+// The PR's title in both languages (Chinese: the kind of change first), with
+// the key figure the PR states when it fits; never cut mid-token.
+std::string headline(const Ctx& c);
 // The Chinese word for the kind of change, from its tags ("修复", "重构", ...)
 // or, when every file has one role that is not code, that role ("文档");
 // empty when neither says.
@@ -182,6 +183,7 @@ std::string headline_kind(const Ctx& c);
 std::string citable_headline(const Ctx& c, std::string text);
 // `text` cut at a word (outside code spans) to the headline width, with "…".
 std::string fit_headline(std::string_view text);
+
 // The digest paragraph: the verdict with its scope, the lesson (or for a
 // skip, what the change does), and the places to read when the verdict does
 // not name them; two or three sentences.

@@ -72,8 +72,9 @@ std::vector<std::string> questions(const Ctx& c, const std::vector<GuideFocus>& 
     if (out.size() >= 2) break;
     if (!public_name(f, d)) continue;
     std::string name = code_name(d.name);
-    if (d.change == "signature_changed" && (d.kind == "function" || d.kind == "method") &&
-        !covered(name))
+    // A signature that accepts every call it accepted before asks nothing of callers.
+    if (d.change == "signature_changed" && !d.compatible &&
+        (d.kind == "function" || d.kind == "method") && !covered(name))
       out.push_back(fmt_rt(c.p.risk_signature, name));
     else if (d.change == "removed" && d.kind != "section" && !defined_elsewhere(d) &&
              !owner_removed(d))
@@ -159,8 +160,11 @@ std::vector<std::string> gaps(const Ctx& c) {
   // "N changed lines with K new branches or guards; first: DETAIL; ..." (coverage.h).
   static const RE2 kBranches(
       R"((\d+) changed lines with (\d+) new branch(?:es)? or guards?; first: (.*); (?:no changed test covers it|the change adds or edits no test)$)");
+  std::set<std::string> diffs;  // a gap in a copy of a file already named says it again
   for (const auto& g : c.facts.gaps) {
     if (g.kind == "test") {
+      if (std::string key = diff_key(c, g.subject); !key.empty() && !diffs.insert(key).second)
+        continue;
       std::string lines, branches, first;
       if (!RE2::FullMatch(g.detail, kBranches, &lines, &branches, &first)) continue;
       const std::string s =
@@ -194,8 +198,8 @@ std::vector<GuideAdvice> advice(const Ctx& c, const Guide& g) {
     add("user", fmt_rt(c.p.adv_user_default, code_name(s->name), code(s->before.default_value, 40),
                        code(s->after.default_value, 40)));
   for (const auto& d : f.definitions)
-    if (d.change == "signature_changed" && (d.kind == "function" || d.kind == "method") &&
-        public_name(f, d)) {
+    if (d.change == "signature_changed" && !d.compatible &&
+        (d.kind == "function" || d.kind == "method") && public_name(f, d)) {
       bool public_api = std::any_of(f.signals.begin(), f.signals.end(), [&](const Signal& s) {
         return s.kind == "public_api" && s.detail == d.name;
       });

@@ -26,7 +26,7 @@ Phrases make_zh() {
   p.summary_default_changed = "把 {} 的默认值从 {} 改为 {}";
   p.summary_tests = "附带测试 {}";
   p.summary_fixes = "修复 {}";
-  p.summary_docs_only = "只涉及文档、配置或 CI，没有主路径代码";
+  p.summary_docs_only = "只涉及测试、文档、配置或 CI，没有主路径代码";
   p.summary_cleanup = "属于清理（{}）";
   p.summary_shallow =
       "这是浅克隆的边界提交：它的父提交 {} 不在克隆中，无法计算 "
@@ -40,7 +40,7 @@ Phrases make_zh() {
   p.close_lines_one = "值得精读：约 {} 行值得细看，都在一个文件中";
   p.rest_cleanup = "；其余 {} 个文件（{}）是清理项，浏览即可";
   p.rest_cleanup_one = "；另一个文件 {} 是清理项，浏览即可";
-  p.selective = "值得选读：只看 {}（约 {} 行），其余可略过";
+  p.selective = "值得选读：先看 {}（约 {} 行）";
   p.skim = "浏览即可：{}";
   p.skip = "可以跳过：{}";
   p.open_prefix = "【未合并】";
@@ -147,7 +147,7 @@ Phrases make_en() {
   p.summary_default_changed = "changes the default of {} from {} to {}";
   p.summary_tests = "with tests in {}";
   p.summary_fixes = "fixes {}";
-  p.summary_docs_only = "touches only docs, configuration or CI, no code on the main path";
+  p.summary_docs_only = "touches only tests, docs, configuration or CI, no code on the main path";
   p.summary_cleanup = "is clean-up ({})";
   p.summary_shallow =
       "The boundary commit of a shallow clone: its parent {} is not in the clone, so the diff "
@@ -161,7 +161,7 @@ Phrases make_en() {
   p.close_lines_one = "Worth a close read: about {} to read closely, all in one file";
   p.rest_cleanup = "; the other {} files ({}) are clean-up, a glance is enough";
   p.rest_cleanup_one = "; the other file, {}, is clean-up: a glance is enough";
-  p.selective = "Worth a selective read: only {} (about {}); skip the rest";
+  p.selective = "Worth a selective read: start with {} (about {})";
   p.skim = "Skim: {}";
   p.skip = "Skip: {}";
   p.open_prefix = "[open] ";

@@ -80,6 +80,7 @@ struct TreeFacts {
   std::vector<SwitchFact> switches;
   bool switches_known = false;
   std::vector<ContextItem> context;
+  std::vector<DefinitionFate> fates;
   bool context_known = false;
 };
 
@@ -207,12 +208,14 @@ class TreeTracker {
       note_origins(c, out.switches);
     }
     if (context && symbols_ok_) {
-      out.context = context->finish(symbols_, graph_, [&](const std::string& p) {
+      const MergeReader read = [&](const std::string& p) {
         std::optional<std::string> cached;
         if (contents_.get(c.sha, p, cached)) return cached;
         auto r = source_->read_regular_file(c.sha, p, kMaxFile);
         return r ? *r : std::nullopt;
-      });
+      };
+      out.context = context->finish(symbols_, graph_, read);
+      out.fates = context->fates(symbols_, read);
       out.context_known = true;
     }
     cache_.emplace(c.sha, out);
@@ -510,6 +513,7 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
             local.switches = std::move(reaches[i].switches);
             local.switches_known = reaches[i].switches_known;
             local.context = std::move(reaches[i].context);
+            local.definition_fates = std::move(reaches[i].fates);
             local.context_known = reaches[i].context_known;
           }
           const auto t0 = std::chrono::steady_clock::now();

@@ -4,8 +4,8 @@
 // outline once (up to the last changed line), then per hunk split the two
 // sides, outline each side as a fragment (definitions touched by the hunk,
 // and a fallback for symbols when there is no content) and run the signal
-// detectors. Definitions and dead code are in symbols.cc. Moved code is found
-// over the whole change by hashing trimmed lines.
+// detectors. Definitions and dead code are in symbols.cc, moved code in
+// moved_code.cc.
 #include <algorithm>
 #include <unordered_map>
 
@@ -293,7 +293,9 @@ class Analyzer {
   CodeFacts run() {
     files_.reserve(change_.files.size());
     for (size_t i = 0; i < change_.files.size(); ++i) analyse_file(i);
-    mark_moved();
+    mark_moved(files_, out_.hunks);
+    drop_moved_todos(change_, out_.signals);
+    drop_moved_notes(change_, out_.rationale);
     detect_dead_code(change_, out_);
     return std::move(out_);
   }
@@ -523,64 +525,6 @@ class Analyzer {
   void push_signal(const FileState& f, const HunkState& h, int k, RawSignal&& r, bool added) {
     if (f.test && r.kind == "assert") return;  // a test's assertions are not guards
     out_.signals.push_back(Signal{std::move(r.kind), std::move(r.detail), place(f, h, k), added});
-  }
-
-  // A hunk is moved when >= 70% of its significant added (or removed) lines,
-  // at least 3, appear on the other side in another hunk of the change.
-  void mark_moved() {
-    auto significant = [](std::string_view t) {
-      t = trim(t);
-      if (t.size() < 4) return false;
-      int alnum = 0;
-      for (char c : t) alnum += outline_internal::is_ident_char(c);
-      if (alnum < 3) return false;
-      static constexpr std::string_view kCommon[] = {
-          "else:",       "pass",       "return",   "return;",  "break",    "break;",
-          "continue",    "continue;",  "try:",     "finally:", "} else {", "else {",
-          "return None", "return nil", "default:", "#endif",   "#else"};
-      for (auto c : kCommon)
-        if (t == c) return false;
-      return true;
-    };
-    std::unordered_map<std::string_view, int> removed_count, added_count;
-    for (const FileState& f : files_)
-      for (const HunkState& h : f.hunks) {
-        for (const DiffLine& l : h.hunk->lines) {
-          if ((l.origin != '+' && l.origin != '-') || !significant(l.text)) continue;
-          ++(l.origin == '-' ? removed_count : added_count)[trim(l.text)];
-        }
-      }
-    if (removed_count.empty() || added_count.empty()) return;
-    size_t hf_index = 0;  // out_.hunks holds the hunks in the same file/hunk order
-    std::unordered_map<std::string_view, int> own_removed, own_added;
-    for (const FileState& f : files_) {
-      for (const HunkState& h : f.hunks) {
-        if (hf_index >= out_.hunks.size()) return;
-        HunkFacts& hf = out_.hunks[hf_index++];
-        own_removed.clear();
-        own_added.clear();
-        for (const DiffLine& l : h.hunk->lines) {
-          if ((l.origin != '+' && l.origin != '-') || !significant(l.text)) continue;
-          ++(l.origin == '-' ? own_removed : own_added)[trim(l.text)];
-        }
-        auto share = [&](const std::unordered_map<std::string_view, int>& own,
-                         const std::unordered_map<std::string_view, int>& other_global,
-                         const std::unordered_map<std::string_view, int>& other_own) {
-          int total = 0, matched = 0;
-          for (const auto& [line, n] : own) {
-            total += n;
-            auto g = other_global.find(line);
-            if (g == other_global.end()) continue;
-            auto o = other_own.find(line);
-            const int elsewhere = g->second - (o == other_own.end() ? 0 : o->second);
-            matched += std::min(n, std::max(0, elsewhere));
-          }
-          return total >= 3 && matched * 10 >= total * 7;
-        };
-        hf.moved = share(own_added, removed_count, own_removed) ||
-                   share(own_removed, added_count, own_added);
-      }
-    }
   }
 
   const Change& change_;

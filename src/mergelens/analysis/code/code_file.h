@@ -92,4 +92,18 @@ void detect_dead_code(const Change& change, CodeFacts& out);
 
 const char* separator(Language l);
 
+// Marks `hunks` (one per analysed hunk of `files`, in the same order) moved
+// when >= 70% of a hunk's significant added (or removed) lines, at least 3,
+// appear on the other side in another hunk of the change (moved_code.cc).
+void mark_moved(const std::vector<FileState>& files, std::vector<HunkFacts>& hunks);
+
+// Drops the "todo" signals of added lines whose TODO text (from the tag on)
+// a removed line of the change also holds: carried along, not left by it.
+void drop_moved_todos(const Change& change, std::vector<Signal>& signals);
+
+// Drops the comments and docstrings of `notes` every line of which a removed
+// line of the change also holds: the code's own words from before, carried
+// along (moved or re-indented), are not this change's rationale.
+void drop_moved_notes(const Change& change, std::vector<RationaleNote>& notes);
+
 }  // namespace mergelens::code_internal

@@ -1,6 +1,8 @@
 // Helpers shared by the signal detectors (see code_text.h).
 #include "mergelens/analysis/code/code_text.h"
 
+#include <cctype>
+
 #include <algorithm>
 
 #include "mergelens/analysis/code/code_outline.h"
@@ -54,14 +56,12 @@ std::string short_text(std::string_view s, size_t n) {
   return out;
 }
 
-std::string statement_text(std::string_view line, size_t n) {
-  std::string out = short_text(line, n);
-  const bool cut = out.ends_with("...");
-  if (cut) out.resize(out.size() - 3);
+int bracket_balance(std::string_view t, std::string_view open, std::string_view close,
+                    bool* in_string) {
   int depth = 0;
   char quote = 0;
-  for (size_t i = 0; i < out.size(); ++i) {
-    const char c = out[i];
+  for (size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
     if (quote) {
       if (c == '\\')
         ++i;
@@ -69,10 +69,58 @@ std::string statement_text(std::string_view line, size_t n) {
         quote = 0;
     } else if (c == '"' || c == '\'') {
       quote = c;
-    } else {
-      depth += c == '(' || c == '[' || c == '{' ? 1 : c == ')' || c == ']' || c == '}' ? -1 : 0;
+    } else if (open.find(c) != std::string_view::npos) {
+      ++depth;
+    } else if (close.find(c) != std::string_view::npos) {
+      --depth;
     }
   }
+  if (in_string) *in_string = quote != 0;
+  return depth;
+}
+
+std::vector<std::string_view> call_args(std::string_view s, size_t open) {
+  std::vector<std::string_view> out;
+  int d = 0;
+  char q = 0;
+  size_t arg = open + 1;
+  for (size_t i = open; i < s.size(); ++i) {
+    char c = s[i];
+    if (q) {
+      if (c == '\\')
+        ++i;
+      else if (c == q)
+        q = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      q = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++d;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--d == 0) {
+        out.push_back(s.substr(arg, i - arg));
+        break;
+      }
+    } else if (c == ',' && d == 1) {
+      out.push_back(s.substr(arg, i - arg));
+      arg = i + 1;
+    }
+  }
+  for (auto& a : out) {
+    while (!a.empty() && std::isspace(static_cast<unsigned char>(a.front()))) a.remove_prefix(1);
+    while (!a.empty() && std::isspace(static_cast<unsigned char>(a.back()))) a.remove_suffix(1);
+  }
+  if (out.size() == 1 && out[0].empty()) out.clear();
+  return out;
+}
+
+std::string statement_text(std::string_view line, size_t n) {
+  std::string out = short_text(line, n);
+  const bool cut = out.ends_with("...");
+  if (cut) out.resize(out.size() - 3);
+  bool quote = false;
+  const int depth = bracket_balance(out, "([{", ")]}", &quote);
   if (quote || depth <= 0) return cut ? out + "..." : out;
   while (!out.empty() && out.back() == ' ') out.pop_back();
   // Close what is open, innermost first, in the order it was opened.

@@ -39,6 +39,16 @@ struct Cap : std::string_view {
 // token began in the second half) with "..." marking a cut.
 std::string short_text(std::string_view s, size_t n = 100);
 
+// Opening minus closing brackets of `t` (the characters of `open` and
+// `close`), quoted strings skipped (a backslash escapes the next character);
+// `in_string`, when given, is set when a string is still open at the end.
+int bracket_balance(std::string_view t, std::string_view open = "(", std::string_view close = ")",
+                    bool* in_string = nullptr);
+
+// The arguments of a call (or a parameter list) whose '(' is at `open` in
+// `s`, split at top-level commas, each trimmed; empty for "()". Views into `s`.
+std::vector<std::string_view> call_args(std::string_view s, size_t open);
+
 // One statement as written on a line, for a signal's detail: short_text,
 // and a call left open at the end of the line closed as "(...)", so
 // `raise RuntimeError(` reads `raise RuntimeError(...)`.

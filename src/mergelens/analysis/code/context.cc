@@ -352,6 +352,7 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
   if (constants.size() > 4) constants.resize(4);
   for (auto* v : {&changed, &called, &constants})
     items_.insert(items_.end(), v->begin(), v->end());
+  note_definitions(parent);
 }
 
 std::vector<ContextItem> ContextProbe::finish(const SymbolIndex& merge, const ImportGraph& graph,

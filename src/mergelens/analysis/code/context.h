@@ -14,11 +14,13 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "mergelens/analysis/code/definition_fates.h"
 #include "mergelens/analysis/facts.h"
 #include "mergelens/model/change.h"
 #include "mergelens/model/code_tag.h"
@@ -62,12 +64,27 @@ class ContextProbe {
   // ones (8), constants (4), callers (6).
   std::vector<ContextItem> finish(const SymbolIndex& merge, const ImportGraph& merge_graph,
                                   const MergeReader& read) const;
+  // On the index at the merge: the fates of the definitions on the change's
+  // removed and added lines and of those it re-signs (`read` gives a file
+  // at the merge, for a class's header). Sorted by path, side, name.
+  std::vector<DefinitionFate> fates(const SymbolIndex& merge, const MergeReader& read) const;
 
  private:
   const Change& change_;
   std::vector<ContextItem> items_;
   // Definitions of the changed files at the parent, by qualified name.
   std::map<std::string, std::map<std::string, CodeTag>> parent_defs_;
+  // Definitions whose line the change removes, read at the parent.
+  struct RemovedDef {
+    std::string path;  // new path
+    CodeTag tag;
+    std::string enclosing;  // the function or method holding it, "" when none
+  };
+  std::vector<RemovedDef> removed_;
+  // Definitions at the parent named on added lines, as (qualified name,
+  // path): where an added definition may have been before.
+  std::set<std::pair<std::string, std::string>> parent_named_;
+  void note_definitions(const SymbolIndex& parent);
 };
 
 // The names called on one line of code: `name(` and `.name(` (the receiver

@@ -125,8 +125,12 @@ bool is_docs_file(const PathParts& p) {
                                   "code_of_conduct", "security", "citation"});
 }
 
-// The role given by the outermost test/docs/benchmark folder, if any.
+// The role given by the outermost test/docs/benchmark folder, if any. A
+// top-level experimental/ or recipes/ folder holds scripts beside the
+// package, not code it ships: docs, like examples.
 std::optional<FileRole> folder_role(const PathParts& p) {
+  if (!p.dirs.empty() && is_one_of(p.dirs.front(), {"experimental", "recipes", "cookbook"}))
+    return FileRole::kDocs;
   for (std::string_view d : p.dirs) {
     if (is_one_of(d,
                   {"test", "tests", "testing", "__tests__", "unittest", "unittests", "unit_tests",

@@ -325,8 +325,8 @@ class SideScanner {
   }
 
   void todo(int i, std::string_view text) {
-    Cap tag, rest;
-    if (!RE2::PartialMatch(text, todo_tag(), &tag, &rest)) return;
+    Cap tag, owner, rest;  // "TODO(name): text" keeps its owner: "TODO(name): text"
+    if (!RE2::PartialMatch(text, todo_tag(), &tag, &owner, &rest)) return;
     // Only in a comment: a comment marker must precede the tag.
     const size_t at = static_cast<size_t>(tag.data() - text.data());
     const std::string_view before = text.substr(0, at);
@@ -336,7 +336,7 @@ class SideScanner {
     else
       in_comment = contains_any(before, {"//", "/*"}) || trim(before).starts_with("*");
     if (!in_comment) return;
-    emit("todo", short_text(std::string(tag) + ": " + std::string(rest)), i);
+    emit("todo", short_text(std::string(tag) + std::string(owner) + ": " + std::string(rest)), i);
   }
 
   void preprocessor_line(int i, std::string_view code) {

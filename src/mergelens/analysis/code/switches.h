@@ -25,7 +25,9 @@
 // may be read from one thread while no one edits it.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -104,6 +106,15 @@ class SwitchProbe {
   std::map<std::string, SwitchDecl> before_;  // primary declaration at the parent
   std::map<std::string, std::vector<SwitchDecl>> parent_decls_;  // changed files' decls
 };
+
+// Marks `switches` unread (SwitchFact::unread) whose declaration at the
+// merge assigns the value to a variable its file never reads again: a name
+// indented under a function, or a module name starting with '_' (others may
+// be imported). `read` gives a file at the merge; a file it cannot give
+// leaves its switches as they are.
+void mark_unread_switches(
+    std::vector<SwitchFact>& switches,
+    const std::function<std::optional<std::string>(const std::string& path)>& read);
 
 // The names of switches written on one line of code: env-style names in
 // quotes or after `envs.`, "--flags", and fields read through a receiver

@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "mergelens/analysis/code/code_file.h"
+#include "mergelens/analysis/code/code_text.h"
 #include "mergelens/analysis/code/language.h"
 
 namespace mergelens::code_internal {
@@ -99,28 +100,6 @@ struct Found {
   bool exported = false;
 };
 
-// Net '(' minus ')' of a line, strings skipped.
-int paren_balance(std::string_view t) {
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = 0; i < t.size(); ++i) {
-    const char c = t[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '(') {
-      ++depth;
-    } else if (c == ')') {
-      --depth;
-    }
-  }
-  return depth;
-}
-
 // Parameter lists that start before a hunk: a changed line inside the header
 // of a definition whose name line is above the hunk ("@@ ... @@ def f(" then
 // "+    new_arg: int = 0,") changes that definition's signature. Found from
@@ -148,14 +127,14 @@ void continued_signatures(const FileState& f, std::vector<Found>& found) {
       continue;
     }
     if (!h.section || h.section->kind == "section") continue;
-    const int open = paren_balance(h.hunk->section);
+    const int open = signal_internal::bracket_balance(h.hunk->section);
     if (open <= 0) continue;
     bool changed = false;
     for (bool old_side : {false, true}) {
       const auto& side = old_side ? h.sides.old_side : h.sides.new_side;
       int depth = open;
       for (size_t i = 0; i < side.size() && depth > 0 && !changed; ++i) {
-        depth += paren_balance(side[i].text);
+        depth += signal_internal::bracket_balance(side[i].text);
         changed = side[i].changed;
       }
     }

@@ -32,6 +32,10 @@ namespace {
 namespace w = score_weights;
 
 // Words of a comment that argues for the code rather than describing it.
+// Words a docstring with a parameter list needs beside it to explain code
+// rather than label it ("Child class for the X dataset" does not).
+constexpr int kExplainingWords = 12;
+
 bool argues(std::string_view text) {
   std::string t(text);
   for (char& c : t)
@@ -132,6 +136,17 @@ int words(std::string_view text) {
   return n;
 }
 
+// The prose of a comment or docstring before its parameter documentation
+// (":param x: ...", "Args:", "@param"): what it says about the code beyond
+// naming its inputs.
+std::string_view prose_part(std::string_view text) {
+  size_t cut = text.size();
+  for (std::string_view m : {":param", ":type", ":return", ":rtype", ":raises", "@param",
+                             "@return", "Args:", "Arguments:", "Parameters\n", "Returns:"})
+    if (const size_t p = text.find(m); p != std::string_view::npos) cut = std::min(cut, p);
+  return text.substr(0, cut);
+}
+
 // The lessons of focus region `index`, in line order.
 std::vector<Item> region_lessons(const Facts& facts, size_t index, std::set<std::string>& edits) {
   const FocusRegion& r = facts.focus[index];
@@ -170,7 +185,8 @@ std::vector<Item> region_lessons(const Facts& facts, size_t index, std::set<std:
          w::kArguedComment +
              std::min(w::kArguedLength, static_cast<double>(words(n.text)) / w::kWordsPerPoint),
          n.start_line, n.end_line, words(n.text) >= w::kArguedWords);
-    else
+    else if (prose_part(n.text).size() == n.text.size() ||  // no parameter list
+             words(prose_part(n.text)) >= kExplainingWords)
       at("comments explain the code", n.kind == "docstring" ? w::kDocstring : w::kPlainComment,
          n.start_line, n.end_line);
   }

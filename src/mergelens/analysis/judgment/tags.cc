@@ -462,6 +462,10 @@ std::vector<Tag> assign_tags(const Change& change, const std::map<std::string, F
     auto m = match_rule(rule, *words, v, change);
     if (!m) continue;
     const Coverage c = coverage(rule, *words, v, file_words);
+    // A tag about a kind of file (CI, tests, docs) needs such a file: the
+    // word "runner" in "model runner" is no CI change.
+    if ((m->kind == "keyword" || m->kind == "body") && !rule.share_roles.empty() && c.files == 0)
+      continue;
     Tag t{
         rule.tag, m->source, m->rule, c.share, evidence_weight(*m) + c.share, evidence_text(*m, c)};
     found.emplace(rule.tag, std::move(t));

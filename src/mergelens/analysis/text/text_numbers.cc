@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -41,7 +42,9 @@ std::string prev_token(sv s, size_t i) {
 }
 bool hardware_token(const std::string& t) {
   static const RE2 re(
-      "(?:[a-z]{1,3}\\d{2,4}[a-z]{0,3}|gpus?|nodes?|cards?|devices?|ranks?|workers?)");
+      "(?:[a-z]{1,3}\\d{2,4}[a-z]{0,3}|gpus?|nodes?|cards?|devices?|ranks?|workers?|rtx|"
+      "geforce|quadro|tesla|nvidia|amd|instinct|radeon|intel|gaudi|tpus?|npus?|ascend|"
+      "blackwell|hopper|ampere|ada|rubin|machines?|hosts?|sockets?|cpus?|cores?)");
   return RE2::FullMatch(t, re);
 }
 
@@ -224,8 +227,13 @@ bool plausible(sv s, const Qty& q, bool cell = false) {
     // "1.8x" is a factor of anything ("covers 1.8x down to 0.8x of the
     // range"): a speedup only when its sentence is about speed or cost. The
     // signs × and 倍 are written for speed-ups.
+    // A table cell measures when the figure is all it holds: "1x + 1.5x, no
+    // fp8 rounding" names a configuration in its row.
     const bool sign = !unit.empty() && unit.back() != 'x';
-    return q.v > 0 && (cell || sign || kAfter.count(next) > 0 || perf_context(s));
+    bool alone = cell;
+    for (size_t i = 0; alone && i < s.size(); ++i)
+      alone = (i >= q.b && i < q.e) || !std::isalpha(static_cast<unsigned char>(s[i]));
+    return q.v > 0 && (alone || sign || kAfter.count(next) > 0 || perf_context(s));
   }
   if (q.kind == "memory") {
     static const RE2 hw("[a-z]{1,3}\\d{2,4}[a-z]{0,3}");

@@ -1,0 +1,297 @@
+// The fates of the definitions a change removes, adds or re-signs, read on a
+// parser's tags at the parent and at the merge (see DefinitionFate in
+// context.h), and their application to the outline's definitions.
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <tuple>
+
+#include <re2/re2.h>
+
+#include "mergelens/analysis/code/code_text.h"
+#include "mergelens/analysis/code/context.h"
+
+namespace mergelens {
+namespace {
+
+using signal_internal::Cap;
+
+bool definition_kind(std::string_view k) {
+  return k == "function" || k == "method" || k == "class" || k == "struct";
+}
+
+bool callable_kind(std::string_view k) {
+  return k == "function" || k == "method";
+}
+
+std::string_view last_part(std::string_view name) {
+  const size_t p = name.find_last_of(":.");
+  return p == std::string_view::npos ? name : name.substr(p + 1);
+}
+
+// The function or method of `tags` that holds a definition scoped `scope`
+// ("" when its scope is a class or the file).
+std::string enclosing_callable(const std::vector<CodeTag>& tags, const std::string& scope) {
+  if (scope.empty()) return "";
+  for (const auto& t : tags)
+    if (t.qualified() == scope && callable_kind(t.kind)) return scope;
+  return "";
+}
+
+// The names a '+' line may define: after def/class/struct, or before '('.
+const RE2& defined_name_pattern() {
+  static const RE2* re = new RE2(
+      R"re((?:\b(?:def|class|struct)\s+([A-Za-z_]\w*))|(?:\b([A-Za-z_]\w*)\s*\())re",
+      signal_internal::latin1());
+  return *re;
+}
+
+// One parameter of a list: its name (annotation and default dropped) and
+// whether it has a default; "*" and "/" markers are kept as names.
+struct Param {
+  std::string name;
+  bool has_default = false;
+};
+
+std::optional<std::vector<Param>> params_of(std::string_view sig) {
+  const size_t open = sig.find('(');
+  if (open == std::string_view::npos || sig.find(')', open) == std::string_view::npos)
+    return std::nullopt;
+  std::vector<Param> out;
+  for (std::string_view p : signal_internal::call_args(sig, open)) {
+    if (p.empty()) continue;  // a trailing comma
+    const size_t eq = p.find('=');
+    std::string_view head = p.substr(0, eq);
+    if (const size_t colon = head.find(':'); colon != std::string_view::npos)
+      head = head.substr(0, colon);  // a Python annotation
+    while (!head.empty() && std::isspace(static_cast<unsigned char>(head.back())))
+      head.remove_suffix(1);
+    // The last identifier (C++: "const Foo& x" -> "x"), with a leading * or **.
+    size_t b = head.size();
+    while (b > 0 && (std::isalnum(static_cast<unsigned char>(head[b - 1])) || head[b - 1] == '_'))
+      --b;
+    std::string name(head.substr(b));
+    const std::string_view before = head.substr(0, b);
+    if (before.ends_with("**"))
+      name = "**" + name;
+    else if (before.ends_with("*") && before.find_first_not_of(" *") == std::string_view::npos)
+      name = "*" + name;
+    out.push_back({name.empty() ? std::string(head) : name, eq != std::string_view::npos});
+  }
+  return out;
+}
+
+// Whether one of `lines` (ascending) falls in the header of definition `t`:
+// from its name's line over the next lines of a parameter list (at most 20,
+// not past its end). The diff's outline calls a definition removed or added
+// when a changed line falls there.
+bool in_header(const std::vector<std::int32_t>& lines, const CodeTag& t) {
+  const std::int32_t last = std::min(std::max(t.end, t.line), t.line + 20);
+  auto it = std::lower_bound(lines.begin(), lines.end(), t.line);
+  return it != lines.end() && *it <= last;
+}
+
+}  // namespace
+
+bool signature_compatible(std::string_view before, std::string_view after) {
+  auto a = params_of(before), b = params_of(after);
+  if (!a || !b || b->size() < a->size()) return false;
+  for (size_t i = 0; i < a->size(); ++i) {
+    if ((*a)[i].name != (*b)[i].name) return false;
+    if ((*a)[i].has_default && !(*b)[i].has_default) return false;
+  }
+  for (size_t i = a->size(); i < b->size(); ++i) {
+    const auto& p = (*b)[i];
+    if (!p.has_default && !p.name.starts_with("*") && p.name != "/") return false;
+  }
+  return true;
+}
+
+void ContextProbe::note_definitions(const SymbolIndex& parent) {
+  std::set<std::string, std::less<>> looked;  // names looked up, at most 512
+  for (const auto& f : change_.files) {
+    if (f.binary) continue;
+    const std::string& old = f.old_path.empty() ? f.path : f.old_path;
+    const auto* tags = f.status == FileStatus::kAdded ? nullptr : parent.in_file(old);
+    std::vector<std::int32_t> removed_lines;  // ascending
+    for (const auto& h : f.hunks)
+      for (const auto& l : h.lines) {
+        if (l.origin == '-' && l.old_no > 0) removed_lines.push_back(l.old_no);
+        if (l.origin != '+' || looked.size() >= 512) continue;
+        re2::StringPiece in(l.text.data(), l.text.size());
+        Cap def, call;
+        while (looked.size() < 512 &&
+               RE2::FindAndConsume(&in, defined_name_pattern(), &def, &call)) {
+          std::string_view n = def.empty() ? std::string_view(call) : std::string_view(def);
+          if (n.size() < 3 || !looked.emplace(n).second) continue;
+          for (const auto& [p, t] : parent.lookup(n))
+            if (definition_kind(t->kind)) parent_named_.emplace(t->qualified(), *p);
+        }
+      }
+    if (!tags) continue;
+    std::sort(removed_lines.begin(), removed_lines.end());
+    for (const auto& t : *tags)
+      if (definition_kind(t.kind) && in_header(removed_lines, t))
+        removed_.push_back({f.path, t, enclosing_callable(*tags, t.scope)});
+  }
+}
+
+std::vector<DefinitionFate> ContextProbe::fates(const SymbolIndex& merge,
+                                                const MergeReader& read) const {
+  std::vector<DefinitionFate> out;
+  std::map<std::string, std::optional<std::string>> files;  // read once each
+  auto line_of = [&](const std::string& path, std::int32_t no) -> std::string {
+    auto it = files.find(path);
+    if (it == files.end()) it = files.emplace(path, read ? read(path) : std::nullopt).first;
+    if (!it->second) return "";
+    size_t pos = 0;
+    for (std::int32_t i = 1; i < no && pos != std::string::npos; ++i) {
+      pos = it->second->find('\n', pos);
+      if (pos != std::string::npos) ++pos;
+    }
+    if (pos == std::string::npos) return "";
+    return it->second->substr(pos, it->second->find('\n', pos) - pos);
+  };
+  for (const auto& r : removed_) {
+    DefinitionFate d{r.path, r.tag.qualified(), '-', "gone", r.enclosing, false};
+    const auto* now = merge.in_file(r.path);
+    const CodeTag* same = nullptr;
+    if (now)
+      for (const auto& t : *now)
+        if (definition_kind(t.kind) && t.qualified() == d.name) same = &t;
+    if (!r.enclosing.empty()) {
+      d.fate = "nested";
+    } else if (same) {
+      d.fate = "kept";
+      d.compatible = signature_compatible(r.tag.signature, same->signature);
+    } else {
+      const auto all = merge.lookup(r.tag.name);
+      if (std::any_of(all.begin(), all.end(), [&](const auto& pt) {
+            return *pt.first != r.path && pt.second->qualified() == d.name;
+          })) {
+        d.fate = "moved";
+      } else if (r.tag.kind == "method" && now) {
+        // The class's header at the merge names its bases: "class C(Base):".
+        for (const auto& t : *now)
+          if (t.qualified() == r.tag.scope && (t.kind == "class" || t.kind == "struct")) {
+            const std::string header = line_of(r.path, t.line);
+            const size_t open = header.find('(');
+            if (open == std::string::npos) break;
+            for (const auto& [p, m] : all)
+              if (m->kind == "method" && !m->scope.empty() && m->scope != r.tag.scope) {
+                const std::string base(last_part(m->scope));
+                const RE2 word("\\b" + RE2::QuoteMeta(base) + "\\b");
+                if (RE2::PartialMatch(header.substr(open), word)) d.fate = "inherited";
+              }
+            break;
+          }
+      }
+    }
+    if (d.fate != "gone") out.push_back(std::move(d));  // the outline's own reading
+  }
+  for (const auto& f : change_.files) {
+    if (f.binary || f.status == FileStatus::kDeleted) continue;
+    const auto* now = merge.in_file(f.path);
+    if (!now) continue;
+    std::vector<std::int32_t> added_lines;  // ascending
+    for (const auto& h : f.hunks)
+      for (const auto& l : h.lines)
+        if (l.origin == '+' && l.new_no > 0) added_lines.push_back(l.new_no);
+    std::sort(added_lines.begin(), added_lines.end());
+    auto was = parent_defs_.find(f.path);
+    const std::string& old = f.old_path.empty() ? f.path : f.old_path;
+    for (const auto& t : *now) {
+      if (!definition_kind(t.kind)) continue;
+      const std::string q = t.qualified();
+      const CodeTag* before = nullptr;
+      if (was != parent_defs_.end())
+        if (auto it = was->second.find(q); it != was->second.end()) before = &it->second;
+      if (in_header(added_lines, t)) {
+        DefinitionFate d{f.path, q, '+', "new", enclosing_callable(*now, t.scope), false};
+        if (!d.enclosing.empty()) {
+          d.fate = "nested";
+        } else if (before) {
+          d.fate = "kept";
+          d.compatible = signature_compatible(before->signature, t.signature);
+        } else {
+          for (const auto& [name, p] : parent_named_)
+            if (name == q && p != old) d.fate = "moved";
+        }
+        if (d.fate != "new") out.push_back(std::move(d));  // the outline's own reading
+      } else if (before && callable_kind(t.kind) &&
+                 before->signature != t.signature) {
+        out.push_back({f.path, q, '=', "resigned", "",
+                       signature_compatible(before->signature, t.signature)});
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const DefinitionFate& a, const DefinitionFate& b) {
+    return std::tie(a.path, a.side, a.name) < std::tie(b.path, b.side, b.name);
+  });
+  return out;
+}
+
+void apply_definition_fates(const std::vector<DefinitionFate>& fates,
+                            std::vector<Definition>& definitions, std::vector<Signal>& signals) {
+  // The fate of `d` on `side`: the same qualified name, else the only one of
+  // its last part in the file.
+  auto find = [&](const Definition& d, char side) -> const DefinitionFate* {
+    const DefinitionFate* only = nullptr;
+    int n = 0;
+    for (const auto& f : fates) {
+      if (f.side != side || f.path != d.at.path) continue;
+      if (f.name == d.name) return &f;
+      if (last_part(f.name) == last_part(d.name)) {
+        only = &f;
+        ++n;
+      }
+    }
+    return n == 1 ? only : nullptr;
+  };
+  std::vector<Definition> out;
+  std::set<std::string> listed;  // names not removed, as kept
+  for (const auto& d : definitions)
+    if (d.change != "removed") listed.insert(d.name);
+  std::set<std::string> no_longer_removed;
+  for (auto d : definitions) {
+    const char side = d.change == "removed" ? '-' : d.change == "added" ? '+' : '=';
+    const DefinitionFate* f =
+        side == '=' ? (d.change == "signature_changed" ? find(d, '=') : nullptr) : find(d, side);
+    if (side == '=' && d.change == "signature_changed" && !f) {
+      // Its own line may be the changed one: a '+' fate "kept" carries it.
+      f = find(d, '+');
+      if (f && f->fate != "kept") f = nullptr;
+    }
+    if (!f) {
+      out.push_back(std::move(d));
+      continue;
+    }
+    if (side == '-') no_longer_removed.insert(d.name);
+    if (side == '=') {
+      d.compatible = f->compatible;
+      out.push_back(std::move(d));
+    } else if (f->fate == "nested") {
+      if (!listed.count(f->enclosing) && listed.insert(f->enclosing).second) {
+        const bool method = f->enclosing.find('.') != std::string::npos;
+        out.push_back({f->enclosing, method ? "method" : "function", "modified", d.at, false});
+      }
+    } else if (f->fate == "kept") {
+      if (side == '-' && listed.count(d.name)) continue;  // its new side is listed
+      if (side == '-') listed.insert(d.name);
+      d.change = "modified";
+      out.push_back(std::move(d));
+    } else if (f->fate == "moved" || f->fate == "inherited") {
+      d.change = f->fate;
+      out.push_back(std::move(d));
+    } else {
+      if (side == '-') no_longer_removed.erase(d.name);
+      out.push_back(std::move(d));
+    }
+  }
+  definitions = std::move(out);
+  std::erase_if(signals, [&](const Signal& s) {
+    return s.kind == "dead_code_removed" && no_longer_removed.count(s.detail);
+  });
+}
+
+}  // namespace mergelens
