@@ -409,6 +409,7 @@ TEST(DefinitionFates, AppliedToTheOutlinesDefinitions) {
       {"Spec", "class", "added", {"b.py", 1, "Spec"}},
       {"gone", "function", "removed", {"a.py", 40, ""}},
       {"E.send", "method", "signature_changed", {"a.py", 50, "E"}},
+      {"F.run.chunk_filter", "function", "signature_changed", {"a.py", 60, "F.run"}},
   };
   std::vector<Signal> signals = {{"dead_code_removed", "D.run", {"a.py", 30, ""}, false},
                                  {"dead_code_removed", "gone", {"a.py", 40, ""}, false}};
@@ -420,6 +421,7 @@ TEST(DefinitionFates, AppliedToTheOutlinesDefinitions) {
       {"b.py", "Spec", '+', "moved", "", false},
       {"a.py", "gone", '-', "gone", "", false},
       {"a.py", "E.send", '=', "resigned", "", true},
+      {"a.py", "F.run.chunk_filter", '+', "nested", "F.run", false},
   };
   apply_definition_fates(fates, defs, signals);
   auto find = [&](std::string_view name, std::string_view change) {
@@ -434,6 +436,8 @@ TEST(DefinitionFates, AppliedToTheOutlinesDefinitions) {
   EXPECT_EQ(find("D.run", "inherited"), 1);
   EXPECT_EQ(find("Spec", "moved"), 1);
   EXPECT_EQ(find("gone", "removed"), 1);
+  EXPECT_EQ(find("F.run.chunk_filter", "signature_changed"), 0) << "a closure has no outside caller";
+  EXPECT_EQ(find("F.run", "modified"), 1);
   for (const auto& d : defs)
     if (d.name == "E.send") {
       EXPECT_TRUE(d.compatible);

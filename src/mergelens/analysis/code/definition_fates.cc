@@ -258,9 +258,17 @@ void apply_definition_fates(const std::vector<DefinitionFate>& fates,
     const DefinitionFate* f =
         side == '=' ? (d.change == "signature_changed" ? find(d, '=') : nullptr) : find(d, side);
     if (side == '=' && d.change == "signature_changed" && !f) {
-      // Its own line may be the changed one: a '+' fate "kept" carries it.
+      // Its own line may be the changed one: a '+' fate "kept" carries it,
+      // a "nested" one says no caller outside its function sees it.
       f = find(d, '+');
-      if (f && f->fate != "kept") f = nullptr;
+      if (f && f->fate != "kept" && f->fate != "nested") f = nullptr;
+      if (f && f->fate == "nested") {
+        if (listed.insert(f->enclosing).second) {
+          const bool method = f->enclosing.find('.') != std::string::npos;
+          out.push_back({f->enclosing, method ? "method" : "function", "modified", d.at, false});
+        }
+        continue;
+      }
     }
     if (!f) {
       out.push_back(std::move(d));
