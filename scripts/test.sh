@@ -6,6 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"
+# The two builds, the fuzz build and the tests' work directories take about 5 GB; a disk that
+# fills mid-run fails tests in ways that look like their own (git add, mkdir). Say so first.
+free_kb="$(df -Pk . | awk 'NR==2 {print $4}')"
+echo "test.sh: $((free_kb / 1024 / 1024)) GB free on $(df -P . | awk 'NR==2 {print $6}') (about 5 GB needed)"
+if [ "$free_kb" -lt $((6 * 1024 * 1024)) ]; then
+  echo "test.sh: warning: under 6 GB free; tests may fail for want of disk" >&2
+fi
 # A throwaway PostgreSQL 15 cluster on a free loopback port for the PostgreSQL runs of the
 # store and web suites (pg_unit) and of some end-to-end tests (e2e_pg_*); stopped and
 # deleted on exit, whatever happens (scripts/pg-test-cluster.sh).
@@ -16,6 +23,7 @@ MERGELENS_TEST_PG="$(scripts/pg-test-cluster.sh start "$pgdir" "$pgport")"
 export MERGELENS_TEST_PG
 scripts/build.sh release all
 (cd build && ctest -j "$jobs" --output-on-failure)
+df -Ph . | awk 'NR==2 {print "test.sh: before the sanitizer build: " $4 " free"}'
 scripts/build.sh asan
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp":print_suppressions=0
