@@ -5,7 +5,7 @@
 #   MERGELENS_BENCH_REPO=/path/to/sglang bench/ingest.sh [N] [--full]
 #
 # Prints, for the last N first-parent commits (default 2000): both wall times
-# (best of 2), their ratio, PRs/s and peak RSS; with --full also the whole
+# and CPU times (user + sys; best of 2 by wall), their ratios, PRs/s and peak RSS; with --full also the whole
 # history (time, peak RSS, database size).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,8 +17,10 @@ bin="$(mergelens_bin)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-measure() {  # measure NAME CMD... -> appends "secs rss_kb" to $tmp/NAME
-  /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" >/dev/null 2>&1
+measure() {  # measure NAME CMD... -> appends "secs rss_kb cpu_secs" to $tmp/NAME
+  /usr/bin/time -f "%e %M %U %S" -o "$tmp/t" "$@" >/dev/null 2>&1
+  read -r e m u s < "$tmp/t"
+  echo "$e $m $(echo "$u + $s" | bc -l)" > "$tmp/t"
   cat "$tmp/t" >> "$tmp/$NAME"
 }
 best() { sort -n "$tmp/$1" | head -1; }
@@ -29,13 +31,17 @@ for round in 1 2; do
   rm -f "$tmp/ml.db"*
   NAME=ml measure "$bin" ingest "$repo" --limit "$n" --db "$tmp/ml.db" --repo bench/repo
 done
-read -r git_s git_kb <<<"$(best git)"
-read -r ml_s ml_kb <<<"$(best ml)"
+read -r git_s git_kb git_cpu <<<"$(best git)"
+read -r ml_s ml_kb ml_cpu <<<"$(best ml)"
 echo "command: MERGELENS_BENCH_REPO=$repo bench/ingest.sh $n $full"
 echo "machine: $(nproc) cores, $(git -C "$repo" rev-list --first-parent --count HEAD) first-parent commits in the clone"
-printf 'git log -%s --first-parent -p --numstat   %6.2f s   peak RSS %4d MB\n' "$n" "$git_s" $((git_kb / 1024))
-printf 'mergelens ingest --limit %s            %6.2f s   peak RSS %4d MB   %.0f PRs/s\n' "$n" "$ml_s" $((ml_kb / 1024)) "$(echo "$n / $ml_s" | bc -l)"
-printf 'ratio mergelens / git                     %6.2f\n' "$(echo "$ml_s / $git_s" | bc -l)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'git log -%s --first-parent -p --numstat   wall %6.2f s   CPU %6.2f s   peak RSS %4d MB\n' \
+  "$n" "$git_s" "$git_cpu" $((git_kb / 1024))
+printf 'mergelens ingest --limit %s            wall %6.2f s   CPU %6.2f s   peak RSS %4d MB   %.0f PRs/s\n' \
+  "$n" "$ml_s" "$ml_cpu" $((ml_kb / 1024)) "$(echo "$n / $ml_s" | bc -l)"
+printf 'ratio mergelens / git                     wall %6.2f     CPU %6.2f\n' \
+  "$(echo "$ml_s / $git_s" | bc -l)" "$(echo "$ml_cpu / $git_cpu" | bc -l)"
 if [ "$full" = "--full" ]; then
   NAME=full measure "$bin" ingest "$repo" --db "$tmp/full.db" --repo bench/repo
   read -r f_s f_kb <<<"$(best full)"
