@@ -40,9 +40,9 @@ std::string enclosing_callable(const std::vector<CodeTag>& tags, const std::stri
 
 // The names a '+' line may define: after def/class/struct, or before '('.
 const RE2& defined_name_pattern() {
-  static const RE2* re = new RE2(
-      R"re((?:\b(?:def|class|struct)\s+([A-Za-z_]\w*))|(?:\b([A-Za-z_]\w*)\s*\())re",
-      signal_internal::latin1());
+  static const RE2* re =
+      new RE2(R"re((?:\b(?:def|class|struct)\s+([A-Za-z_]\w*))|(?:\b([A-Za-z_]\w*)\s*\())re",
+              signal_internal::latin1());
   return *re;
 }
 
@@ -218,10 +218,9 @@ std::vector<DefinitionFate> ContextProbe::fates(const SymbolIndex& merge,
             if (name == q && p != old) d.fate = "moved";
         }
         if (d.fate != "new") out.push_back(std::move(d));  // the outline's own reading
-      } else if (before && callable_kind(t.kind) &&
-                 before->signature != t.signature) {
-        out.push_back({f.path, q, '=', "resigned", "",
-                       signature_compatible(before->signature, t.signature)});
+      } else if (before && callable_kind(t.kind) && before->signature != t.signature) {
+        out.push_back(
+            {f.path, q, '=', "resigned", "", signature_compatible(before->signature, t.signature)});
       }
     }
   }
@@ -300,6 +299,31 @@ void apply_definition_fates(const std::vector<DefinitionFate>& fates,
   std::erase_if(signals, [&](const Signal& s) {
     return s.kind == "dead_code_removed" && no_longer_removed.count(s.detail);
   });
+}
+
+void mark_extracted_helpers(std::vector<Definition>& definitions, std::vector<Signal>& signals) {
+  // The bare name: the last component, leading underscores dropped.
+  auto bare = [](std::string_view n) {
+    const size_t cut = n.find_last_of(":.");
+    if (cut != std::string_view::npos) n = n.substr(cut + 1);
+    while (!n.empty() && n.front() == '_') n.remove_prefix(1);
+    return n;
+  };
+  auto callable = [](const Definition& d) { return d.kind == "function" || d.kind == "method"; };
+  for (auto& added : definitions) {
+    if (added.change != "added" || !callable(added) || bare(added.name).size() < 4) continue;
+    for (auto& removed : definitions) {
+      if ((removed.change != "removed" && removed.change != "moved") || !callable(removed) ||
+          removed.name == added.name || bare(removed.name) != bare(added.name))
+        continue;
+      added.change = "moved";
+      if (removed.change == "removed") removed.change = "moved";
+      std::erase_if(signals, [&](const Signal& x) {
+        return x.kind == "dead_code_removed" && x.detail == removed.name;
+      });
+      break;
+    }
+  }
 }
 
 }  // namespace mergelens
