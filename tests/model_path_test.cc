@@ -428,7 +428,7 @@ TEST(ModelPathTriage, TheSizeLineAgreesWithTheAnalysisLine) {
   f.skim = {{"python/pkg/old_names.py", "rename-only"}};
   f.importance = Score{3, {"3 lines of code changed"}};
   f.insight = Score{2, {"routine"}};
-  std::vector<TriageInput> in{{1, &c, &f}};
+  std::vector<TriageInput> in{{1, &c, &f, ""}};
   Prompt p = build_triage_prompt("o/r", "2026-08-14", 1, 1, in);
   EXPECT_NE(p.user.find("(3 lines of code, 4 more in clean-up files)"), std::string::npos)
       << p.user;
