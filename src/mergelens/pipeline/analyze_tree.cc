@@ -22,7 +22,8 @@ namespace {
 // (Keyed by content, not path: ctags names anonymous structs after the file,
 // so which path filled an entry shows in the facts; any change to when entries
 // are dropped changes facts.) Entries are packed (a quarter of the bytes of
-// the tags themselves): a long history parses tens of thousands of files.
+// the tags themselves) and compressed (a quarter again): a long history
+// parses tens of thousands of files.
 class TagCache {
  public:
   explicit TagCache(CtagsReader* reader) : reader_(reader) {}
@@ -30,13 +31,14 @@ class TagCache {
   std::optional<std::vector<CodeTag>> get(const std::string& path, std::string_view content) {
     if (!reader_ || !CtagsReader::reads(path)) return std::vector<CodeTag>{};
     const std::uint64_t key = Hasher().add(path.substr(path.rfind('.'))).add(content).value();
-    if (auto it = map_.find(key); it != map_.end()) return unpack(it->second);
+    if (auto it = map_.find(key); it != map_.end())
+      if (auto packed = load(it->second)) return unpack(*packed);
     auto t = reader_->tags(path, content);
     if (!t) return std::nullopt;
     ++parsed_;
     bytes_ += content.size();
     if (map_.size() >= kMaxEntries) map_.clear();
-    map_.emplace(key, pack(*t));
+    map_.insert_or_assign(key, store(pack(*t)));
     return std::move(*t);
   }
   size_t parsed() const { return parsed_; }
@@ -58,6 +60,16 @@ class TagCache {
     }
     out.shrink_to_fit();
     return out;
+  }
+  // pack() compressed ('z' first), or as it is ('r') when it cannot be.
+  static std::string store(const std::string& packed) {
+    auto z = zstd_compress(packed, 1);
+    return z ? 'z' + *z : 'r' + packed;
+  }
+  static std::optional<std::string> load(std::string_view stored) {
+    if (stored.starts_with('r')) return std::string(stored.substr(1));
+    auto raw = zstd_decompress(stored.substr(1));
+    return raw ? std::optional<std::string>(std::move(*raw)) : std::nullopt;
   }
   static std::vector<CodeTag> unpack(std::string_view in) {
     size_t at = 0;
