@@ -99,6 +99,42 @@ TEST_F(WebServer, ServesEveryPageFamilyWithSecurityHeaders) {
   }
 }
 
+// Behind a proxy that publishes the server under a path (--base-url
+// https://host/ml): pages link under the path, whether the proxy passes the
+// path on or takes it off, and feeds stay absolute without doubling it.
+TEST(WebServerUnderAPath, PagesLinkUnderTheBaseUrlsPath) {
+  WebStore w;
+  web::ServerOptions o;
+  o.base_url = "https://lens.example.org/ml/";
+  testing::Serving s;
+  s.start(w.db, o);
+  for (const char* target : {"/ml/day/2026-09-16", "/day/2026-09-16"}) {
+    auto r = s.get(target);
+    ASSERT_EQ(r.status, 200) << target;
+    EXPECT_NE(r.body.find("href=\"/ml/day/2026-09-14\""), std::string::npos) << target;
+    EXPECT_NE(r.body.find("href=\"/ml/pr/1005\""), std::string::npos) << target;
+    EXPECT_NE(r.body.find("/ml/static/style.css"), std::string::npos) << target;
+    EXPECT_NE(r.body.find("href=\"/ml/day/2026-09-16?lang=en\""), std::string::npos) << target;
+    EXPECT_EQ(r.body.find("href=\"/day/"), std::string::npos) << target;
+    EXPECT_EQ(r.body.find("href=\"/pr/"), std::string::npos) << target;
+  }
+  EXPECT_EQ(s.get("/ml").status, 200);
+  EXPECT_EQ(s.get("/ml/static/style.css").status, 200);
+  EXPECT_EQ(s.get("/ml/pr/1005?lang=en").status, 200);
+  EXPECT_EQ(s.get("/mlx/pr/1005").status, 404);  // not under "/ml"
+  const auto [moved, unused] = raw_get(s.port, "/ml/day/2026-09-16/", "");
+  EXPECT_NE(moved.find(" 301 "), std::string::npos) << moved;
+  EXPECT_NE(moved.find("\r\nlocation: /ml/day/2026-09-16\r\n"), std::string::npos) << moved;
+  auto feed = s.get("/ml/feed.xml");
+  ASSERT_EQ(feed.status, 200);
+  EXPECT_NE(feed.body.find("https://lens.example.org/ml/pr/1005"), std::string::npos);
+  EXPECT_EQ(feed.body.find("/ml/ml/"), std::string::npos);
+  auto api = s.get("/ml/api/v1/pr/1005");
+  ASSERT_EQ(api.status, 200);
+  EXPECT_NE(api.body.find("https://lens.example.org/ml/pr/1005"), std::string::npos);
+  EXPECT_EQ(api.body.find("/ml/ml/"), std::string::npos);
+}
+
 TEST_F(WebServer, DayPageOrdersByVerdictAndLinksNeighbourDays) {
   auto r = get("/day/2026-09-16");
   const auto& b = r.body;

@@ -31,8 +31,10 @@ namespace mergelens::web {
 class Links {
  public:
   // Live server: "/day/2026-09-16", with "?lang=xx" appended when `lang` is
-  // not the server's default language.
-  static Links server(Lang lang, Lang default_lang = Lang::kZh);
+  // not the server's default language. `root` is the path the site is
+  // published under ("/ml" for --base-url https://host/ml; empty at a host's
+  // root): every page, asset and form link starts with it.
+  static Links server(Lang lang, Lang default_lang = Lang::kZh, std::string_view root = {});
   // Static export: relative links from a page `depth` folders below its
   // scope's folder (`scope`: "" the root, "all", "r/NAME"), itself under its
   // language root; English pages live under en/.
@@ -71,6 +73,7 @@ class Links {
   Lang lang_ = Lang::kZh, default_ = Lang::kZh;
   bool static_ = false;
   int depth_ = 0;
+  std::string root_;   // the server's path prefix ("/ml"), empty at the root
   std::string here_;   // the scope of the page the links are on (static export)
   std::string there_;  // the scope of the pages linked to
 };

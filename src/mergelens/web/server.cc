@@ -30,6 +30,9 @@ struct Server::Impl {
   // Whose pages are at the root: the repository --repo names (or the only
   // one), or with several and none named kAllRepos (see pages.h, Links).
   std::int64_t root = kAllRepos;
+  // The path of --base-url ("/ml"): pages link under it, and requests under it
+  // are answered as the same pages at the root (see under_base).
+  std::string base_path;
   std::unique_ptr<HttpServer> http;
   std::atomic<bool> stopped{false};
   // Set by stop(): every page and MCP call being built gives up at its next
@@ -157,7 +160,11 @@ struct Server::Impl {
     }
     const RepoRecord* found = scopes.find(scope_id);
     const RepoRecord repo = found ? *found : all_repos_record(lang);
-    const Links links = Links::server(lang, default_lang).at(scopes.scope_of(scope_id));
+    // Pages, and the page models under /api/, link under the site's path;
+    // feeds make their links absolute from --base-url, which holds it already.
+    const bool feed = !api && path.ends_with(".xml");
+    const Links links =
+        Links::server(lang, default_lang, feed ? "" : base_path).at(scopes.scope_of(scope_id));
     // One repository alone needs no switcher and no repository labels.
     if (scopes.repos.size() < 2 && scope_id != kAllRepos) scopes.repos.clear();
     Site site{store, repo, tz, lang, links, std::move(scopes), base_url_of(req)};
@@ -346,7 +353,9 @@ struct Server::Impl {
   // Answers what needs no store: refusals, the stylesheet, and pages in the
   // cache (fresh ones; gzip already made when the client takes it). Runs on
   // an event-loop thread; nullopt sends the request to `slow`.
-  std::optional<HttpResponse> fast(const HttpRequest& req) {
+  std::optional<HttpResponse> fast(const HttpRequest& sent) {
+    HttpRequest scratch;
+    const HttpRequest& req = under_base(sent, base_path, scratch);
     if (options.extra && !options.extra_path.empty() && req.path == options.extra_path)
       return std::nullopt;
     const bool api = req.path.starts_with("/api/");
@@ -381,8 +390,8 @@ struct Server::Impl {
       HttpResponse res;
       res.status = 301;
       add_common_headers(res);
-      res.headers.emplace_back("Location", *to);
-      res.set_body("moved to " + *to + "\n", "text/plain; charset=utf-8");
+      res.headers.emplace_back("Location", base_path + *to);
+      res.set_body("moved to " + base_path + *to + "\n", "text/plain; charset=utf-8");
       return res;
     }
     refresh();
@@ -395,7 +404,9 @@ struct Server::Impl {
   }
 
   // Answers the rest, building the page when needed (on a worker thread).
-  HttpResponse slow(const HttpRequest& req) {
+  HttpResponse slow(const HttpRequest& sent) {
+    HttpRequest scratch;
+    const HttpRequest& req = under_base(sent, base_path, scratch);
     if (options.extra && req.path == options.extra_path) return extra(req);
     HttpRequest page = page_request(req);
     const Lang lang = lang_of(page, default_lang);  // fast() has just refreshed
@@ -457,6 +468,7 @@ Result<std::unique_ptr<Server>> Server::create(StoreFactory open, const ServerOp
   im.open = std::move(open);
   im.options = options;
   im.options.base_url = std::move(*base_url);
+  im.base_path = base_path_of(im.options.base_url);
   im.tz = std::move(*tz);
   im.default_lang = lang_from(options.lang);
   im.root = root;

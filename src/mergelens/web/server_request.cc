@@ -170,4 +170,34 @@ HttpRequest page_request(const HttpRequest& req) {
   return out;
 }
 
+std::string base_path_of(std::string_view base_url) {
+  const size_t scheme = base_url.find("://");
+  if (scheme == std::string_view::npos) return "";
+  const size_t slash = base_url.find('/', scheme + 3);
+  if (slash == std::string_view::npos) return "";
+  std::string path(base_url.substr(slash));
+  while (path.ends_with('/')) path.pop_back();
+  return path;
+}
+
+const HttpRequest& under_base(const HttpRequest& req, std::string_view base_path,
+                              HttpRequest& scratch) {
+  if (base_path.empty() || !req.path.starts_with(base_path)) return req;
+  const std::string_view rest = std::string_view(req.path).substr(base_path.size());
+  if (!rest.empty() && rest.front() != '/') return req;  // "/mlx" is not under "/ml"
+  scratch = req;
+  scratch.path = rest.empty() ? "/" : std::string(rest);
+  // The target as sent, still encoded: its path starts with the same
+  // characters when the base path needs no escaping (else rebuild it from
+  // the decoded path; page_request() rebuilds pages' targets anyway).
+  if (req.target.starts_with(base_path)) {
+    const std::string_view t = std::string_view(req.target).substr(base_path.size());
+    scratch.target = t.empty() || t.front() == '?' ? "/" + std::string(t) : std::string(t);
+  } else {
+    const size_t q = req.target.find('?');
+    scratch.target = scratch.path + (q == std::string::npos ? "" : req.target.substr(q));
+  }
+  return scratch;
+}
+
 }  // namespace mergelens::web

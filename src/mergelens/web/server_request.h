@@ -57,6 +57,18 @@ std::shared_ptr<const Reply> static_asset(std::string_view path);
 // home ("/all/", "/r/o/r/"), whose pages live there.
 std::optional<std::string> without_trailing_slash(std::string_view target);
 
+// The path of a site's public address ("https://host/ml" -> "/ml"), empty when
+// it is the host's root or `base_url` is empty.
+std::string base_path_of(std::string_view base_url);
+
+// `req` with `base_path` taken off the front of its path and target, when its
+// path is that path or lies below it ("/ml/day/x" -> "/day/x", "/ml" -> "/"):
+// a proxy that publishes the server under a path may pass the path on or take
+// it off, and both reach the same page. Returns `req` itself otherwise (no
+// copy); `scratch` holds the shortened copy.
+const HttpRequest& under_base(const HttpRequest& req, std::string_view base_path,
+                              HttpRequest& scratch);
+
 // Longest request target (path and query) answered; longer ones are 414.
 inline constexpr size_t kMaxTarget = 4096;
 

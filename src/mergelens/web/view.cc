@@ -33,10 +33,11 @@ std::string repeat_up(int n) {
 
 }  // namespace
 
-Links Links::server(Lang lang, Lang default_lang) {
+Links Links::server(Lang lang, Lang default_lang, std::string_view root) {
   Links l;
   l.lang_ = lang;
   l.default_ = default_lang;
+  l.root_ = std::string(root);
   return l;
 }
 
@@ -93,7 +94,7 @@ std::string Links::page(std::string_view path_server, std::string_view path_stat
     if (there_ == here_) return repeat_up(depth_) + std::string(path_static);
     return up() + static_dir(there_) + std::string(path_static);
   }
-  std::string out = server_prefix(there_) + std::string(path_server);
+  std::string out = root_ + server_prefix(there_) + std::string(path_server);
   if (lang_ != default_)
     out +=
         fmt::format("{}lang={}", out.find('?') == std::string::npos ? '?' : '&', lang_code(lang_));
@@ -139,15 +140,15 @@ std::string Links::search(std::string_view q) const {
 }
 std::string Links::action(std::string_view path) const {
   if (static_) return "";
-  return server_prefix(there_) + std::string(path);
+  return root_ + server_prefix(there_) + std::string(path);
 }
 std::string Links::css() const {
   if (static_) return up() + (lang_ == Lang::kEn ? "../" : "") + "static/style.css";
-  return "/static/style.css";
+  return root_ + "/static/style.css";
 }
 std::string Links::favicon() const {
   if (static_) return up() + (lang_ == Lang::kEn ? "../" : "") + "favicon.ico";
-  return "/favicon.ico";
+  return root_ + "/favicon.ico";
 }
 std::string Links::feed_all() const {
   return page("/feed.xml", "feed.xml");
@@ -166,7 +167,7 @@ std::string Links::other_lang(std::string_view self, std::string_view query) con
   if (static_)
     return up() + (lang_ == Lang::kEn ? "../" : "en/") + static_dir(here_) + std::string(self);
   const Lang other = lang_ == Lang::kZh ? Lang::kEn : Lang::kZh;
-  std::string out(self);
+  std::string out = root_ + std::string(self);
   if (!query.empty()) out += "?" + std::string(query);
   if (other != default_)
     out += fmt::format("{}lang={}", query.empty() ? '?' : '&', lang_code(other));
