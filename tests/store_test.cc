@@ -331,5 +331,55 @@ TEST(SqliteStore, ReopensAnExistingStoreWithoutMigratingAgain) {
   EXPECT_EQ(*(*s)->count_changes(repo->id), 1u);
 }
 
+// The facts' brief carries the first focus path (themes read it instead of
+// the document); a brief of the older form (no focus path) is read through
+// the document until fill_page_rows() writes it again.
+TEST(StoreBriefs, FocusPathInTheBriefAndOlderBriefsRefilled) {
+  TempDir dir;
+  TestStore store(dir);
+  ASSERT_TRUE(store.store);
+  auto repo = store->upsert_repo({0, "o/r", "/src", "https://github.com/o/r", "main", ""});
+  ASSERT_TRUE(repo);
+  std::vector<Change> in = {sample_change(7, std::string(40, 'a'), 1000)};
+  ASSERT_TRUE(store->put_changes(repo->id, in, std::nullopt));
+  const std::int64_t id = (*store->get_change_by_number(repo->id, 7))->id;
+  Facts f;
+  FocusRegion region;
+  region.path = "python/srt/layers/moe/router.py";
+  f.focus.push_back(region);
+  Tag tag;
+  tag.name = "moe";
+  tag.weight = 0.8;
+  f.tags.push_back(tag);
+  std::vector<std::pair<std::int64_t, Facts>> facts{{id, f}};
+  ASSERT_TRUE(store->put_facts(facts));
+  const std::vector<std::int64_t> ids{id};
+  auto b = store->facts_briefs(ids);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(b->at(id).focus_path, "python/srt/layers/moe/router.py");
+  EXPECT_EQ(*store->fill_page_rows(), 0u);  // nothing to fill
+  // A brief as an older release wrote it.
+  const std::string old = R"(UPDATE facts_briefs SET brief = '{"s":[],"t":[["moe",0.8]]}')";
+  if (store.location.pg()) {
+    ASSERT_EQ(testing::pg_admin(store.location.str(), old), "");
+  } else {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(store.location.str().c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, old.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto reopened = store.reopen();
+  ASSERT_TRUE(reopened);
+  b = reopened->facts_briefs(ids);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(b->at(id).focus_path, "python/srt/layers/moe/router.py");  // from the document
+  EXPECT_EQ(*reopened->fill_page_rows(), 1u);
+  EXPECT_EQ(*reopened->fill_page_rows(), 0u);
+  b = reopened->facts_briefs(ids);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->at(id).focus_path, "python/srt/layers/moe/router.py");
+  ASSERT_EQ(b->at(id).tag_weights.size(), 1u);
+}
+
 }  // namespace
 }  // namespace mergelens

@@ -144,6 +144,7 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   facts.definitions = std::move(code.definitions);
   if (ctx.context_known)
     apply_definition_fates(ctx.definition_fates, facts.definitions, facts.signals);
+  mark_extracted_helpers(facts.definitions, facts.signals);
   facts.rationale = std::move(code.rationale);
   facts.replacements = std::move(code.replacements);
 

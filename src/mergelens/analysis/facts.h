@@ -16,40 +16,44 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 16;  // 2: review facts, open PRs; 3: tests cover
-                                            // what they import or call; 4: rationale,
-                                            // replacements; 5: reach; 6: importance by
-                                            // reach, insight by density, ranked tags;
-                                            // 7: focus by explaining comments,
-                                            // whole new files up to 1,000 lines;
-                                            // 8: three focus places, the third
-                                            // in another file when close;
-                                            // 9: reach capped at exactly 500
-                                            // in any graph order, files whose
-                                            // diff was not read
-                                            // 10: fitted importance weights, both
-                                            // scores on a calibrated scale, the
-                                            // verdict by how much reading pays
-                                            // 11: switches at the parent and the
-                                            // merge, code context at the parent
-                                            // 12: importance fitted on many
-                                            // repositories: title words, path
-                                            // shares, series, follow-ups
-                                            // 13: thread links (series, reverts,
-                                            // re-lands, follow-ups, files added)
-                                            // 14: checked fallbacks, branches in
-                                            // conditions only, no version
-                                            // constants, test gaps need a new
-                                            // path, code words from code
-                                            // 15: switch lines after a string
-                                            // continued by a backslash; lines
-                                            // added just before a definition
-                                            // do not edit it, its decorators do
-                                            // 16: definitions checked against
-                                            // the parser's tags at the parent
-                                            // and merge (kept, moved, nested,
-                                            // inherited, compatible signatures),
-                                            // unread switches
+inline constexpr int kAnalyzerVersion = 17;  // 2: review facts, open PRs; 3: tests cover
+                                             // what they import or call; 4: rationale,
+                                             // replacements; 5: reach; 6: importance by
+                                             // reach, insight by density, ranked tags;
+                                             // 7: focus by explaining comments,
+                                             // whole new files up to 1,000 lines;
+                                             // 8: three focus places, the third
+                                             // in another file when close;
+                                             // 9: reach capped at exactly 500
+                                             // in any graph order, files whose
+                                             // diff was not read
+                                             // 10: fitted importance weights, both
+                                             // scores on a calibrated scale, the
+                                             // verdict by how much reading pays
+                                             // 11: switches at the parent and the
+                                             // merge, code context at the parent
+                                             // 12: importance fitted on many
+                                             // repositories: title words, path
+                                             // shares, series, follow-ups
+                                             // 13: thread links (series, reverts,
+                                             // re-lands, follow-ups, files added)
+                                             // 14: checked fallbacks, branches in
+                                             // conditions only, no version
+                                             // constants, test gaps need a new
+                                             // path, code words from code
+                                             // 15: switch lines after a string
+                                             // continued by a backslash; lines
+                                             // added just before a definition
+                                             // do not edit it, its decorators do
+                                             // 16: definitions checked against
+                                             // the parser's tags at the parent
+                                             // and merge (kept, moved, nested,
+                                             // inherited, compatible signatures),
+                                             // unread switches
+                                             // 17: kept lines pair before new
+                                             // values, branches the parent had,
+                                             // perf claims by key_figure, no
+                                             // concurrency in strings
 
 enum class Language {
   kUnknown,
@@ -286,11 +290,11 @@ struct Reach {
 struct SwitchSide {
   bool exists = false;  // declared or read anywhere in the tree at that revision
   std::string path;
-  std::int32_t line = 0;       // 1-based line of the declaring statement
-  std::string origin;          // "registry", "field", "argparse", "config_read", "read"
-  std::string default_value;   // as written (`True`, `"1"`, `None`); "" when none
+  std::int32_t line = 0;      // 1-based line of the declaring statement
+  std::string origin;         // "registry", "field", "argparse", "config_read", "read"
+  std::string default_value;  // as written (`True`, `"1"`, `None`); "" when none
   bool has_default = false;
-  std::string text;            // the declaring statement, whitespace collapsed, clipped
+  std::string text;  // the declaring statement, whitespace collapsed, clipped
 };
 
 // A switch (environment variable, command-line option, configuration field)

@@ -273,6 +273,7 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
     if (upper_variable(t)) variables_.insert(t);
   add_numbers(corpus_, numbers_);
   scan_links(corpus_);
+  note_libraries(change);
   // "#123", ".../pull/123", ".../issues/123" written anywhere in the text.
   for (size_t i = 0; i < corpus_.size(); ++i) {
     size_t digits = std::string::npos;
@@ -468,6 +469,7 @@ bool CitationIndex::path_mentioned(std::string_view cited) const {
 
 bool CitationIndex::is_pattern(std::string_view span) {
   if (span.size() < 3 || span.size() > 80) return false;
+  if (is_star_parameter(span)) return false;  // `**kwargs`: code, not a glob
   bool wild = false;
   for (size_t i = 0; i < span.size(); ++i) {
     const char ch = span[i];
@@ -483,6 +485,15 @@ bool CitationIndex::is_pattern(std::string_view span) {
     }
   }
   return wild;
+}
+
+bool CitationIndex::is_star_parameter(std::string_view span) {
+  size_t stars = 0;
+  while (stars < span.size() && stars < 2 && span[stars] == '*') ++stars;
+  if (stars == 0 || stars == span.size() || std::isdigit(static_cast<unsigned char>(span[stars])))
+    return false;
+  return std::ranges::all_of(span.substr(stars),
+                             [](char c) { return citation_text::word_char(c); });
 }
 
 bool CitationIndex::matches_pattern(std::string_view span) const {

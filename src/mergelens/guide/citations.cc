@@ -272,8 +272,11 @@ class Checker {
     // language and protocols it speaks.
     std::vector<std::string> unknown;
     bool proposed = false;
+    auto library = ix_.from_library(c);  // `torch.cuda.foo()` after `import torch`
+    for (auto& l : ix_.shape_labels(c)) library.push_back(std::move(l));  // `[n, bytes_per_x]`
     for (const auto& tok : tokens_of(c)) {
       if (ix_.has_token(tok) || tok.size() == 1) continue;  // `i`, `x`: placeholders
+      if (std::ranges::find(library, tok) != library.end()) continue;
       if (ix_.known_token(tok)) {
         proposed = true;
         continue;
@@ -321,7 +324,8 @@ class Checker {
       suggest(c);
       return true;
     }
-    const bool test_name = c.starts_with("test_") || c.starts_with("Test");
+    const bool test_name = c.starts_with("test_") || c.starts_with("Test") ||
+                           CitationIndex::is_star_parameter(c);  // "if it declares `**kw`"
     if (test_name || prose::introduces_code(s, at)) {
       suggest(c);
       return true;

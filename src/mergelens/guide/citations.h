@@ -54,9 +54,14 @@ namespace mergelens {
 struct RepoLookup {
   // Whether a file or folder exists at the merge commit.
   std::function<bool(std::string_view path)> has_path;
-  // Whether an identifier is written in the files around the change (the
-  // changed files and their folders at the merge commit).
+  // Whether an identifier is defined or used in the repository at the merge
+  // commit (the files around the change first, then the whole tree).
   std::function<bool(std::string_view token)> has_identifier;
+  // The modules the changed files import at the merge or the parent, as
+  // analysis/code/import_graph.h parse_imports writes them ("torch",
+  // "vllm.config.SpeculativeConfig|vllm.config"). Those whose top package
+  // the repository does not hold are libraries (CitationIndex::from_library).
+  std::vector<std::string> imports;
 };
 
 // What a change allows a guide to cite. Built once per change; read-only after.
@@ -84,6 +89,20 @@ class CitationIndex {
   // language or protocol (vocabulary), or one the repository has.
   bool has_token(std::string_view token) const;
   bool known_token(std::string_view token) const;
+  // The identifiers of `span`'s leading dotted name that belong to a library
+  // the changed files import: after a library module's path (`torch.cuda.
+  // graph_pool_handle()` when a changed file imports torch) or after a name
+  // imported from one (`SpeculativeConfig.use_eagle()` after `from
+  // vllm.config import SpeculativeConfig`). A library is an imported module
+  // whose top package is not a file or folder of the change or the
+  // repository. Empty when the span starts otherwise.
+  std::vector<std::string> from_library(std::string_view span) const;
+  // The dimension labels of a shape written in prose, `[num_blocks,
+  // bytes_per_block]`: in a bracketed list of at least two names of which
+  // one is a name of the change, a snake_case name each of whose words of
+  // four letters or more the change writes (a tuple in parentheses is
+  // code, not a shape). Empty otherwise.
+  std::vector<std::string> shape_labels(std::string_view span) const;
   // A name the change sets or reads as a variable: an environment variable,
   // a command-line flag or a config key (facts' signals), or an upper-case
   // identifier with an underscore written in the change.
@@ -113,6 +132,9 @@ class CitationIndex {
   // (`*` stands for one or more word characters, a lone `N` or `K` for a
   // number or a format placeholder such as `{i}`).
   bool matches_pattern(std::string_view span) const;
+  // A Python variadic parameter, `*args` or `**flash_attn_kwargs`: its name is
+  // the declaring code's choice, so a guide proposing a case may name one.
+  static bool is_star_parameter(std::string_view span);
   bool has_pr(std::int64_t number) const;
   bool has_sha(std::string_view hex) const;
   bool has_url(std::string_view url) const;
@@ -175,6 +197,9 @@ class CitationIndex {
   std::vector<Span> spans_;
   std::int32_t max_line_ = 0;
   RepoLookup repo_;
+  std::set<std::string> libraries_;      // imported library modules, "torch", "vllm.config"
+  std::set<std::string> library_names_;  // names imported from them, "SpeculativeConfig"
+  void note_libraries(const Change& change);
 };
 
 struct CitationFailure {

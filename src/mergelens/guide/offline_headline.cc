@@ -104,8 +104,13 @@ std::string headline(const Ctx& c) {
   std::string title = citable_headline(c, clean_title(c.change.title));
   // Both languages frame the change as the PR's own title does; Chinese
   // names the kind of change first: "重构：Remove FlashComm v1".
+  // The label never costs the title its words: a title that fits alone is
+  // not cut to make room for it.
   if (c.zh())
-    if (std::string kind = headline_kind(c); !kind.empty()) title = kind + "：" + title;
+    if (std::string kind = headline_kind(c); !kind.empty())
+      if (prose::width(kind + "：" + title) <= kHeadlineWidth ||
+          prose::width(title) > kHeadlineWidth)
+        title = kind + "：" + title;
   std::string number = key_figure(c.facts.numbers);
   if (number.empty() || title.find(number) != std::string::npos ||
       prose::width(number) > kFigureWidth)

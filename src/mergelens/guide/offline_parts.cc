@@ -151,8 +151,26 @@ std::string summary(const Ctx& c) {
     // The test files with the most changed lines, the one defining the
     // quoted test first: a test is named beside the file that defines it.
     std::vector<const TestFact*> by_size;
+    // A test file whose changed lines are all comments or blank tests nothing new.
+    auto only_comments = [&](const std::string& path) {
+      for (const auto& fc : c.change.files) {
+        if (fc.path != path) continue;
+        if (fc.hunks.empty()) return false;
+        for (const auto& h : fc.hunks)
+          for (const auto& l : h.lines) {
+            if (l.origin != '+' && l.origin != '-') continue;
+            std::string_view t = l.text;
+            while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+            if (!t.empty() && !t.starts_with("#") && !t.starts_with("//") && !t.starts_with("/*") &&
+                !t.starts_with("*"))
+              return false;
+          }
+        return true;
+      }
+      return false;
+    };
     for (const auto& t : f.tests)  // a package's __init__.py under tests/ is not a test to name
-      if (!t.path.ends_with("__init__.py")) by_size.push_back(&t);
+      if (!t.path.ends_with("__init__.py") && !only_comments(t.path)) by_size.push_back(&t);
     auto changed_lines = [&](const std::string& path) {
       for (const auto& fc : c.change.files)
         if (fc.path == path) return fc.additions + fc.deletions;
@@ -244,11 +262,18 @@ std::string verdict_text(const Ctx& c) {
       }
       break;
     }
-    case Verdict::kSelectiveRead:
+    case Verdict::kSelectiveRead: {
+      // "About N lines" counts the changed lines of the files it names.
+      int lines = 0;
+      for (const auto& fc : c.change.files)
+        if (std::find(f.verdict_scope.begin(), f.verdict_scope.end(), fc.path) !=
+            f.verdict_scope.end())
+          lines += fc.additions + fc.deletions;
       out = fmt_rt(c.p.selective,
                    f.verdict_scope.empty() ? std::string("…") : files_list(f.verdict_scope),
-                   line_count(c, f.lines_worth_reading));
+                   line_count(c, lines > 0 ? lines : f.lines_worth_reading));
       break;
+    }
     case Verdict::kSkim: {
       std::string why;
       std::set<std::string> roles;
@@ -365,8 +390,8 @@ std::string lesson(const Ctx& c) {
 bool guards_state(std::string_view detail) {
   std::string d(detail);
   for (char& ch : d) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  for (std::string_view w : {"lock", "mutex", "semaphore", "atomic", "acquire", "condvar",
-                             "condition", "memory_order"})
+  for (std::string_view w :
+       {"lock", "mutex", "semaphore", "atomic", "acquire", "condvar", "condition", "memory_order"})
     if (d.find(w) != std::string::npos) return true;
   return false;
 }
@@ -404,7 +429,8 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     if (skimmed.count(r.path)) continue;  // "glance at it" and "read it here" would disagree
     // A byte-identical copy of a file already shown is not another place to read.
     if (std::string key = diff_key(c, r.path); !key.empty())
-      if (auto [it, fresh] = copy_of.emplace(std::move(key), r.path); !fresh && it->second != r.path)
+      if (auto [it, fresh] = copy_of.emplace(std::move(key), r.path);
+          !fresh && it->second != r.path)
         continue;
     const bool test = is_test(f, r.path);
     GuideFocus g{r.path, r.start_line, r.end_line, r.symbol, {}, {}};

@@ -260,8 +260,9 @@ std::vector<GuideReference> references(const Ctx& c) {
     std::string ref;
     if (r.kind == "pr" || r.kind == "issue")
       ref = r.repo.empty() ? fmt::format("#{}", r.number) : fmt::format("{}#{}", r.repo, r.number);
-    else if (r.kind == "commit")
-      ref = r.sha.substr(0, 10);
+    else if (r.kind == "commit" && !(r.relation == "mentions" && !r.repo.empty()))
+      ref = r.sha.substr(0, 10);  // another project's commit only named (a version stamp)
+                                  // is no related change of this one
     else
       continue;
     // As written when the short form is not (an issue of another repository

@@ -344,6 +344,26 @@ constexpr Rule kScoreRules[] = {
     {R"((\d+) lines? to read in (\d+) regions?)", "需阅读 \\1 行，分布在 \\2 个区域"},
     {R"(mostly mechanical bulk.*)", "主要是机械性的大块代码（模型移植、整体引入或生成的代码）"},
     {R"(shallow clone boundary: the diff was not read)", "浅克隆的边界提交：没有读到 diff"},
+    // More importance reasons (analysis/judgment/importance_more.cc, importance.cc).
+    {R"((\d+) % of the changed lines are kernel)", "\\1 % 的改动行是内核代码"},
+    {R"((\d+) % of the changed lines are model)", "\\1 % 的改动行是模型实现"},
+    {R"((\d+) % of the changed lines are config)", "\\1 % 的改动行是配置"},
+    {R"((\d+) % of the changed lines are test)", "\\1 % 的改动行是测试"},
+    {R"((\d+) % of the changed lines are benchmark)", "\\1 % 的改动行是基准测试"},
+    {R"((\d+) % of the changed lines are docs)", "\\1 % 的改动行是文档"},
+    {R"((\d+) % of the changed lines are ci)", "\\1 % 的改动行是 CI"},
+    {R"((\d+) % of the changed lines are build)", "\\1 % 的改动行是构建文件"},
+    {R"((\d+) % of the changed lines are generated)", "\\1 % 的改动行是生成文件"},
+    {R"((\d+) % of the changed lines are core)", "\\1 % 的改动行是核心代码"},
+    {R"(adds (\d+) code files?)", "新增 \\1 个代码文件"},
+    {R"(adds (\d+) definitions?)", "新增 \\1 个定义"},
+    {R"(one part of a series of changes)", "系列改动中的一个"},
+    {R"(lands an earlier change again)", "重新合入之前的改动"},
+    {R"(follows up an earlier change \((.*)\))", "跟进之前的改动（\\1）"},
+    {R"((\d+) later changes? names? it)", "后来有 \\1 个改动提到它"},
+    {R"(the title's words \((.*)\) are those of release highlights)",
+     "标题用词（\\1）与发布亮点的用词相同"},
+    {R"(the title says “(.*)”)", "标题写着“\\1”"},
 };
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "mergelens/llm/client.h"
 #include "mergelens/model/json.h"
 #include "mergelens/pipeline/listwise.h"
+#include "mergelens/pipeline/repo_lookup.h"
 #include "mergelens/source/tree_lookup.h"
 #include "mergelens/util/hash.h"
 #include "mergelens/util/time.h"
@@ -191,16 +192,10 @@ Result<void> triage_day(Store& store, llm::Client& client, const RepoRecord& rep
       auto l = by_id.find(j.change_id);
       if (l == by_id.end()) continue;
       std::unique_ptr<TreeLookup> tree;
-      std::vector<std::string> paths;
-      for (const auto& fc : l->second->change.files) paths.push_back(fc.path);
-      RepoLookup lookup;
       if (!repo.path.empty() && !l->second->change.sha.empty())
         if (auto t = TreeLookup::open(repo.path, l->second->change.sha); t) tree = std::move(*t);
-      if (tree) {
-        lookup.has_path = [&](std::string_view p) { return tree->has_path(p); };
-        lookup.has_identifier = [&](std::string_view t) { return tree->has_identifier(t, paths); };
-      }
-      const CitationIndex index(l->second->change, l->second->facts, std::move(lookup));
+      const CitationIndex index(l->second->change, l->second->facts,
+                                repo_lookup(tree.get(), l->second->change));
       for (const auto& line : check_triage_texts(j, index)) {
         ++report.texts_removed;
         report.problems.push_back(fmt::format("triage of {} {} {}: {}", repo.name, day,

@@ -17,6 +17,7 @@
 #include "mergelens/model/diff.h"
 #include "mergelens/model/json.h"
 #include "mergelens/pipeline/context_text.h"
+#include "mergelens/pipeline/repo_lookup.h"
 #include "mergelens/pipeline/write_llm_job.h"
 #include "mergelens/util/hash.h"
 
@@ -31,17 +32,9 @@ namespace write_llm_detail {
 Job::Job(const Change& c, const Facts& f, llm::Client& cl, const LlmOptions& o, std::string m,
          LlmOutcome& outcome, const TriageJudgment* t)
     : change(c), facts(f), client(cl), options(o), model(std::move(m)), out(outcome) {
-  for (const auto& fc : c.files) changed_paths.push_back(fc.path);
-  RepoLookup lookup;
   if (!o.clone_path.empty() && !c.sha.empty())
     if (auto t = TreeLookup::open(o.clone_path, c.sha); t) tree = std::move(*t);
-  if (tree) {
-    lookup.has_path = [this](std::string_view p) { return tree->has_path(p); };
-    lookup.has_identifier = [this](std::string_view t) {
-      return tree->has_identifier(t, changed_paths);
-    };
-  }
-  index = std::make_unique<CitationIndex>(c, f, std::move(lookup));
+  index = std::make_unique<CitationIndex>(c, f, repo_lookup(tree.get(), c));
   // The code around the change the prompts show may be cited like the change's own.
   context = read_context(o.clone_path, c, f);
   for (const auto& x : context) index->add_context_code(x.text);

@@ -30,7 +30,6 @@ struct Job {
   std::string model;
   LlmOutcome& out;
   std::unique_ptr<TreeLookup> tree;  // before `index`, whose lookups use it
-  std::vector<std::string> changed_paths;
   std::unique_ptr<CitationIndex> index;
   std::map<std::string, Guide> offline;  // by language, checked, from start_facts
   std::map<std::string, Facts> start;    // by language: where the judgment starts

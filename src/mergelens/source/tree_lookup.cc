@@ -2,6 +2,7 @@
 
 #include <git2.h>
 
+#include <algorithm>
 #include <cctype>
 #include <mutex>
 
@@ -15,6 +16,7 @@ using git_detail::Owned;
 constexpr size_t kMaxFiles = 64;
 constexpr size_t kMaxBytes = 8u << 20;
 constexpr size_t kMaxFileBytes = 1u << 20;
+constexpr size_t kMaxTreeBytes = 96u << 20;
 
 void scan(std::string_view text, std::set<std::string>& out) {
   size_t i = 0;
@@ -33,13 +35,36 @@ void scan(std::string_view text, std::set<std::string>& out) {
   }
 }
 
+// Files whose names no code cites: images, archives, weights, translations
+// (skipped before their blobs are read).
+bool media(std::string_view name) {
+  const auto dot = name.rfind('.');
+  if (dot == std::string_view::npos) return false;
+  static constexpr std::string_view kSkip[] = {"png", "jpg", "jpeg", "gif", "ico",  "svg",
+                                               "pdf", "whl", "so",   "a",   "bin",  "pt",
+                                               "gz",  "zip", "tar",  "po",  "woff", "ttf"};
+  const auto ext = name.substr(dot + 1);
+  return std::ranges::find(kSkip, ext) != std::end(kSkip);
+}
+
 }  // namespace
 
 struct TreeLookup::Impl {
   Owned<git_repository, git_repository_free> repo;
   Owned<git_tree, git_tree_free> tree;
-  bool loaded = false;
-  std::set<std::string> tokens;
+  bool loaded = false, tree_loaded = false;
+  std::set<std::string> tokens, tree_tokens;
+
+  // The text of blob `id`, given to `use`; false when absent, binary or too large.
+  template <typename F>
+  bool blob_text(const git_oid* id, size_t budget, F&& use) {
+    Owned<git_blob, git_blob_free> blob;
+    if (git_blob_lookup(blob.out(), repo.get(), id) != 0) return false;
+    const auto size = static_cast<size_t>(git_blob_rawsize(blob.get()));
+    if (size > kMaxFileBytes || size > budget || git_blob_is_binary(blob.get())) return false;
+    use(std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.get())), size));
+    return true;
+  }
 
   // The blob at `path`, appended to tokens; false when absent or too large.
   bool read(const std::string& path, size_t& budget) {
@@ -47,13 +72,30 @@ struct TreeLookup::Impl {
     if (git_tree_entry_bypath(e.out(), tree.get(), path.c_str()) != 0 ||
         git_tree_entry_type(e.get()) != GIT_OBJECT_BLOB)
       return false;
-    Owned<git_blob, git_blob_free> blob;
-    if (git_blob_lookup(blob.out(), repo.get(), git_tree_entry_id(e.get())) != 0) return false;
-    const auto size = static_cast<size_t>(git_blob_rawsize(blob.get()));
-    if (size > kMaxFileBytes || size > budget || git_blob_is_binary(blob.get())) return false;
-    budget -= size;
-    scan(std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.get())), size), tokens);
-    return true;
+    return blob_text(git_tree_entry_id(e.get()), budget, [&](std::string_view text) {
+      budget -= text.size();
+      scan(text, tokens);
+    });
+  }
+
+  void load_tree() {
+    tree_loaded = true;
+    struct Walk {
+      Impl* self;
+      size_t budget = kMaxTreeBytes;
+    } walk{this};
+    git_tree_walk(
+        tree.get(), GIT_TREEWALK_PRE,
+        [](const char*, const git_tree_entry* e, void* payload) -> int {
+          auto* w = static_cast<Walk*>(payload);
+          if (git_tree_entry_type(e) != GIT_OBJECT_BLOB || media(git_tree_entry_name(e))) return 0;
+          w->self->blob_text(git_tree_entry_id(e), w->budget, [&](std::string_view text) {
+            w->budget -= text.size();
+            scan(text, w->self->tree_tokens);
+          });
+          return 0;
+        },
+        &walk);
   }
 
   void load(const std::vector<std::string>& files) {
@@ -120,6 +162,22 @@ bool TreeLookup::has_path(std::string_view path) {
 bool TreeLookup::has_identifier(std::string_view token, const std::vector<std::string>& files) {
   if (!impl_->loaded) impl_->load(files);
   return impl_->tokens.count(std::string(token)) > 0;
+}
+
+bool TreeLookup::in_tree(std::string_view token) {
+  if (!impl_->tree_loaded) impl_->load_tree();
+  return impl_->tree_tokens.count(std::string(token)) > 0;
+}
+
+std::optional<std::string> TreeLookup::read_file(std::string_view path) {
+  Owned<git_tree_entry, git_tree_entry_free> e;
+  if (git_tree_entry_bypath(e.out(), impl_->tree.get(), std::string(path).c_str()) != 0 ||
+      git_tree_entry_type(e.get()) != GIT_OBJECT_BLOB)
+    return std::nullopt;
+  std::optional<std::string> out;
+  impl_->blob_text(git_tree_entry_id(e.get()), kMaxFileBytes,
+                   [&](std::string_view text) { out.emplace(text); });
+  return out;
 }
 
 }  // namespace mergelens

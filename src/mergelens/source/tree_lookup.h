@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -34,6 +35,17 @@ class TreeLookup {
   // are read once, on the first call, at most 64 of them and 8 MiB in all,
   // changed files first. Not thread-safe: one lookup per thread.
   bool has_identifier(std::string_view token, const std::vector<std::string>& files);
+
+  // Whether `token` is an identifier written in any text file of the tree
+  // (defined or used anywhere in the repository at this commit). The tree is
+  // read once, on the first call: text files of at most 1 MiB (images,
+  // archives and translations skipped by name), 96 MiB in all, in the tree's
+  // order. Not thread-safe.
+  bool in_tree(std::string_view token);
+
+  // The content of the file at `path`; nullopt when absent, binary or over
+  // 1 MiB.
+  std::optional<std::string> read_file(std::string_view path);
 
  private:
   struct Impl;

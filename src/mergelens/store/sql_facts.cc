@@ -32,7 +32,11 @@ std::string facts_brief_json(const Facts& facts) {
     if (user_visible_signal(s.kind))
       signals.push_back({s.kind, s.added ? 1 : 0, s.detail, s.at.path, s.at.line});
   for (const auto& t : facts.tags) tags.push_back({t.name, t.weight});
-  return dump_json(nlohmann::json{{"s", std::move(signals)}, {"t", std::move(tags)}}, -1);
+  // Keys sorted: "f" first (SqlStore::kFactsBriefCurrent tells this form by it).
+  return dump_json(nlohmann::json{{"f", facts.focus.empty() ? "" : facts.focus.front().path},
+                                  {"s", std::move(signals)},
+                                  {"t", std::move(tags)}},
+                   -1);
 }
 
 Store::FactsBrief facts_brief_of(const Facts& facts) {
@@ -40,6 +44,7 @@ Store::FactsBrief facts_brief_of(const Facts& facts) {
   for (const auto& s : facts.signals)
     if (user_visible_signal(s.kind)) b.signals.push_back(s);
   for (const auto& t : facts.tags) b.tag_weights.emplace_back(t.name, t.weight);
+  if (!facts.focus.empty()) b.focus_path = facts.focus.front().path;
   return b;
 }
 
@@ -57,6 +62,7 @@ Result<Store::FactsBrief> parse_facts_brief(std::string_view text) {
       b.signals.push_back(std::move(sig));
     }
     for (const auto& t : j.at("t")) b.tag_weights.emplace_back(t.at(0), t.at(1).get<double>());
+    b.focus_path = j.at("f").get<std::string>();
     return b;
   } catch (const nlohmann::json::exception& e) {
     return fail(ErrorKind::kCorrupt, "{}", e.what());
@@ -230,13 +236,14 @@ Result<std::map<std::int64_t, Store::FactsBrief>> SqlStore::facts_briefs(
     std::span<const std::int64_t> ids) {
   std::map<std::int64_t, FactsBrief> out;
   if (ids.empty()) return out;
-  // The brief when written, else (facts stored before briefs) the document.
-  // A brief outlives facts dropped for a new analysis: only facts that exist count.
+  // The brief when written in the current form, else (facts stored before
+  // briefs, or before its focus path) the document. A brief outlives facts
+  // dropped for a new analysis: only facts that exist count.
   auto st =
       q(fmt::format("SELECT f.change_id, b.brief, CASE WHEN b.brief IS NULL THEN f.doc END "
                     "FROM facts f LEFT JOIN facts_briefs b "
-                    "ON b.change_id = f.change_id WHERE {}",
-                    in_ids("f.change_id", 1)));
+                    "ON b.change_id = f.change_id AND {} WHERE {}",
+                    kFactsBriefCurrent, in_ids("f.change_id", 1)));
   st.bind(1, ids_value(ids));
   for (;;) {
     auto row = st.step();
@@ -262,12 +269,16 @@ Result<std::map<std::int64_t, Store::FactsBrief>> SqlStore::facts_briefs(
 
 Result<size_t> SqlStore::fill_facts_briefs(size_t batch) {
   auto sel =
-      q("SELECT f.change_id, f.doc FROM facts f WHERE NOT EXISTS (SELECT 1 FROM facts_briefs b "
-        "WHERE b.change_id = f.change_id) ORDER BY f.change_id LIMIT $1");
+      q(fmt::format("SELECT f.change_id, f.doc FROM facts f WHERE NOT EXISTS (SELECT 1 FROM "
+                    "facts_briefs b WHERE b.change_id = f.change_id AND {}) "
+                    "ORDER BY f.change_id LIMIT $1",
+                    kFactsBriefCurrent));
   sel.bind(1, static_cast<std::int64_t>(batch));
   auto rows = sel.collect([](const db::Query& r) { return std::pair{r.i64(0), r.blob(1)}; });
   if (!rows) return std::unexpected(rows.error());
-  auto up = q("INSERT INTO facts_briefs(change_id, brief) VALUES($1, $2)");
+  auto up =
+      q("INSERT INTO facts_briefs(change_id, brief) VALUES($1, $2) ON CONFLICT (change_id) DO "
+        "UPDATE SET brief = excluded.brief");
   for (const auto& [id, doc] : *rows) {
     auto j = read_json_doc(doc, fmt::format("facts of change {}", id));
     if (!j) return std::unexpected(j.error());

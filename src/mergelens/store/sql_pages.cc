@@ -235,9 +235,11 @@ Result<size_t> SqlStore::fill_page_rows() {
   constexpr size_t kBatch = 500;
   // A quick look first, so a reader does not take the write lock for nothing.
   auto any =
-      q("SELECT EXISTS (SELECT 1 FROM facts f WHERE NOT EXISTS (SELECT 1 FROM facts_briefs b "
-        "WHERE b.change_id = f.change_id)) OR EXISTS (SELECT 1 FROM guides g WHERE NOT EXISTS "
-        "(SELECT 1 FROM guide_briefs b WHERE b.change_id = g.change_id AND b.lang = g.lang))")
+      q(fmt::format("SELECT EXISTS (SELECT 1 FROM facts f WHERE NOT EXISTS (SELECT 1 FROM "
+                    "facts_briefs b WHERE b.change_id = f.change_id AND {})) OR EXISTS (SELECT 1 "
+                    "FROM guides g WHERE NOT EXISTS (SELECT 1 FROM guide_briefs b WHERE "
+                    "b.change_id = g.change_id AND b.lang = g.lang))",
+                    kFactsBriefCurrent))
           .first_i64();
   if (!any) return std::unexpected(any.error());
   if (any->value_or(0) == 0) return size_t{0};

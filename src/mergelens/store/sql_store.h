@@ -100,8 +100,8 @@ class SqlStore : public Store {
   Result<std::vector<Backlink>> referenced_by(std::int64_t repo_id, const Change& change) override;
 
   // Threads and themes (sql_threads.cc).
-  Result<std::vector<std::pair<std::string, std::string>>> added_files(
-      std::int64_t repo_id, UnixSeconds since) override;
+  Result<std::vector<std::pair<std::string, std::string>>> added_files(std::int64_t repo_id,
+                                                                       UnixSeconds since) override;
   Result<std::vector<ThreadEdge>> thread_edges(std::span<const std::int64_t> ids) override;
   Result<void> put_themes(std::int64_t repo_id, const ThemeSet& set) override;
   Result<std::optional<ThemeSet>> get_themes(std::int64_t repo_id, std::string_view span) override;
@@ -260,8 +260,12 @@ class SqlStore : public Store {
   Result<void> remove_change(std::int64_t id);
 
   // Facts and guides (sql_facts.cc, sql_guides.cc): fill the brief of up to
-  // `batch` rows stored without one; how many were filled (fill_page_rows).
+  // `batch` rows stored without one (or, for facts, with a brief of an older
+  // form: kFactsBriefCurrent false); how many were filled (fill_page_rows).
   Result<size_t> fill_facts_briefs(size_t batch);
+  // SQL true for a facts brief `b` of the current form: its JSON keys are
+  // sorted, and the focus path ("f") is the first.
+  static constexpr const char* kFactsBriefCurrent = "b.brief LIKE '{\"f\":%'";
   Result<size_t> fill_guide_briefs(size_t batch);
 
   // GitHub source (sql_github.cc).

@@ -372,12 +372,14 @@ class Store : public DeliveryStore, public JobStore {
   virtual Result<std::vector<SwitchOrigin>> switch_origins(std::int64_t repo_id) = 0;
   // For each of `ids` with facts: the signals of its facts a reader sees as
   // user-visible (kinds "cli_flag", "env_var" and "public_api"), in the
-  // facts' order, and its tags with their weights (Tag::weight), without
-  // decoding the facts document (facts stored before the column are read
-  // whole until fill_page_rows()). Ids without facts are absent.
+  // facts' order, its tags with their weights (Tag::weight) and the path of
+  // its first focus item, without decoding the facts document (facts stored
+  // before the brief, or before its focus path, are read whole until
+  // fill_page_rows()). Ids without facts are absent.
   struct FactsBrief {
     std::vector<Signal> signals;
     std::vector<std::pair<std::string, double>> tag_weights;
+    std::string focus_path;  // Facts::focus.front().path; empty without focus
   };
   virtual Result<std::map<std::int64_t, FactsBrief>> facts_briefs(
       std::span<const std::int64_t> ids) = 0;

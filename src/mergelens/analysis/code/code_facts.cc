@@ -295,6 +295,8 @@ class Analyzer {
     for (size_t i = 0; i < change_.files.size(); ++i) analyse_file(i);
     mark_moved(files_, out_.hunks);
     drop_moved_todos(change_, out_.signals);
+    drop_kept_branches(change_, out_.signals);
+    drop_protocol_raises(change_, out_.signals);
     drop_moved_notes(change_, out_.rationale);
     detect_dead_code(change_, out_);
     return std::move(out_);

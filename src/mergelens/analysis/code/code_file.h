@@ -101,6 +101,16 @@ void mark_moved(const std::vector<FileState>& files, std::vector<HunkFacts>& hun
 // a removed line of the change also holds: carried along, not left by it.
 void drop_moved_todos(const Change& change, std::vector<Signal>& signals);
 
+// Drops the "guard" and "early_return" signals of added lines whose
+// condition, names aside ("x is None"), a removed `if` of the same hunk
+// had: the branch existed at the parent (kept_branches.cc).
+void drop_kept_branches(const Change& change, std::vector<Signal>& signals);
+
+// Drops the "raise" and "guard" signals of an AttributeError raised in a
+// Python `__getattr__`/`__getattribute__`: the protocol every such hook must
+// follow for unknown names, not a new path to test or ask about.
+void drop_protocol_raises(const Change& change, std::vector<Signal>& signals);
+
 // Drops the comments and docstrings of `notes` every line of which a removed
 // line of the change also holds: the code's own words from before, carried
 // along (moved or re-indented), are not this change's rationale.

@@ -93,6 +93,45 @@ bool names_version(std::string_view s) {
   return false;
 }
 
+std::string without_space(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' && c != '\t') out += c;
+  return out;
+}
+
+// The skeleton with names masked: "Unspecified=\1," and "TopKSigmoid=\1,"
+// share "a=\1,".
+std::string shape(std::string_view skeleton) {
+  std::string out;
+  for (size_t i = 0; i < skeleton.size(); ++i) {
+    if (!is_ident_char(skeleton[i])) {
+      out += skeleton[i];
+      continue;
+    }
+    out += 'a';
+    while (i + 1 < skeleton.size() && is_ident_char(skeleton[i + 1])) ++i;
+  }
+  return out;
+}
+
+// Whether another added line of the same shape takes the old value `old`:
+// an enum renumbered to make room ("TopKSigmoid = 9" added, "Unspecified:
+// 9 → 10") moves a value along, it tunes nothing.
+bool value_handed_on(std::span<const std::string_view> added, Language lang, int at,
+                     const std::string& skeleton, std::string_view old) {
+  const std::string want = shape(skeleton);
+  for (int j = 0; j < static_cast<int>(added.size()); ++j) {
+    if (j == at) continue;
+    const std::string_view t = trim(added[j]);
+    if (t.size() > 400 || t.empty() || is_comment_line(lang, t)) continue;
+    const Numbers n = split_numbers(t);
+    if (std::find(n.nums.begin(), n.nums.end(), old) != n.nums.end() && shape(n.skeleton) == want)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void detect_numeric_changes(std::span<const std::string_view> removed,
@@ -101,15 +140,38 @@ void detect_numeric_changes(std::span<const std::string_view> removed,
   if (!is_code_language(lang)) return;
   std::unordered_map<std::string, std::vector<int>> by_skeleton;
   std::vector<Numbers> old_numbers(removed.size());
+  // A removed line that comes back unchanged (re-indented under a new branch)
+  // kept its value: it pairs with its copy first, so that a new sibling line
+  // with another value ("split_item=2" beside the kept "split_item=3") is not
+  // read as the old line changed.
+  std::unordered_map<std::string, int> removed_text;  // whitespace-free line -> copies
   for (int i = 0; i < static_cast<int>(removed.size()); ++i) {
     const std::string_view t = trim(removed[i]);
     if (t.size() > 400 || t.empty() || is_comment_line(lang, t)) continue;
     old_numbers[i] = split_numbers(t);
-    if (!old_numbers[i].nums.empty()) by_skeleton[old_numbers[i].skeleton].push_back(i);
+    if (!old_numbers[i].nums.empty()) ++removed_text[without_space(t)];
+  }
+  std::vector<char> unchanged(added.size(), 0);
+  std::unordered_map<std::string, int> kept;  // lines that came back, by text
+  for (int i = 0; i < static_cast<int>(added.size()); ++i) {
+    auto it = removed_text.find(without_space(trim(added[i])));
+    if (it == removed_text.end() || it->second == 0) continue;
+    --it->second;
+    unchanged[i] = 1;
+    ++kept[it->first];
+  }
+  for (int i = static_cast<int>(removed.size()) - 1; i >= 0; --i) {
+    if (old_numbers[i].nums.empty()) continue;
+    auto k = kept.find(without_space(trim(removed[i])));
+    if (k != kept.end() && k->second > 0) {
+      --k->second;
+      continue;
+    }
+    by_skeleton[old_numbers[i].skeleton].push_back(i);
   }
   if (by_skeleton.empty()) return;
-  for (auto& [_, v] : by_skeleton) std::reverse(v.begin(), v.end());
   for (int i = 0; i < static_cast<int>(added.size()); ++i) {
+    if (unchanged[i]) continue;
     const std::string_view t = trim(added[i]);
     if (t.size() > 400 || t.empty() || is_comment_line(lang, t)) continue;
     const Numbers now = split_numbers(t);
@@ -121,6 +183,7 @@ void detect_numeric_changes(std::span<const std::string_view> removed,
     int reported = 0;
     for (size_t k = 0; k < now.nums.size() && k < before.nums.size() && reported < 3; ++k) {
       if (now.nums[k] == before.nums[k]) continue;
+      if (value_handed_on(added, lang, i, now.skeleton, before.nums[k])) continue;
       const std::string_view owner = number_owner(t, now.positions[k]);
       // A version is not a tuned constant: "1.2.3" (two dots or more), or
       // any number given to a name that says version.

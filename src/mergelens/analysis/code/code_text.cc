@@ -168,6 +168,27 @@ bool is_comment_line(Language lang, std::string_view t) {
   return t.starts_with("//") || t.starts_with("/*") || t.starts_with("*");
 }
 
+std::string without_strings(std::string_view code) {
+  std::string out(code);
+  char quote = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const char c = out[i];
+    if (!quote) {
+      if (c == '"' || c == '\'') quote = c;
+      continue;
+    }
+    if (c == '\\' && i + 1 < out.size()) {
+      out[i] = out[i + 1] = ' ';
+      ++i;
+    } else if (c == quote) {
+      quote = 0;
+    } else {
+      out[i] = ' ';
+    }
+  }
+  return out;
+}
+
 }  // namespace signal_internal
 
 }  // namespace mergelens

@@ -57,6 +57,10 @@ std::string statement_text(std::string_view line, size_t n = 60);
 // The code of a line: a trailing comment removed (quotes respected), trimmed.
 std::string_view code_part(Language lang, std::string_view s);
 
+// `code` with the text inside string literals blanked (quotes kept): a word
+// in a message ("barrier" in an error string) is no code.
+std::string without_strings(std::string_view code);
+
 // A line (trimmed) that is a comment in `lang`.
 bool is_comment_line(Language lang, std::string_view t);
 

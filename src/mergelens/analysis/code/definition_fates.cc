@@ -309,4 +309,29 @@ void apply_definition_fates(const std::vector<DefinitionFate>& fates,
   });
 }
 
+void mark_extracted_helpers(std::vector<Definition>& definitions, std::vector<Signal>& signals) {
+  // The bare name: the last component, leading underscores dropped.
+  auto bare = [](std::string_view n) {
+    const size_t cut = n.find_last_of(":.");
+    if (cut != std::string_view::npos) n = n.substr(cut + 1);
+    while (!n.empty() && n.front() == '_') n.remove_prefix(1);
+    return n;
+  };
+  auto callable = [](const Definition& d) { return d.kind == "function" || d.kind == "method"; };
+  for (auto& added : definitions) {
+    if (added.change != "added" || !callable(added) || bare(added.name).size() < 4) continue;
+    for (auto& removed : definitions) {
+      if ((removed.change != "removed" && removed.change != "moved") || !callable(removed) ||
+          removed.name == added.name || bare(removed.name) != bare(added.name))
+        continue;
+      added.change = "moved";
+      if (removed.change == "removed") removed.change = "moved";
+      std::erase_if(signals, [&](const Signal& x) {
+        return x.kind == "dead_code_removed" && x.detail == removed.name;
+      });
+      break;
+    }
+  }
+}
+
 }  // namespace mergelens

@@ -250,11 +250,12 @@ class SideScanner {
       }
       branches(i, code);
       Cap conc;
+      std::string bare;  // the code without its string literals' text
       if (has_any({"lock",     "thread",  "asyncio", "multiprocessing", "concurrent",
                    "executor", "acquire", "mutex",   "atomic",          "sync",
                    "barrier",  "stream",  "event",   "chan ",           "go func",
                    "condvar",  "tokio",   "promise", "future",          "memory_order"}) &&
-          RE2::PartialMatch(code, concurrency(), &conc))
+          RE2::PartialMatch(bare = without_strings(code), concurrency(), &conc))
         emit("concurrency", short_text(conc), i);
     }
   }

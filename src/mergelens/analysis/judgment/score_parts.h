@@ -28,7 +28,7 @@ struct CodeStats {
   size_t code_files = 0;          // files of code roles (skimmed ones excluded)
   bool kernel = false;            // a kernel file changed
   std::set<std::string> modules;  // folders of the code files, at most four levels deep
-  bool perf_claim = false;        // the text claims a speed, throughput, latency or memory figure
+  bool perf_claim = false;        // claims_performance(facts.numbers)
 };
 
 CodeStats code_stats(const Change& change, const Facts& facts);

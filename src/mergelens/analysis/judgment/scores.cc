@@ -4,10 +4,12 @@
 #include "mergelens/analysis/judgment/scores.h"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "mergelens/analysis/judgment/score_parts.h"
+#include "mergelens/analysis/text/text_facts.h"
 
 namespace mergelens {
 namespace score_internal {
@@ -58,10 +60,11 @@ CodeStats code_stats(const Change& change, const Facts& facts) {
     if (f.status == FileStatus::kAdded && (r == FileRole::kModel || f.additions >= 1500))
       st.bulk_lines += lines;
   }
-  st.perf_claim = std::any_of(facts.numbers.begin(), facts.numbers.end(), [](const auto& n) {
-    return n.kind == "speedup" || n.kind == "throughput" || n.kind == "latency" ||
-           n.kind == "memory";
-  });
+  // A claim, not any figure the text holds: a run time quoted to show that a
+  // feature works ("completed in ~45 minutes") claims no performance; a
+  // speedup, a before/after pair or a figure whose sentence says what got
+  // better does, or a before/after pair (claims_performance).
+  st.perf_claim = claims_performance(facts.numbers);
   return st;
 }
 
@@ -87,12 +90,26 @@ std::vector<std::string> files_of(const std::vector<std::string>& places) {
 }  // namespace
 }  // namespace score_internal
 
-std::vector<std::string> reading_scope(const Facts& facts) {
+std::vector<std::string> reading_scope(const Facts& facts, const Change* change) {
+  // The diff of a file, to know byte-identical copies (empty without `change`).
+  auto diff_of = [&](const std::string& path) {
+    std::string key;
+    if (!change) return key;
+    for (const auto& fc : change->files)
+      if (fc.path == path)
+        for (const auto& h : fc.hunks)
+          for (const auto& l : h.lines) key += l.origin + l.text + '\n';
+    return key;
+  };
   std::vector<std::string> out;
+  std::set<std::string> diffs;
   const double best = facts.focus.empty() ? 0 : facts.focus.front().score;
   for (const auto& r : facts.focus) {
     if (out.size() >= 3 || r.score < best * 0.5) break;
-    if (std::find(out.begin(), out.end(), r.path) == out.end()) out.push_back(r.path);
+    if (std::find(out.begin(), out.end(), r.path) != out.end()) continue;
+    // A copy of a file already named is no second place to read.
+    if (std::string d = diff_of(r.path); !d.empty() && !diffs.insert(std::move(d)).second) continue;
+    out.push_back(r.path);
   }
   return out;
 }
@@ -146,9 +163,18 @@ void score_change(const Change& change, Facts& facts, const VerdictThresholds& t
   } else {
     facts.verdict = imp_v + ins_v <= t.skip_sum ? Verdict::kSkip : Verdict::kSkim;
   }
+  // A change that removes a switch users set, or changes its default, changes
+  // what every user of it gets: a selective read, never a skim or a skip.
+  if ((facts.verdict == Verdict::kSkim || facts.verdict == Verdict::kSkip) &&
+      facts.cleanup.empty() && st.code_lines > 0 &&
+      std::any_of(facts.switches.begin(), facts.switches.end(), [](const SwitchFact& sw) {
+        return !sw.unread && (sw.kind == "env" || sw.kind == "cli") &&
+               (sw.change == "removed" || sw.default_changed);
+      }))
+    facts.verdict = Verdict::kSelectiveRead;
   if (facts.verdict_scope.empty() &&
       (facts.verdict == Verdict::kCloseRead || facts.verdict == Verdict::kSelectiveRead))
-    facts.verdict_scope = reading_scope(facts);
+    facts.verdict_scope = reading_scope(facts, &change);
 }
 
 }  // namespace mergelens

@@ -48,6 +48,8 @@ void score_change(const Change& change, Facts& facts, const VerdictThresholds& t
 // The files a reader of a close or selective read is sent to when no argued
 // decision names them: the paths of the best focus regions (at most three,
 // each region scoring at least half the best). Empty without focus regions.
-std::vector<std::string> reading_scope(const Facts& facts);
+// With `change`, a file whose diff is byte-identical to one already named is
+// left out (copies of one header in several folders are one place to read).
+std::vector<std::string> reading_scope(const Facts& facts, const Change* change = nullptr);
 
 }  // namespace mergelens

@@ -415,6 +415,20 @@ bool before_after(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+bool claims_performance(const std::vector<NumberFact>& numbers) {
+  if (!key_figure(numbers).empty()) return true;
+  // A before/after pair of a time, rate, size or share ("31.2 ms -> 24.9 ms",
+  // "1520 → 2100 tok/s") is a measured effect even without a word of gain.
+  for (const auto& n : numbers) {
+    if (n.source != "title" && n.source != "body") continue;
+    if (n.kind != "latency" && n.kind != "throughput" && n.kind != "memory" && n.kind != "percent")
+      continue;
+    for (std::string_view arrow : {"\xE2\x86\x92", "->", "=>", "\xE2\x9F\xB6"})
+      if (n.text.find(arrow) != std::string::npos) return true;
+  }
+  return false;
+}
+
 std::string key_figure(const std::vector<NumberFact>& numbers) {
   // Table cells come as "ROW; COLUMN: VALUE" sentences (see extract_numbers).
   static const RE2 kTable(R"((.*?); (.+): .*)");

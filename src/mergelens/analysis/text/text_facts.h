@@ -59,6 +59,12 @@ std::vector<NumberFact> extract_numbers(std::string_view text, std::string_view 
 // Kinds rank speedup, throughput, latency, memory, percent.
 std::string key_figure(const std::vector<NumberFact>& numbers);
 
+// Whether the title or body claims a performance effect: a key figure (see
+// above), or a before/after pair of a time, rate, size or percentage
+// ("31.2 ms -> 24.9 ms"). A lone time that describes a run ("completed in
+// ~45 minutes") claims nothing.
+bool claims_performance(const std::vector<NumberFact>& numbers);
+
 // Cautions on the numbers of one change:
 //   "spread"        speedups (or same-signed performance percentages) that vary widely
 //                   (max/min >= 1.3 for speedups; >= 2.5x and >= 10 points for percents);
