@@ -17,8 +17,8 @@ namespace {
 using signal_internal::Cap;
 
 const RE2& call_pattern() {
-  static const RE2* re = new RE2(R"re((?:(\w+)\s*\.\s*)?\b([A-Za-z_]\w*)\s*\()re",
-                                 signal_internal::latin1());
+  static const RE2* re =
+      new RE2(R"re((?:(\w+)\s*\.\s*)?\b([A-Za-z_]\w*)\s*\()re", signal_internal::latin1());
   return *re;
 }
 const RE2& constant_pattern() {
@@ -37,8 +37,8 @@ bool skipped_name(std::string_view n) {
       "abs", "round", "id", "hash", "callable", "vars", "format", "object", "property", "assert",
       "lambda", "yield", "await", "with", "except", "raise", "del", "def", "class", "import",
       "from", "as", "pass", "staticmethod", "classmethod", "frozenset", "bytes", "divmod", "pow",
-      "ord", "chr", "slice", "globals", "locals", "dataclass", "field", "append", "extend",
-      "get", "items", "keys", "values", "pop", "update", "join", "split", "strip", "startswith",
+      "ord", "chr", "slice", "globals", "locals", "dataclass", "field", "append", "extend", "get",
+      "items", "keys", "values", "pop", "update", "join", "split", "strip", "startswith",
       "endswith", "replace", "lower", "upper", "copy", "clone", "to", "view", "reshape", "size",
       "format", "item", "tolist", "contiguous", "__init__", "forward", "cuda", "cpu", "numel",
       "dim", "shape", "add", "remove", "insert", "index", "count", "sort", "clear", "setdefault",
@@ -56,8 +56,8 @@ bool is_definition_kind(std::string_view k) {
 }
 
 bool code_file(std::string_view p) {
-  for (std::string_view ext : {".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp",
-                               ".hxx", ".cu", ".cuh"})
+  for (std::string_view ext :
+       {".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".cu", ".cuh"})
     if (p.ends_with(ext)) return true;
   return false;
 }
@@ -75,8 +75,8 @@ std::string squeeze(std::string_view s) {
 
 ContextItem item_of(const std::string& why, const std::string& path, const CodeTag& t,
                     const char* revision, std::string at) {
-  return {why,    t.qualified(), t.kind, path, t.line, std::max(t.end, t.line), revision,
-          t.signature, std::move(at)};
+  return {why,      t.qualified(), t.kind,       path, t.line, std::max(t.end, t.line),
+          revision, t.signature,   std::move(at)};
 }
 
 // The innermost function, method or class of `path` in `index` holding both
@@ -140,22 +140,26 @@ std::vector<std::string_view> names_of(const std::vector<CodeTag>& tags) {
 void SymbolIndex::set_file(const std::string& path, std::vector<CodeTag> tags) {
   remove_file(path);
   if (tags.empty()) return;
-  for (const auto n : names_of(tags)) {
-    auto& v = by_name_[std::string(n)];
-    v.insert(std::lower_bound(v.begin(), v.end(), path), path);
-  }
   tag_count_ += tags.size();
-  by_path_[path] = std::move(tags);
+  const auto& [key, stored] = *by_path_.emplace(path, std::move(tags)).first;
+  for (std::uint32_t i = 0; i < stored.size(); ++i) {
+    auto& refs = by_name_[stored[i].name];
+    // After every tag of an earlier path or of an earlier place here.
+    auto at = std::partition_point(refs.begin(), refs.end(), [&](const TagRef& r) {
+      return *r.path < key || (r.path == &key && r.index < i);
+    });
+    refs.insert(at, TagRef{&key, &stored, i});
+  }
 }
 
 void SymbolIndex::remove_file(const std::string& path) {
   auto it = by_path_.find(path);
   if (it == by_path_.end()) return;
+  const std::string* key = &it->first;
   for (const auto n : names_of(it->second)) {
     auto v = by_name_.find(std::string(n));
     if (v == by_name_.end()) continue;
-    auto pos = std::lower_bound(v->second.begin(), v->second.end(), path);
-    if (pos != v->second.end() && *pos == path) v->second.erase(pos);
+    std::erase_if(v->second, [&](const TagRef& r) { return r.path == key; });
     if (v->second.empty()) by_name_.erase(v);
   }
   tag_count_ -= it->second.size();
@@ -179,11 +183,8 @@ std::vector<std::pair<const std::string*, const CodeTag*>> SymbolIndex::lookup(
   std::vector<std::pair<const std::string*, const CodeTag*>> out;
   auto it = by_name_.find(std::string(name));
   if (it == by_name_.end()) return out;
-  for (const auto& p : it->second) {
-    auto f = by_path_.find(p);
-    for (const auto& t : f->second)
-      if (t.name == name) out.emplace_back(&f->first, &t);
-  }
+  out.reserve(it->second.size());
+  for (const auto& r : it->second) out.emplace_back(r.path, &(*r.file)[r.index]);
   return out;
 }
 
@@ -331,7 +332,8 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
           auto [p, t] = r;
           if (!t || inside_hunk(*p, *t)) continue;
           ++mentions[*p + '\n' + std::to_string(t->line)];
-          if (seen.emplace(*p, t->line).second) called.push_back(item_of("called", *p, *t, "parent", at));
+          if (seen.emplace(*p, t->line).second)
+            called.push_back(item_of("called", *p, *t, "parent", at));
         }
         re2::StringPiece in(code.data(), code.size());
         Cap c;
@@ -350,8 +352,7 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
   if (changed.size() > 8) changed.resize(8);
   if (called.size() > 8) called.resize(8);
   if (constants.size() > 4) constants.resize(4);
-  for (auto* v : {&changed, &called, &constants})
-    items_.insert(items_.end(), v->begin(), v->end());
+  for (auto* v : {&changed, &called, &constants}) items_.insert(items_.end(), v->begin(), v->end());
   note_definitions(parent);
 }
 

@@ -11,6 +11,7 @@
 // thread-safe; a const index may be read while no one edits it.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -46,8 +47,16 @@ class SymbolIndex {
   std::string commit;  // the tree the index holds, as the caller set it
 
  private:
+  // A tag of a name: its file (a key of by_path_ and its tags) and its index there.
+  struct TagRef {
+    const std::string* path;
+    const std::vector<CodeTag>* file;
+    std::uint32_t index;
+  };
   std::map<std::string, std::vector<CodeTag>> by_path_;
-  std::unordered_map<std::string, std::vector<std::string>> by_name_;  // name → paths (sorted)
+  // name → its tags, by path then the file's order: a lookup reads only the
+  // tags of the name, not every tag of the files holding it.
+  std::unordered_map<std::string, std::vector<TagRef>> by_name_;
   size_t tag_count_ = 0;
 };
 
@@ -81,9 +90,14 @@ class ContextProbe {
     std::string enclosing;  // the function or method holding it, "" when none
   };
   std::vector<RemovedDef> removed_;
-  // Definitions at the parent named on added lines, as (qualified name,
-  // path): where an added definition may have been before.
-  std::set<std::pair<std::string, std::string>> parent_named_;
+  // Definitions at the parent named on added lines: where an added
+  // definition may have been before. Qualified name → the first path
+  // holding it and whether another path holds it too.
+  struct NamedAt {
+    std::string path;
+    bool elsewhere_too = false;
+  };
+  std::unordered_map<std::string, NamedAt> parent_named_;
   void note_definitions(const SymbolIndex& parent);
 };
 

@@ -125,7 +125,13 @@ void ContextProbe::note_definitions(const SymbolIndex& parent) {
           std::string_view n = def.empty() ? std::string_view(call) : std::string_view(def);
           if (n.size() < 3 || !looked.emplace(n).second) continue;
           for (const auto& [p, t] : parent.lookup(n))
-            if (definition_kind(t->kind)) parent_named_.emplace(t->qualified(), *p);
+            if (definition_kind(t->kind)) {
+              auto [at, fresh] = parent_named_.try_emplace(t->qualified());
+              if (fresh)
+                at->second.path = *p;
+              else if (at->second.path != *p)
+                at->second.elsewhere_too = true;
+            }
         }
       }
     if (!tags) continue;
@@ -214,8 +220,10 @@ std::vector<DefinitionFate> ContextProbe::fates(const SymbolIndex& merge,
           d.fate = "kept";
           d.compatible = signature_compatible(before->signature, t.signature);
         } else {
-          for (const auto& [name, p] : parent_named_)
-            if (name == q && p != old) d.fate = "moved";
+          // Named at the parent in a file other than its old one.
+          if (auto it = parent_named_.find(q);
+              it != parent_named_.end() && (it->second.elsewhere_too || it->second.path != old))
+            d.fate = "moved";
         }
         if (d.fate != "new") out.push_back(std::move(d));  // the outline's own reading
       } else if (before && callable_kind(t.kind) && before->signature != t.signature) {

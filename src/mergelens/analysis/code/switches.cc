@@ -18,8 +18,8 @@ using signal_internal::Cap;
 #include "mergelens/analysis/code/switch_text.inc"
 
 int origin_rank(std::string_view o) {
-  static constexpr std::string_view kOrder[] = {"registry", "field", "argparse", "config_read",
-                                                "read_default", "read"};
+  static constexpr std::string_view kOrder[] = {"registry",    "field",        "argparse",
+                                                "config_read", "read_default", "read"};
   for (size_t i = 0; i < std::size(kOrder); ++i)
     if (o == kOrder[i]) return static_cast<int>(i);
   return 9;
@@ -60,17 +60,25 @@ void SwitchRegistry::set_file(const std::string& path, std::string_view content)
   remove_file(path);
   auto decls = scan_switches(path, content);
   if (decls.empty()) return;
-  for (const auto& d : decls) by_name_[d.name].insert(path);
-  by_path_[path] = std::move(decls);
+  const auto& [key, stored] = *by_path_.emplace(path, std::move(decls)).first;
+  for (std::uint32_t i = 0; i < stored.size(); ++i) {
+    auto& refs = by_name_[stored[i].name];
+    // After every declaration of an earlier path or of an earlier line here.
+    auto at = std::partition_point(refs.begin(), refs.end(), [&](const DeclRef& r) {
+      return *r.path < key || (r.path == &key && r.index < i);
+    });
+    refs.insert(at, DeclRef{&key, &stored, i});
+  }
 }
 
 void SwitchRegistry::remove_file(const std::string& path) {
   auto it = by_path_.find(path);
   if (it == by_path_.end()) return;
+  const std::string* key = &it->first;
   for (const auto& d : it->second) {
     auto n = by_name_.find(d.name);
     if (n == by_name_.end()) continue;
-    n->second.erase(path);
+    std::erase_if(n->second, [&](const DeclRef& r) { return r.path == key; });
     if (n->second.empty()) by_name_.erase(n);
   }
   by_path_.erase(it);
@@ -101,9 +109,7 @@ std::vector<SwitchDecl> SwitchRegistry::lookup(std::string_view name) const {
   std::vector<SwitchDecl> out;
   auto it = by_name_.find(name);
   if (it == by_name_.end()) return out;
-  for (const auto& p : it->second)
-    for (const auto& d : by_path_.at(p))
-      if (d.name == name) out.push_back(d);
+  for (const auto& r : it->second) out.push_back((*r.file)[r.index]);
   std::stable_sort(out.begin(), out.end(), decl_before);
   return out;
 }
@@ -112,11 +118,10 @@ const SwitchDecl* SwitchRegistry::primary(std::string_view name, bool fields_onl
   auto it = by_name_.find(name);
   if (it == by_name_.end()) return nullptr;
   const SwitchDecl* best = nullptr;  // the first least one: lookup()'s front
-  for (const auto& p : it->second)
-    for (const auto& d : by_path_.at(p))
-      if (d.name == name && (!fields_only || d.origin == "field") &&
-          (!best || decl_before(d, *best)))
-        best = &d;
+  for (const auto& r : it->second) {
+    const SwitchDecl& d = (*r.file)[r.index];
+    if ((!fields_only || d.origin == "field") && (!best || decl_before(d, *best))) best = &d;
+  }
   return best;
 }
 
@@ -219,14 +224,15 @@ std::vector<SwitchFact> SwitchProbe::finish(const SwitchRegistry& merge) const {
     if (b != before_.end()) f.before = side_of(&b->second);
     f.after = side_of(after);
     f.existed_at_parent = f.before.exists;
-    f.default_changed = f.before.exists && f.after.exists &&
-                        (f.before.has_default != f.after.has_default ||
-                         norm_default(f.before.default_value) != norm_default(f.after.default_value));
-    f.change = !f.before.exists       ? "added"
-               : !f.after.exists      ? "removed"
-               : f.default_changed    ? "default_changed"
-               : edited.count(n)      ? "redeclared"
-                                      : "used";
+    f.default_changed =
+        f.before.exists && f.after.exists &&
+        (f.before.has_default != f.after.has_default ||
+         norm_default(f.before.default_value) != norm_default(f.after.default_value));
+    f.change = !f.before.exists    ? "added"
+               : !f.after.exists   ? "removed"
+               : f.default_changed ? "default_changed"
+               : edited.count(n)   ? "redeclared"
+                                   : "used";
     out.push_back(std::move(f));
   }
   // At most 40: what the change does to a switch before what it only reads.
@@ -278,8 +284,7 @@ void mark_unread_switches(
       bool in_function = false;
       while (!above.empty()) {
         const size_t nl = above.rfind('\n', above.size() - 1);
-        const std::string_view prev =
-            nl == std::string_view::npos ? above : above.substr(nl + 1);
+        const std::string_view prev = nl == std::string_view::npos ? above : above.substr(nl + 1);
         above = nl == std::string_view::npos ? std::string_view() : above.substr(0, nl);
         const size_t ind = prev.find_first_not_of(" \t");
         if (ind == std::string_view::npos || ind >= indent.size() || prev[ind] == '#') continue;

@@ -25,6 +25,7 @@
 // may be read from one thread while no one edits it.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -84,8 +85,17 @@ class SwitchRegistry {
   std::string commit;
 
  private:
+  // A declaration of a name: its file (a key of by_path_) and its index there.
+  struct DeclRef {
+    const std::string* path;
+    const std::vector<SwitchDecl>* file;
+    std::uint32_t index;
+  };
   std::map<std::string, std::vector<SwitchDecl>> by_path_;
-  std::map<std::string, std::set<std::string>, std::less<>> by_name_;  // name → paths
+  // name → its declarations, by path then line order (a file's own order):
+  // a lookup reads only the declarations of the name, not every one of the
+  // files declaring it (a registry file declares hundreds).
+  std::map<std::string, std::vector<DeclRef>, std::less<>> by_name_;
 };
 
 // What a change does to switches, measured around an edit of the registry:
