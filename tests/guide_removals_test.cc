@@ -182,6 +182,17 @@ TEST(RemovalText, AClauseCutLeavesNoHalfParenthesisAndNoLoneOpening) {
             "");
   EXPECT_EQ(without_clause("The path is shared, and `ghost_fn` calls it twice.", "`ghost_fn`"),
             "The path is shared.");
+  // An opening clause with its main one after it stays (the advice of a
+  // strong model's answer, with a PR never named planted in a last clause).
+  EXPECT_EQ(without_clause("If you run DSpark on MRV2 and hit a `NoneType` error, upgrade to a "
+                           "version with this fix, as #99991 does elsewhere.",
+                           "#99991"),
+            "If you run DSpark on MRV2 and hit a `NoneType` error, upgrade to a version with this "
+            "fix.");
+  EXPECT_EQ(without_clause("如果你在昇腾上同时用动态 EPLB 和 W4A8，请升级到包含此修复的版本，像 "
+                           "#99991 对其他地方做的那样。",
+                           "#99991"),
+            "如果你在昇腾上同时用动态 EPLB 和 W4A8，请升级到包含此修复的版本。");
 }
 
 TEST(RemovalText, ASentenceThatPointsBackAtARemovedOneGoesWithIt) {

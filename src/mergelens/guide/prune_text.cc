@@ -212,8 +212,9 @@ std::string without_clause(std::string_view s, std::string_view citation) {
   const std::string_view sep = s.substr(begin, seps[k - 1].second - begin);
   if (!last && (sep == ": " || sep == "\uFF1A")) return {};
   // What is left must not be an opening clause without its main one ("to
-  // exclude only the router gate" once ", try `x`" went).
-  if (last && subordinate(s.substr(0, begin))) return {};
+  // exclude only the router gate" once ", try `x`" went). Left with two
+  // clauses or more ("If you hit X, upgrade"), it has its main clause.
+  if (last && k == 1 && subordinate(s.substr(0, begin))) return {};
   // An aside between two commas goes with both when the sentence goes on
   // with its verb ("X (MRV2), with …, is evidence" → "X (MRV2) is evidence").
   size_t resume = end;
