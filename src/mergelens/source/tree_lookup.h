@@ -37,10 +37,16 @@ class TreeLookup {
   bool has_identifier(std::string_view token, const std::vector<std::string>& files);
 
   // Whether `token` is an identifier written in any text file of the tree
-  // (defined or used anywhere in the repository at this commit). The tree is
-  // read once, on the first call: text files of at most 1 MiB (images,
-  // archives and translations skipped by name), 96 MiB in all, in the tree's
-  // order. Not thread-safe.
+  // (defined or used anywhere in the repository at this commit): text files
+  // of at most 1 MiB, images, archives and translations skipped by name. The
+  // first lookup of a repository in the process reads its tree whole (up to
+  // 1 GiB of text) and keeps those names for the process's life (about 40 MB
+  // for sglang); every later lookup of the repository, on any thread, shares
+  // them and reads only the files its tree changes against them, or reads
+  // its tree whole as the new shared one when over 1,500 files differ. The
+  // answer is the same as a whole read of this tree. Work happens on the
+  // first call. Not thread-safe: one lookup per thread (lookups on different
+  // threads may share a base).
   bool in_tree(std::string_view token);
 
   // The content of the file at `path`; nullopt when absent, binary or over
