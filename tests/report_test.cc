@@ -169,6 +169,15 @@ TEST(ReportWeek, ClosesReadsByTagMovementAndFilter) {
   auto j = report::week_json(*week);
   EXPECT_EQ(j["entries"].size(), 5u);
   EXPECT_EQ(j["close_by_tag"][0]["refs"][0], "#1005");
+  // A summary's cap keeps the first themes by rank and says how many there are.
+  const size_t themes = week->themes.themes.size();
+  ASSERT_GE(themes, 2u);
+  EXPECT_EQ(j["themes"].size(), themes);
+  EXPECT_FALSE(j.contains("themes_total"));
+  auto capped = report::week_json(*week, 1);
+  ASSERT_EQ(capped["themes"].size(), 1u);
+  EXPECT_EQ(capped["themes"][0], j["themes"][0]);
+  EXPECT_EQ(capped["themes_total"], themes);
   // The newest week by default; a filter keeps what passes and counts the rest.
   auto f = *report::parse_filter_query("tags=moe");
   auto filtered = report::load_week(*w.store, w.repo.id, "", "zh", &f);

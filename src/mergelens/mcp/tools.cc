@@ -14,10 +14,6 @@ namespace mergelens::mcp {
 
 namespace {
 
-// Themes a week result carries at most (the highlights of docs/themes.md).
-constexpr size_t kWeekThemes = 8;
-
-
 using nlohmann::json;
 
 const json kVerdicts = json::array({"close_read", "selective_read", "skim", "skip"});
@@ -432,16 +428,10 @@ std::vector<Tool> build() {
                      auto week = report::load_week(c.store, a.site.repo.id, args.value("week", ""),
                                                    web::lang_code(a.site.lang), a.site.filter);
                      if (!week) return std::unexpected(week.error());
-                     // The week's themes in rank order, at most the eight a
-                     // reader's summary holds: a busy week has hundreds, one
-                     // a change, which would fill a model's budget alone.
-                     json w = report::week_json(*week);
-                     if (auto th = w.find("themes"); th != w.end() && th->is_array()) {
-                       w["themes_total"] = th->size();
-                       if (th->size() > kWeekThemes)
-                         th->erase(th->begin() + kWeekThemes, th->end());
-                     }
-                     return w;
+                     // The week's themes in rank order, at most what a
+                     // reader's summary holds (a busy week's would fill a
+                     // model's budget alone).
+                     return report::week_json(*week, report::kWeekThemes);
                    },
                    /*filtered=*/true);
              }),
@@ -461,20 +451,21 @@ std::vector<Tool> build() {
        "notes --from REV --to REV` drafts a range of revisions.)",
        object_schema(
            page_arguments(
-               site_arguments({{"since",
-                                {{"type", "string"},
-                                 {"maxLength", 40},
-                                 {"description",
-                                  "First day or instant (YYYY-MM-DD or ISO 8601), inclusive."}}},
-                               {"until",
-                                {{"type", "string"},
-                                 {"maxLength", 40},
-                                 {"description", "End day or instant, exclusive (default: now)."}}},
-                               {"highlights",
-                                {{"type", "integer"},
-                                 {"minimum", 1},
-                                 {"maximum", 50},
-                                 {"description", "Highlight bullets (themes) at most (default 8)."}}}}),
+               site_arguments(
+                   {{"since",
+                     {{"type", "string"},
+                      {"maxLength", 40},
+                      {"description",
+                       "First day or instant (YYYY-MM-DD or ISO 8601), inclusive."}}},
+                    {"until",
+                     {{"type", "string"},
+                      {"maxLength", 40},
+                      {"description", "End day or instant, exclusive (default: now)."}}},
+                    {"highlights",
+                     {{"type", "integer"},
+                      {"minimum", 1},
+                      {"maximum", 50},
+                      {"description", "Highlight bullets (themes) at most (default 8)."}}}}),
                40, 500),
            {"since"}),
        result_schema({{"repo", {{"type", "string"}}},
@@ -483,30 +474,31 @@ std::vector<Tool> build() {
                       {"lang", {{"type", "string"}}},
                       {"highlights", {{"type", "array"}}}},
                      {"repo", "highlights"}),
-       paged("release_notes",
-             {"highlights", "sections[].lines", "visible", "new_contributors"}, 40, {},
-             [](const ToolContext& c, const json& args) {
-               return on_site(c, args, [&](const web::ApiContext& a) -> Result<json> {
-                 auto notes = web::v1_notes(a, args.at("since").get<std::string>(),
-                                            args.value("until", ""), args.value("highlights", 8));
-                 if (!notes) return notes;
-                 // A theme's PRs as a line of the notes names them: ref,
-                 // headline, link, judgment (the whole entry is `pr`'s).
-                 auto slim = [](json& theme) {
-                   if (!theme.contains("entries")) return;
-                   for (auto& e : theme["entries"]) {
-                     json s = json::object();
-                     for (const char* k : {"ref", "sha", "headline", "url", "verdict", "importance"})
-                       if (e.contains(k)) s[k] = e[k];
-                     e = std::move(s);
-                   }
-                 };
-                 for (auto& h : (*notes)["highlights"]) slim(h);
-                 for (auto& sec : (*notes)["sections"])
-                   for (auto& line : sec["lines"]) slim(line);
-                 return notes;
-               });
-             }),
+       paged(
+           "release_notes", {"highlights", "sections[].lines", "visible", "new_contributors"}, 40,
+           {},
+           [](const ToolContext& c, const json& args) {
+             return on_site(c, args, [&](const web::ApiContext& a) -> Result<json> {
+               auto notes = web::v1_notes(a, args.at("since").get<std::string>(),
+                                          args.value("until", ""), args.value("highlights", 8));
+               if (!notes) return notes;
+               // A theme's PRs as a line of the notes names them: ref,
+               // headline, link, judgment (the whole entry is `pr`'s).
+               auto slim = [](json& theme) {
+                 if (!theme.contains("entries")) return;
+                 for (auto& e : theme["entries"]) {
+                   json s = json::object();
+                   for (const char* k : {"ref", "sha", "headline", "url", "verdict", "importance"})
+                     if (e.contains(k)) s[k] = e[k];
+                   e = std::move(s);
+                 }
+               };
+               for (auto& h : (*notes)["highlights"]) slim(h);
+               for (auto& sec : (*notes)["sections"])
+                 for (auto& line : sec["lines"]) slim(line);
+               return notes;
+             });
+           }),
        [](const json& r) {
          return describe("release_notes", r,
                          fmt::format("Release-notes draft for {} from {} to {}.", str(r, "repo"),

@@ -144,8 +144,8 @@ Result<Week> load_week(Store& store, std::int64_t repo_id, std::string_view week
     if (auto v = visible->find(w.entries[i].change.id); v != visible->end())
       w.visible.push_back({i, std::move(v->second)});
   }
-  auto themes = window_themes(store, repo_id, repo_id == kAllRepos ? "" : week_span(w.week),
-                              w.entries, lang);
+  auto themes =
+      window_themes(store, repo_id, repo_id == kAllRepos ? "" : week_span(w.week), w.entries, lang);
   if (!themes) return std::unexpected(themes.error());
   w.themes = std::move(*themes);
   auto p = store.adjacent_merge(repo_id, w.since, /*before=*/true);
@@ -181,7 +181,7 @@ nlohmann::json entry_json(const Entry& e) {
   return j;
 }
 
-nlohmann::json week_json(const Week& w) {
+nlohmann::json week_json(const Week& w, std::optional<size_t> max_themes) {
   nlohmann::json j;
   j["week"] = w.week;
   j["since"] = format_utc(w.since);
@@ -196,7 +196,11 @@ nlohmann::json week_json(const Week& w) {
   j["themes_source"] = w.themes.source;
   j["themes_model"] = w.themes.model;
   j["themes"] = nlohmann::json::array();
-  for (const auto& t : w.themes.themes) j["themes"].push_back(theme_json(t, w.entries));
+  for (const auto& t : w.themes.themes) {
+    if (max_themes && j["themes"].size() >= *max_themes) break;
+    j["themes"].push_back(theme_json(t, w.entries));
+  }
+  if (max_themes) j["themes_total"] = w.themes.themes.size();
   j["entries"] = nlohmann::json::array();
   for (size_t i = 0; i < w.entries.size(); ++i) {
     nlohmann::json e = entry_json(w.entries[i]);

@@ -63,9 +63,9 @@ struct Week {
   std::vector<Entry> entries;
   size_t left_out = 0;  // changes of the week the filter left out
   size_t close_reads = 0, selective_reads = 0, skims = 0, skips = 0, triaged = 0;
-  std::vector<TagGroup> close_by_tag;     // groups ordered by their best entry
-  std::vector<TagMove> moves;             // of the shown entries' tags, busiest first (at most 12)
-  std::vector<VisibleEntry> visible;      // in entry order, skips excluded
+  std::vector<TagGroup> close_by_tag;  // groups ordered by their best entry
+  std::vector<TagMove> moves;          // of the shown entries' tags, busiest first (at most 12)
+  std::vector<VisibleEntry> visible;   // in entry order, skips excluded
   // The week's themes (report/themes.h): the model's theme pass of the week
   // when stored, else the analysis's; what mattered this week, by rank.
   Themes themes;
@@ -80,12 +80,18 @@ struct Week {
 Result<Week> load_week(Store& store, std::int64_t repo_id, std::string_view week,
                        std::string_view lang, const Filter* filter = nullptr);
 
+// The themes a reader's summary of a week shows at most (the highlights of
+// docs/themes.md): the week page and the MCP week tool. A busy week has
+// hundreds, one a change.
+inline constexpr size_t kWeekThemes = 8;
+
 // The week as data: week, since/until (ISO times), counts, themes (rank,
 // title, highlight, refs; themes_source), entries (ref, number, sha, title,
 // headline, paragraph, verdict, importance, insight, tags, author,
 // merged_at, url, thread, theme_rank), close_by_tag (tag, refs), moves,
-// visible.
-nlohmann::json week_json(const Week& week);
+// visible. With `max_themes`, only the first that many themes by rank, and
+// themes_total says how many the week has.
+nlohmann::json week_json(const Week& week, std::optional<size_t> max_themes = std::nullopt);
 
 // One entry as data (shared by week_json and the release notes' JSON).
 nlohmann::json entry_json(const Entry& entry);

@@ -10,8 +10,6 @@ namespace mergelens::web {
 
 namespace {
 
-constexpr size_t kWeekThemes = 8;
-
 nlohmann::json week_words(Lang lang) {
   const bool en = lang == Lang::kEn;
   return {{"week", en ? "Week" : "周"},
@@ -104,7 +102,7 @@ Result<Page> week_page(const Site& site, std::string_view week_in) {
   // What mattered this week: its themes, most important first.
   m["themes"] = nlohmann::json::array();
   for (const auto& t : w->themes.themes) {
-    if (m["themes"].size() >= kWeekThemes) break;
+    if (m["themes"].size() >= report::kWeekThemes) break;
     if (!t.substantive || t.reverted) continue;
     nlohmann::json refs = nlohmann::json::array();
     for (size_t k = 0; k < t.entries.size(); ++k) {
