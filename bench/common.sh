@@ -10,6 +10,29 @@ mergelens_bin() {
   echo "$bin"
 }
 
+# replay_start OUT ARGS...: starts bench/replay_llm.py (the stand-ins' answers
+# as an OpenAI-compatible server) on a free port with ARGS, its output in OUT;
+# sets REPLAY_PID and REPLAY_PORT, or exits when it does not start in 10 s.
+# replay_stop ends it.
+replay_start() {
+  local out=$1
+  shift
+  rm -f "$out"
+  python3 "$(dirname "${BASH_SOURCE[0]}")/replay_llm.py" --port 0 "$@" > "$out" 2>&1 &
+  REPLAY_PID=$!
+  for _ in $(seq 100); do
+    REPLAY_PORT=$(sed -n 's/^listening on //p' "$out" 2>/dev/null)
+    [ -n "$REPLAY_PORT" ] && return 0
+    sleep 0.1
+  done
+  echo "replay server did not start (see $out)" >&2
+  exit 1
+}
+replay_stop() {
+  kill "$REPLAY_PID" 2>/dev/null || true
+  wait "$REPLAY_PID" 2>/dev/null || true
+}
+
 # make_window_repo SRC REPO TIP WINDOW NAME: a bare repository REPO borrowing
 # SRC's objects (alternates) whose main is one root commit holding the tree of
 # TIP~WINDOW followed by the WINDOW newest first-parent commits of TIP with

@@ -32,20 +32,12 @@ DASK_STORE=${4:?}
 : "${MERGELENS_VA_REPO:?set MERGELENS_VA_REPO to a vllm-ascend clone}"
 : "${MERGELENS_DASK_REPO:?set MERGELENS_DASK_REPO to a dask clone}"
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/common.sh"
 mkdir -p "$WORK/requests"
 
 serve() {  # serve DIR: starts the replay server on a free port, sets PORT and PID
-  rm -f "$WORK/replay.out"
-  python3 "$HERE/replay_llm.py" --answers "$1" --port 0 --log "$WORK/replay.jsonl" \
-    > "$WORK/replay.out" 2>&1 &
-  PID=$!
-  for _ in $(seq 50); do
-    PORT=$(sed -n 's/^listening on //p' "$WORK/replay.out" 2>/dev/null)
-    [ -n "$PORT" ] && return 0
-    sleep 0.1
-  done
-  echo "replay server did not start" >&2
-  exit 1
+  replay_start "$WORK/replay.out" --answers "$1" --log "$WORK/replay.jsonl"
+  PORT=$REPLAY_PORT PID=$REPLAY_PID
 }
 
 # bench_repo NAME KIND CLONE STORE TRIAGE_SINCE TRIAGE_UNTIL THEMES_OVER PREVIOUS RELEASES

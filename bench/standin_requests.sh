@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 answers="${1:?ANSWERS folder with prs.tsv}" out="${2:?OUT folder}"
 bin="$(mergelens_bin)"
 tmp="$(mktemp -d)"
-trap 'kill "${replay_pid:-}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+trap 'kill "${REPLAY_PID:-}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 db="$tmp/repos.db"
 for pair in ${MERGELENS_BENCH_REPOS:?}; do
   name="${pair%%=*}" path="${pair#*=}"
@@ -29,11 +29,8 @@ for pair in ${MERGELENS_BENCH_REPOS:?}; do
   "$bin" --db "$db" --repo "$name" analyze >/dev/null
 done
 mkdir -p "$out"
-python3 bench/replay_llm.py --answers "$answers" --port 0 --log "$tmp/log.jsonl" --synthesize \
-  --dump "$out" >"$tmp/port" &
-replay_pid=$!
-for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port="$(awk '{print $NF}' "$tmp/port")"
+replay_start "$tmp/port" --answers "$answers" --log "$tmp/log.jsonl" --synthesize --dump "$out"
+port=$REPLAY_PORT
 for repo in $(awk '!/^#/ && NF {print $1}' "$answers/prs.tsv" | sort -u); do
   prs=$(awk -v r="$repo" '$1 == r {print $2}' "$answers/prs.tsv")
   # shellcheck disable=SC2086

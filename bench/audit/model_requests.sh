@@ -45,17 +45,13 @@ for build in before after; do
     fi
     prs=$(awk -F'\t' -v m="$mirror" '$1 == m {print $2}' "$here/prs.tsv" | tr '\n' ' ')
     log="$dir/replay-$mirror.jsonl"
-    args=(--answers "$dir/answers" --port 0 --log "$log")
+    args=(--answers "$dir/answers" --log "$log")
     if [ "$stage" = requests ]; then args+=(--synthesize --dump "$dir/requests"); fi
-    python3 "$root/bench/replay_llm.py" "${args[@]}" > "$dir/server.out" &
-    server=$!
-    for _ in $(seq 100); do grep -q listening "$dir/server.out" 2>/dev/null && break; sleep 0.1; done
-    port=$(sed -n 's/listening on //p' "$dir/server.out")
+    replay_start "$dir/server.out" "${args[@]}"
     # shellcheck disable=SC2086
-    OPENAI_BASE_URL="http://127.0.0.1:$port" OPENAI_API_KEY=replay OPENAI_MODEL=stand-in \
+    OPENAI_BASE_URL="http://127.0.0.1:$REPLAY_PORT" OPENAI_API_KEY=replay OPENAI_MODEL=stand-in \
       "$bin" write --db "$db" --llm --lang both --no-triage --force $prs > "$dir/write-$mirror.txt" 2>&1 || true
-    kill "$server"
-    wait "$server" 2>/dev/null || true
+    replay_stop
     if [ "$stage" = replay ]; then
       for n in $prs; do
         for lang in zh en; do

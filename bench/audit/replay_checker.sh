@@ -24,16 +24,11 @@ for mirror in $(tail -n +2 "$here/prs.tsv" | cut -f1 | sort -u); do
   cp "$stores/$mirror.db" "$db"
   sqlite3 "$db" "delete from llm_cache"
   prs=$(awk -F'\t' -v m="$mirror" '$1 == m {print $2}' "$here/prs.tsv" | tr '\n' ' ')
-  python3 "$root/bench/replay_llm.py" --answers "$answers" --port 0 --log "$out/replay-$mirror.jsonl" \
-    > "$out/server-$mirror.out" &
-  server=$!
-  for _ in $(seq 100); do grep -q listening "$out/server-$mirror.out" 2>/dev/null && break; sleep 0.1; done
-  port=$(sed -n 's/listening on //p' "$out/server-$mirror.out")
+  replay_start "$out/server-$mirror.out" --answers "$answers" --log "$out/replay-$mirror.jsonl"
   # shellcheck disable=SC2086
-  OPENAI_BASE_URL="http://127.0.0.1:$port" OPENAI_API_KEY=replay OPENAI_MODEL=stand-in \
+  OPENAI_BASE_URL="http://127.0.0.1:$REPLAY_PORT" OPENAI_API_KEY=replay OPENAI_MODEL=stand-in \
     "$bin" write --db "$db" --llm --lang both --no-triage --force $prs > "$out/write-$mirror.txt" 2>&1 || true
-  kill "$server"
-  wait "$server" 2>/dev/null || true
+  replay_stop
   for n in $prs; do
     for lang in en zh; do
       "$bin" show --db "$db" "$n" --lang "$lang" --json > "$out/guides/$n.$lang.json" 2>/dev/null || true
