@@ -122,26 +122,13 @@ echo "$ratios"
 
 echo
 python3 - "$db" "$sport" <<'PY'
-import json, random, re, sqlite3, sys, time, urllib.parse, urllib.request
+import json, sys, time, urllib.parse, urllib.request
+sys.path.insert(0, "bench")
+from first_view import search_queries  # the same 200 queries as bench/first_view.py
 db, port = sys.argv[1], sys.argv[2]
-con = sqlite3.connect(db)
-random.seed(7)
-heads = [r[0] for r in con.execute("select text from guides where lang='zh' order by random() limit 2000")]
-titles = [r[0] for r in con.execute("select title from changes order by random() limit 2000")]
-zh, en = set(), set()
-for h in heads:
-    for run in re.findall(r"[\u4e00-\u9fff]{2,}", h):
-        n = random.choice((2, 2, 3, 4))
-        if len(run) >= n:
-            i = random.randrange(len(run) - n + 1)
-            zh.add(run[i:i + n])
-for t in titles:
-    words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9_]{2,}", t)]
-    if words:
-        w = random.choice(words).lower()
-        en.add(w if random.random() < 0.7 else w[:4] + "*")
-qs = sorted(zh)[:100] + sorted(en)[:100]
-random.shuffle(qs)
+qs = search_queries(db, 200)
+zh = [q for q in qs if not q.isascii()]
+en = [q for q in qs if q.isascii()]
 lat, hits = [], 0
 for q in qs:
     url = f"http://127.0.0.1:{port}/api/search?q=" + urllib.parse.quote(q)
