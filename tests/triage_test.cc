@@ -182,7 +182,8 @@ llm::Settings settings(const std::string& base) {
   s.base_url = base;
   s.api_key = "sk-test";
   s.model = "test-model";
-  s.timeout_ms = 5000;
+  // Generous: a sanitizer build under a parallel ctest is slow, and no test here waits on it.
+  s.timeout_ms = 30000;
   s.max_retries = 0;
   return s;
 }
@@ -322,10 +323,13 @@ TEST(TriageJob, AFailedCallLeavesTheAnalysisAndSaysWhy) {
 
 TEST(TriageJob, TheGuideStartsFromTheTriageAndThePageFollowsItsOrder) {
   TriageStore ts(3);
+  // Guides are written concurrently: the server's threads share the list.
+  std::mutex guide_mutex;
   std::vector<json> guide_requests;
   FakeServer server([&](int, const json& body, httplib::Response& res) {
     if (body["response_format"]["json_schema"]["name"] == "triage")
       return answer_reversed(body, res);
+    std::lock_guard lock(guide_mutex);
     guide_requests.push_back(body);
     res.status = 500;  // the guide falls back to the offline writer
   });
