@@ -100,9 +100,8 @@ TEST(OfflineMoved, AFunctionMovedToAnotherFileIsNeitherRemovedNorNew) {
   defs[2].kind = "function";
   defs[2].change = "removed";
   defs[2].at.path = "pkg/utils.py";
-  std::vector<Signal> signals = {
-      Signal{"dead_code_removed", "pad_to_multiple", defs[0].at, false},
-      Signal{"dead_code_removed", "load", defs[2].at, false}};
+  std::vector<Signal> signals = {Signal{"dead_code_removed", "pad_to_multiple", defs[0].at, false},
+                                 Signal{"dead_code_removed", "load", defs[2].at, false}};
   mark_extracted_helpers(defs, signals);
   EXPECT_EQ(defs[0].change, "moved");
   EXPECT_EQ(defs[1].change, "moved");
@@ -162,8 +161,7 @@ class OfflineTruth4 : public ::testing::Test {
     repo.write("examples/runtime/stream_example.py",
                "from pkg import Engine\n\nfor chunk in Engine().stream(\"hi\"):\n"
                "    print(chunk)\n");
-    repo.commit("Add a streaming example and batch the offline one (#502)",
-                "2026-09-02T10:00:00Z");
+    repo.commit("Add a streaming example and batch the offline one (#502)", "2026-09-02T10:00:00Z");
 
     repo.write("pkg/layers/moe_rocm.py",
                "def moe(x, w):\n    if x.dtype == w.dtype:\n        return x @ w\n"
@@ -174,8 +172,8 @@ class OfflineTruth4 : public ::testing::Test {
                "def decode(q, k, v, window=None):\n    if window is not None:\n"
                "        k, v = k[-window:], v[-window:]\n    return q @ k @ v\n");
     repo.commit(
-        "Speed up decode attention for sliding-window layers on ROCm GPUs (#504)\n\n"
-        "MI300X, Llama-3.1-8B, bs=1 decode: 31.2 ms -> 24.9 ms per step.",
+        "Speed up the decode attention kernel for sliding-window layers on ROCm GPUs (#504)\n\n"
+        "Decode is 1.9x faster on MI300X with Llama-3.1-8B.",
         "2026-09-02T12:00:00Z");
 
     auto s = open_sqlite_store(*dir_ / "db.sqlite");
@@ -247,11 +245,11 @@ TEST_F(OfflineTruth4, AHelperMovedToAnotherFileIsNotDeadNorNew) {
   for (const auto& s : f.signals)
     EXPECT_FALSE(s.kind == "dead_code_removed" && s.detail == "pad_to_multiple") << s.detail;
   for (const auto& d : f.definitions)
-    if (d.name == "pad_to_multiple")
-      EXPECT_NE(d.change, "added") << d.at.path;
+    if (d.name == "pad_to_multiple") EXPECT_NE(d.change, "added") << d.at.path;
   const std::string text = all_text(501);
-  for (const char* word : {"Adds `pad_to_multiple", "adds `pad_to_multiple", "removes `pad_to",
-                           "Removes `pad_to", "dead code", "死代码", "新增 `pad_to", "删除 `pad_to"})
+  for (const char* word :
+       {"Adds `pad_to_multiple", "adds `pad_to_multiple", "removes `pad_to", "Removes `pad_to",
+        "dead code", "死代码", "新增 `pad_to", "删除 `pad_to"})
     EXPECT_EQ(text.find(word), std::string::npos) << word << "\n" << text;
 }
 
