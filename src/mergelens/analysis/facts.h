@@ -16,7 +16,7 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 17;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 18;  // 2: review facts, open PRs; 3: tests cover
                                              // what they import or call; 4: rationale,
                                              // replacements; 5: reach; 6: importance by
                                              // reach, insight by density, ranked tags;
@@ -54,6 +54,10 @@ inline constexpr int kAnalyzerVersion = 17;  // 2: review facts, open PRs; 3: te
                                              // values, branches the parent had,
                                              // perf claims by key_figure, no
                                              // concurrency in strings
+                                             // 18: a function removed from one
+                                             // file and added with the same
+                                             // name in another is moved, not
+                                             // dead nor new
 
 enum class Language {
   kUnknown,

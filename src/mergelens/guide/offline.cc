@@ -77,6 +77,13 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   const CitationIndex index(change, facts);
   Ctx ctx{change, facts, p, index};
   fill_from_facts(change, facts, g);
+  // A change of example scripts only is read by those who copy them: worth
+  // a glance, not a close read, and not documentation.
+  const bool examples = guide_detail::examples_only(change);
+  if (examples) {
+    g.verdict = g.analysis.verdict = to_string(Verdict::kSkim);
+    std::erase_if(g.tags, [](const std::string& t) { return t == "docs"; });
+  }
   g.headline = guide_detail::headline(ctx);
   if (g.headline.size() > 200) {  // cut at a UTF-8 boundary
     size_t cut = 200;
@@ -104,9 +111,11 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
     return g;
   }
   g.summary = guide_detail::summary(ctx);
-  g.verdict_text = guide_detail::verdict_text(ctx);
-  const bool worth =
-      facts.verdict == Verdict::kCloseRead || facts.verdict == Verdict::kSelectiveRead;
+  g.verdict_text =
+      examples ? guide_detail::fmt_rt(p.skim, ctx.tr("只涉及示例脚本", "only example scripts"))
+               : guide_detail::verdict_text(ctx);
+  const bool worth = !examples && (facts.verdict == Verdict::kCloseRead ||
+                                   facts.verdict == Verdict::kSelectiveRead);
   if (facts.verdict != Verdict::kSkip) {
     g.why = guide_detail::lesson(ctx);
     g.focus = guide_detail::focus_points(ctx, worth ? 5 : 2);
@@ -119,6 +128,9 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   g.body_vs_code = guide_detail::body_vs_code(ctx);
   if (facts.verdict != Verdict::kSkip) g.gaps = guide_detail::gaps(ctx);
   g.advice = guide_detail::advice(ctx, g);
+  if (examples)
+    g.advice.insert(g.advice.begin(),
+                    {"user", ctx.tr("跳过：只改了示例。", "Skip: only examples.")});
   if (worth) g.audience = guide_detail::audience(ctx);
   g.references = guide_detail::references(ctx);
   g.importance.reason = reasons(facts.importance);

@@ -6,6 +6,7 @@
 // context lines the merge's. What cannot be verified that way is not said.
 #include <algorithm>
 #include <cctype>
+#include <vector>
 
 #include "mergelens/guide/offline_parts.h"
 
@@ -44,11 +45,13 @@ std::string code(std::string_view text, size_t max) {
   std::replace(s.begin(), s.end(), '`', '\'');
   std::replace(s.begin(), s.end(), '\n', ' ');
   if (s.size() <= max) return "`" + s + "`";
-  // The last boundary at or before `max` that is outside a string literal and
-  // not between two characters of one name or number.
-  size_t best = 0, before_quote = 0;
+  // A cut is allowed only outside a string literal, where every bracket
+  // opened before it is closed, and not between two characters of one name
+  // or number: a quote cut there reads as the code it shows.
+  std::vector<size_t> cuts;  // every allowed cut, ascending
   char quote = 0;
-  for (size_t i = 0; i < s.size() && i <= max; ++i) {
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
     const char ch = s[i];
     if (quote) {
       if (ch == '\\')
@@ -57,22 +60,34 @@ std::string code(std::string_view text, size_t max) {
         quote = 0;
       continue;
     }
-    if (i > 0 && !(ident_char(s[i - 1]) && ident_char(ch)) &&
+    // Nor between a string's prefix and its quote (f"…", r'…').
+    const bool prefix = (ch == '"' || ch == '\'') && ident_char(s[i > 0 ? i - 1 : 0]);
+    if (i > 0 && depth == 0 && !prefix && !(ident_char(s[i - 1]) && ident_char(ch)) &&
         (static_cast<unsigned char>(ch) & 0xC0) != 0x80)
-      best = i;
-    if (ch == '"' || ch == '\'') {
+      cuts.push_back(i);
+    if (ch == '"' || ch == '\'')
       quote = ch;
-      before_quote = i;
-    }
+    else if (ch == '(' || ch == '[' || ch == '{')
+      ++depth;
+    else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0)
+      --depth;
   }
-  if (quote && before_quote > 0) best = std::min(best, before_quote);
-  if (best < max / 3) {  // no boundary: keep the token whole
-    best = max;
-    while (best < s.size() && ident_char(s[best - 1]) && ident_char(s[best])) ++best;
-    while (best < s.size() && (static_cast<unsigned char>(s[best]) & 0xC0) == 0x80) ++best;
+  // The last allowed cut at or before `max`; failing one that keeps a third
+  // of it, the first after it; failing that, the whole line.
+  size_t best = 0;
+  for (size_t at : cuts)
+    if (at <= max) best = at;
+  if (best < max / 3) {
+    best = s.size();
+    for (size_t at : cuts)
+      if (at > max) {
+        best = at;
+        break;
+      }
   }
   std::string cut = s.substr(0, best);
   while (!cut.empty() && cut.back() == ' ') cut.pop_back();
+  if (best >= s.size()) return "`" + cut + "`";
   return "`" + cut + "`…";
 }
 
@@ -109,6 +124,20 @@ bool shipped_code(const Facts& f, const std::string& path) {
   if (role != FileRole::kCore && role != FileRole::kKernel && role != FileRole::kModel)
     return false;
   return !tooling_path(path);
+}
+
+bool example_path(std::string_view path) {
+  const std::string p = "/" + std::string(path);
+  if (p.find("/examples/") != std::string::npos || p.find("/example/") != std::string::npos)
+    return true;
+  std::string_view name = path.substr(path.rfind('/') + 1);  // npos + 1 == 0
+  name = name.substr(0, name.rfind('.'));
+  return name.ends_with("_example") || name.starts_with("example_");
+}
+
+bool examples_only(const Change& change) {
+  return !change.files.empty() && std::all_of(change.files.begin(), change.files.end(),
+                                              [](const auto& f) { return example_path(f.path); });
 }
 
 namespace {

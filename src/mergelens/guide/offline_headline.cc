@@ -4,14 +4,70 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include "mergelens/analysis/text/text_facts.h"
 #include "mergelens/guide/offline_parts.h"
 #include "mergelens/guide/prose.h"
 
 namespace mergelens::guide_detail {
+
+namespace {
+
+// Whether a "[Tag]" of a title names the kind of change (which the Chinese
+// label and the tags say) or a marker ("[1/N]", "[WIP]"), not its scope.
+bool kind_tag(std::string_view tag) {
+  std::string t;
+  for (char ch : tag)
+    if (ch != ' ' && ch != '-' && ch != '_')
+      t += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (t.empty() || std::any_of(t.begin(), t.end(), ::isdigit)) return true;
+  static const std::set<std::string, std::less<>> kKinds = {
+      "bug",     "bugfix",   "fix",        "fixes",         "hotfix",        "feature",
+      "feat",    "features", "newfeature", "perf",          "performance",   "refactor",
+      "misc",    "minor",    "doc",        "docs",          "documentation", "ci",
+      "chore",   "test",     "tests",      "wip",           "enhancement",   "improvement",
+      "cleanup", "style",    "build",      "deps",          "dependencies",  "revert",
+      "rfc",     "draft",    "ready",      "readyformerge", "easy",          "trivial",
+      "update",  "core",     "other",      "misc.",         "kernel",        "kernels",
+      "model",   "models",   "newmodel"};
+  return kKinds.count(t) > 0;
+}
+
+}  // namespace
+
+std::string clean_title(std::string_view title) {
+  std::string t(title);
+  static const RE2 kSuffix(R"(\s*\(#\d+\)\s*$)");
+  static const RE2 kBracket(R"(^\s*\[([^\]]{1,30})\]\s*)");
+  static const RE2 kConventional(R"(^\s*[a-zA-Z]{2,12}(\([^)]{1,30}\))?!?:\s+)");
+  RE2::Replace(&t, kSuffix, "");
+  // A bracketed scope ("[AMD]", "[NPU]") narrows the title: it is kept as
+  // "AMD: ", so that the headline claims no more than the title does.
+  std::vector<std::string> scopes;
+  std::string tag;
+  while (RE2::PartialMatch(t, kBracket, &tag)) {
+    if (!kind_tag(tag) && std::find(scopes.begin(), scopes.end(), tag) == scopes.end())
+      scopes.push_back(tag);
+    RE2::Replace(&t, kBracket, "");
+  }
+  // A scope the title names again ("[ROCm] … on ROCm") adds nothing.
+  auto lower = [](std::string x) {
+    for (char& ch : x) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return x;
+  };
+  std::erase_if(
+      scopes, [&](const std::string& sc) { return lower(t).find(lower(sc)) != std::string::npos; });
+  RE2::Replace(&t, kConventional, "");
+  if (!t.empty() && t[0] >= 'a' && t[0] <= 'z') t[0] = static_cast<char>(t[0] - 'a' + 'A');
+  if (t.empty()) return std::string(title);
+  if (!scopes.empty()) t = fmt::format("{}: {}", fmt::join(scopes, "/"), t);
+  return t;
+}
 
 std::string headline_kind(const Ctx& c) {
   const Facts& f = c.facts;
@@ -40,8 +96,8 @@ std::string headline_kind(const Ctx& c) {
   }
   if (kind.empty() && roles.size() == 1) {
     switch (*roles.begin()) {
-      case FileRole::kDocs:
-        kind = "文档";
+      case FileRole::kDocs:  // examples are scripts, not documentation
+        kind = examples_only(c.change) ? "示例" : "文档";
         break;
       case FileRole::kCi:
         kind = "CI";
@@ -125,7 +181,14 @@ std::string headline(const Ctx& c) {
     if (sp == std::string::npos) break;
     cut.resize(sp);
   }
-  return cut.size() < title.size() ? fmt_rt(c.p.headline_number, cut + "…", number) : with;
+  if (cut.size() >= title.size()) return with;
+  // The words that narrow the title ("for X", "on Y", "when Z") are kept
+  // before the figure: without them the headline claims a wider change.
+  static const RE2 kNarrowing(
+      R"((?i)\b(for|on|in|when|with|without|under|if|during|via|only|except)\b)");
+  if (RE2::PartialMatch(std::string_view(title).substr(cut.size()), kNarrowing))
+    return fit_headline(title);
+  return fmt_rt(c.p.headline_number, cut + "…", number);
 }
 
 }  // namespace mergelens::guide_detail

@@ -97,19 +97,6 @@ std::string line_count(const Ctx& c, std::int64_t n) {
   return c.zh() ? std::to_string(n) : plural(n, "line");
 }
 
-std::string clean_title(std::string_view title) {
-  std::string t(title);
-  static const RE2 kSuffix(R"(\s*\(#\d+\)\s*$)");
-  static const RE2 kBracket(R"(^\s*\[[^\]]{1,30}\]\s*)");
-  static const RE2 kConventional(R"(^\s*[a-zA-Z]{2,12}(\([^)]{1,30}\))?!?:\s+)");
-  RE2::Replace(&t, kSuffix, "");
-  while (RE2::Replace(&t, kBracket, "")) {
-  }
-  RE2::Replace(&t, kConventional, "");
-  if (!t.empty() && t[0] >= 'a' && t[0] <= 'z') t[0] = static_cast<char>(t[0] - 'a' + 'A');
-  return t.empty() ? std::string(title) : t;
-}
-
 std::string summary(const Ctx& c) {
   const auto& f = c.facts;
   // One file takes the singular form ("Changes 1 file"), in every language.

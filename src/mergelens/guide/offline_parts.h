@@ -46,8 +46,10 @@ bool is_test_or_bench(const Facts& f, const std::string& path);
 
 // `text` (code as written: a condition, a statement) in backticks, with
 // inner backticks replaced; longer than `max` bytes it is cut at a token
-// boundary outside string literals, and "…" follows the closing backtick,
-// so the span is still code the change contains.
+// boundary outside string literals where every bracket opened before it is
+// closed (the first such boundary past `max` when none keeps a third of it,
+// the whole text when there is none), and "…" follows the closing backtick,
+// so the span is still code the change contains, never half a string.
 std::string code(std::string_view text, size_t max = 60);
 // A name in backticks, never cut: a qualified name longer than `max` loses
 // its leading qualifiers ("A.b.c" → "b.c" → "c"), whole parts at a time.
@@ -58,6 +60,13 @@ std::string code_name(std::string_view name, size_t max = 60);
 // Whether `path` is code a user runs: a core, kernel or model file outside
 // tests, benchmarks, examples, scripts and docs folders.
 bool shipped_code(const Facts& f, const std::string& path);
+
+// Whether `path` is an example script: under an examples/ or example/
+// folder, or named *_example.* or example_*.*.
+bool example_path(std::string_view path);
+// Whether the change has files and every one is an example: such a change
+// is neither the product's code nor its documentation.
+bool examples_only(const Change& change);
 // The diff of `path` as one string (its hunks' lines with their origins);
 // "" when the change does not hold the file or its diff is empty. Two files
 // with the same non-empty key are copies: a reader reads one.
@@ -97,7 +106,9 @@ std::string lines_label(const Ctx& c, std::int32_t start, std::int32_t end);
 // A count of lines as the language's phrases take it: "3" in Chinese (the
 // phrase says "约 {} 行"), "1 line" / "3 lines" in English.
 std::string line_count(const Ctx& c, std::int64_t n);
-// The title without "[Tag]" or "feat(x):" prefixes and the "(#N)" suffix.
+// The title without its "(#N)" suffix, "feat(x):" prefix and "[Tag]"s that
+// name a kind ("[Bugfix]") or a marker ("[1/N]"); a "[Tag]" that names a
+// scope ("[AMD]", "[NPU]") is kept as "AMD: " (offline_headline.cc).
 std::string clean_title(std::string_view title);
 
 std::string summary(const Ctx& c);

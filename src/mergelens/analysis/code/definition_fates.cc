@@ -322,7 +322,8 @@ void mark_extracted_helpers(std::vector<Definition>& definitions, std::vector<Si
     if (added.change != "added" || !callable(added) || bare(added.name).size() < 4) continue;
     for (auto& removed : definitions) {
       if ((removed.change != "removed" && removed.change != "moved") || !callable(removed) ||
-          removed.name == added.name || bare(removed.name) != bare(added.name))
+          (removed.name == added.name && removed.at.path == added.at.path) ||
+          bare(removed.name) != bare(added.name))
         continue;
       added.change = "moved";
       if (removed.change == "removed") removed.change = "moved";

@@ -55,8 +55,9 @@ void apply_definition_fates(const std::vector<DefinitionFate>& fates,
 // Marks "moved" an added function or method whose bare name (last
 // component, leading underscores dropped) a removed one of another qualified
 // name had ("KVPoolScheduler._uses_hybrid_kv_cache" → "uses_hybrid_kv_cache"
-// in another module), and that removed one too: a helper extracted from a
-// class to be shared is not new code (pure). Drops the "dead_code_removed"
+// in another module), or the same name in another file, and that removed
+// one too: a helper extracted from a class to be shared, or moved to another
+// module, is not new code (pure). Drops the "dead_code_removed"
 // signal of the removed one.
 void mark_extracted_helpers(std::vector<Definition>& definitions, std::vector<Signal>& signals);
 
