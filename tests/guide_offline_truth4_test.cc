@@ -244,8 +244,11 @@ TEST_F(OfflineTruth4, AHelperMovedToAnotherFileIsNotDeadNorNew) {
   const Facts f = facts(501);
   for (const auto& s : f.signals)
     EXPECT_FALSE(s.kind == "dead_code_removed" && s.detail == "pad_to_multiple") << s.detail;
-  for (const auto& d : f.definitions)
-    if (d.name == "pad_to_multiple") EXPECT_NE(d.change, "added") << d.at.path;
+  for (const auto& d : f.definitions) {
+    if (d.name == "pad_to_multiple") {
+      EXPECT_NE(d.change, "added") << d.at.path;
+    }
+  }
   const std::string text = all_text(501);
   for (const char* word :
        {"Adds `pad_to_multiple", "adds `pad_to_multiple", "removes `pad_to", "Removes `pad_to",
