@@ -102,9 +102,10 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
     }
   }
   report.clone_available = !sources.empty();
-  // Each blob is read about once here: a small object cache is as fast and
-  // keeps the RSS down. Put back for whatever runs next in this process
-  // (ingest reads commits and trees again and again).
+  // Each blob is read about once here: a small object cache keeps the RSS
+  // down at little cost (bench/README.md, issue 36 item 5). Put back for
+  // whatever runs next in this process (ingest reads commits and trees again
+  // and again).
   struct CacheLimit {
     std::optional<size_t> previous;
     ~CacheLimit() {
