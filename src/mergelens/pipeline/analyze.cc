@@ -12,6 +12,8 @@
 #include <thread>
 #include <unordered_map>
 
+#include <malloc.h>
+
 #include <fmt/format.h>
 
 #include "mergelens/analysis/analyzer.h"
@@ -71,6 +73,9 @@ Result<void> fill_thread_index(Store& store, const RepoRecord& repo, UnixSeconds
   return {};
 }
 
+// libgit2's object cache while analysing (ingest keeps GitSource's 64 MiB).
+constexpr size_t kAnalyzeObjectCache = size_t{16} << 20;
+
 // How far back a change's "builds on" link looks (threads.h: 30 days), with a day to spare.
 constexpr UnixSeconds kThreadLookBack = 31 * 86400;
 
@@ -97,6 +102,18 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
     }
   }
   report.clone_available = !sources.empty();
+  // Each blob is read about once here: a small object cache keeps the RSS
+  // down at little cost (bench/README.md, issue 36 item 5). Put back for
+  // whatever runs next in this process (ingest reads commits and trees again
+  // and again).
+  struct CacheLimit {
+    std::optional<size_t> previous;
+    ~CacheLimit() {
+      if (previous) (void)GitSource::set_object_cache_limit(*previous);
+    }
+  } cache_limit;
+  if (report.clone_available)
+    if (auto r = GitSource::set_object_cache_limit(kAnalyzeObjectCache)) cache_limit.previous = *r;
 
   std::string toml, labeler;
   if (!opt.config_path.empty()) {
@@ -248,6 +265,13 @@ Result<AnalyzeReport> analyze(Store& store, const RepoRecord& repo, const Analyz
       report.wall_micros.insert(report.wall_micros.end(), micros.size(),
                                 micros.empty() ? 0 : wall / static_cast<double>(micros.size()));
       if (progress) progress->advance(n);
+      // Free the batch (its changes, facts and tree facts) and give the pages
+      // back to the system before the next batch reads its changes.
+      decltype(changes)().swap(changes);
+      decltype(results)().swap(results);
+      decltype(reaches)().swap(reaches);
+      decltype(backlinks)().swap(backlinks);
+      malloc_trim(0);
     }
   }
   if (progress) progress->finish();

@@ -1,9 +1,12 @@
 // The tree thread of the analyze job (see analyze_tree.h).
 #include "mergelens/pipeline/analyze_tree.h"
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <type_traits>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -17,13 +20,83 @@
 namespace mergelens {
 namespace {
 
+// Bytes the tracker keeps for the whole run but reads rarely (tags of
+// contents seen before, facts of changes analysed before), out of memory: in
+// an unlinked temporary file (std::tmpfile, gone when the process ends), read
+// back by position. In memory when no temporary file can be made or written.
+class Spill {
+ public:
+  struct Span {
+    std::uint64_t at = 0;
+    std::uint32_t size = 0;
+    bool in_file = false;
+  };
+  Spill() : file_(std::tmpfile()) {}
+  ~Spill() {
+    if (file_) std::fclose(file_);
+  }
+  Spill(const Spill&) = delete;
+  Spill& operator=(const Spill&) = delete;
+
+  Span put(std::string_view bytes) {
+    if (file_ && write_at(bytes, end_)) {
+      Span s{end_, static_cast<std::uint32_t>(bytes.size()), true};
+      end_ += bytes.size();
+      return s;
+    }
+    Span s{memory_.size(), static_cast<std::uint32_t>(bytes.size()), false};
+    memory_ += bytes;
+    return s;
+  }
+  // The bytes put at `s`; nullopt when the file cannot be read back.
+  std::optional<std::string> get(const Span& s) const {
+    if (!s.in_file) return memory_.substr(s.at, s.size);
+    std::string out(s.size, '\0');
+    size_t done = 0;
+    while (done < out.size()) {
+      const ssize_t n = ::pread(fileno(file_), out.data() + done, out.size() - done,
+                                static_cast<off_t>(s.at + done));
+      if (n <= 0) return std::nullopt;
+      done += static_cast<size_t>(n);
+    }
+    return out;
+  }
+  // Forgets everything put (every Span given before is invalid).
+  void clear() {
+    if (file_ && ::ftruncate(fileno(file_), 0) != 0) {
+      std::fclose(file_);
+      file_ = nullptr;
+    }
+    end_ = 0;
+    memory_.clear();
+    memory_.shrink_to_fit();
+  }
+
+ private:
+  bool write_at(std::string_view bytes, std::uint64_t at) {
+    size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::pwrite(fileno(file_), bytes.data() + done, bytes.size() - done,
+                                 static_cast<off_t>(at + done));
+      if (n <= 0) return false;
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  std::FILE* file_;
+  std::uint64_t end_ = 0;
+  std::string memory_;
+};
+
 // A parser's tags per file content, so a blob read again (a tree read whole
 // after a jump, a revert) is not parsed again. Bounded in entries.
 // (Keyed by content, not path: ctags names anonymous structs after the file,
 // so which path filled an entry shows in the facts; any change to when entries
 // are dropped changes facts.) Entries are packed (a quarter of the bytes of
-// the tags themselves) and compressed (a quarter again): a long history
-// parses tens of thousands of files.
+// the tags themselves) and compressed (a quarter again), and kept in a
+// temporary file (Spill), not in memory: a long history parses tens of
+// thousands of files.
 class TagCache {
  public:
   explicit TagCache(CtagsReader* reader) : reader_(reader) {}
@@ -32,13 +105,17 @@ class TagCache {
     if (!reader_ || !CtagsReader::reads(path)) return std::vector<CodeTag>{};
     const std::uint64_t key = Hasher().add(path.substr(path.rfind('.'))).add(content).value();
     if (auto it = map_.find(key); it != map_.end())
-      if (auto packed = load(it->second)) return unpack(*packed);
+      if (auto kept = spill_.get(it->second))
+        if (auto packed = load(*kept)) return unpack(*packed);
     auto t = reader_->tags(path, content);
     if (!t) return std::nullopt;
     ++parsed_;
     bytes_ += content.size();
-    if (map_.size() >= kMaxEntries) map_.clear();
-    map_.insert_or_assign(key, store(pack(*t)));
+    if (map_.size() >= kMaxEntries) {
+      map_.clear();
+      spill_.clear();
+    }
+    map_.insert_or_assign(key, spill_.put(store(pack(*t))));
     return std::move(*t);
   }
   size_t parsed() const { return parsed_; }
@@ -94,7 +171,8 @@ class TagCache {
 
   static constexpr size_t kMaxEntries = 40000;
   CtagsReader* reader_;
-  std::unordered_map<std::uint64_t, std::string> map_;  // key → pack()
+  std::unordered_map<std::uint64_t, Spill::Span> map_;  // key → store(pack()) in spill_
+  Spill spill_;
   size_t parsed_ = 0, bytes_ = 0;
 };
 
@@ -203,8 +281,8 @@ std::optional<TreeFacts> unpack(std::string_view packed) {
 // follow the commit the tree holds (the first one, or an older change
 // re-analysed for a later reference), the whole tree is read at its parent
 // first. The registry is probed at the parent, the change applied, and
-// probed again at the merge. Results are kept by sha for the run, so a later
-// pass finds them again.
+// probed again at the merge. Results are kept by sha for the run (packed, in
+// a temporary file), so a later pass finds them again.
 //
 // The tree holds the files at `commit_` whichever way it got there: an
 // edit reads each touched file with read_regular_file(), the reader that
@@ -227,7 +305,8 @@ class TreeTracker::Impl {
   TreeFacts at(const Change& c) {
     if (!source_ || c.sha.empty()) return {};
     if (auto it = cache_.find(c.sha); it != cache_.end())
-      if (auto t = unpack(it->second)) return std::move(*t);
+      if (auto kept = kept_.get(it->second))
+        if (auto t = unpack(*kept)) return std::move(*t);
     TreeFacts out;
     bool at_parent = !c.parent_sha.empty() && commit_ == c.parent_sha;
     if (!at_parent && !c.parent_sha.empty()) at_parent = rebuild(c.parent_sha);
@@ -263,7 +342,7 @@ class TreeTracker::Impl {
       out.fates = context->fates(symbols_, read);
       out.context_known = true;
     }
-    if (auto packed = pack(out)) cache_.emplace(c.sha, std::move(*packed));
+    if (auto packed = pack(out)) cache_.insert_or_assign(c.sha, kept_.put(*packed));
     return out;
   }
 
@@ -369,7 +448,8 @@ class TreeTracker::Impl {
   std::unique_ptr<CtagsReader> ctags_;
   std::unique_ptr<TagCache> tags_;
   std::string commit_;  // the tree both hold; empty: the empty tree or nothing
-  std::unordered_map<std::string, std::string> cache_;  // sha → pack()
+  std::unordered_map<std::string, Spill::Span> cache_;  // sha → pack() in kept_
+  Spill kept_;
   std::map<std::string, SwitchOrigin> origins_;  // name → the change that first declared it
   size_t rebuilds_ = 0;
 };

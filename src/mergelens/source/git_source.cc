@@ -135,6 +135,16 @@ GitSource::GitSource(std::string path, std::unique_ptr<Impl> impl)
 
 GitSource::~GitSource() = default;
 
+Result<size_t> GitSource::set_object_cache_limit(size_t bytes) {
+  init_libgit2();
+  ssize_t current = 0, allowed = 0;
+  if (git_libgit2_opts(GIT_OPT_GET_CACHED_MEMORY, &current, &allowed) != 0)
+    return fail(ErrorKind::kInternal, "libgit2: cannot read the object cache limit");
+  if (git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, static_cast<ssize_t>(bytes)) != 0)
+    return fail(ErrorKind::kInternal, "libgit2: cannot set the object cache limit to {}", bytes);
+  return static_cast<size_t>(allowed);
+}
+
 Result<std::unique_ptr<GitSource>> GitSource::open(const std::string& path) {
   init_libgit2();
   auto impl = std::make_unique<Impl>();

@@ -42,6 +42,14 @@ class GitSource {
   static Result<std::unique_ptr<GitSource>> open(const std::string& path);
   ~GitSource();
 
+  // Sets libgit2's object cache limit to `bytes` (process-wide: every open
+  // GitSource shares it; 64 MiB until set) and returns the limit it replaced,
+  // so a caller can put it back. Ingest keeps the 64 MiB it reads commits
+  // and trees with; analyze, which reads each blob about once, runs in less.
+  // Fails with kInternal when libgit2 refuses the setting (the limit is then
+  // unchanged).
+  static Result<size_t> set_object_cache_limit(size_t bytes);
+
   GitSource(const GitSource&) = delete;
   GitSource& operator=(const GitSource&) = delete;
 

@@ -221,7 +221,10 @@ struct ImportGraph::Impl {
     std::string path, dir;
     bool live = false, python = false, counts = false;  // counts: a code role
     std::vector<Import> imports;
-    std::vector<std::string> raw;  // parse_imports() of the content, to notice no change
+    // parse_imports() of the content, each followed by '\n' (no import holds
+    // one), to notice an edit that changes no import: one string, not a
+    // vector of small ones, for the tens of thousands of files a tree holds.
+    std::string raw;
     std::vector<std::string> suffixes;
   };
   std::vector<Node> nodes;
@@ -384,7 +387,8 @@ void ImportGraph::set_file(const std::string& path, std::string_view content) {
   }
   Impl::Node& n = g.nodes[id];
   if (!n.live) added = true;
-  std::vector<std::string> raw = parse_imports(path, content);
+  std::string raw;
+  for (const std::string& imp : parse_imports(path, content)) (raw += imp) += '\n';
   if (!added && raw == n.raw) return;  // an edit that imports nothing new: nothing to do
   g.drop_imports(id);
   n.path = path;
@@ -394,7 +398,8 @@ void ImportGraph::set_file(const std::string& path, std::string_view content) {
   const FileRole role = classify_role(path, g.no_overrides);
   n.counts = role == FileRole::kCore || role == FileRole::kKernel || role == FileRole::kModel;
   n.raw = std::move(raw);
-  for (const std::string& raw : n.raw) {
+  for (size_t at = 0, end; (end = n.raw.find('\n', at)) != std::string::npos; at = end + 1) {
+    const std::string raw = n.raw.substr(at, end - at);
     Impl::Import imp;
     if (n.python) {
       for (size_t p = 0;;) {
@@ -438,7 +443,7 @@ void ImportGraph::remove_file(const std::string& path) {
   g.drop_imports(id);
   Impl::Node& n = g.nodes[id];
   n.live = false;
-  n.raw.clear();
+  std::string().swap(n.raw);
   for (const auto& s : n.suffixes) {
     auto& v = g.by_suffix[s];
     std::erase(v, id);
