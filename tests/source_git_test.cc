@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+
 #include "mergelens/source/git_source.h"
 #include "test_helpers.h"
 
@@ -218,6 +221,59 @@ TEST_F(GitSourceTest, WalksFirstParentNewestFirst) {
   });
   ASSERT_TRUE(r);
   EXPECT_EQ(seen, (std::vector<std::string>{squash_, root_}));
+}
+
+// The diff is bounded to the paths that differ, found by comparing the trees
+// folder by folder (source/tree_paths.cc): the files must be exactly those git
+// itself reports, through folders that became files and the reverse, mode
+// changes, deep additions and removals, and folders left alone.
+TEST_F(GitSourceTest, ListsExactlyTheFilesGitDiffReports) {
+  for (int i = 0; i < 30; ++i) repo_->write(fmt::format("same/s{}.py", i), "x = 1\n");
+  repo_->write("deep/a/b/c.py", "c = 1\n");
+  repo_->write("deep/a/keep.py", "k = 1\n");
+  repo_->write("becomes_dir", "a file\n");
+  repo_->write("becomes_file/one.txt", "1\n");
+  repo_->write("becomes_file/sub/two.txt", "2\n");
+  repo_->write("gone/x/y.txt", "y\n");
+  repo_->write("run.sh", "echo hi\n");
+  repo_->commit("Layout (#1300)", "2026-09-03T08:00:00Z");
+  const std::string before = head();
+
+  repo_->write("deep/a/b/c.py", "c = 2\n");
+  repo_->run("rm -q becomes_dir");
+  repo_->write("becomes_dir/inner.txt", "now a folder\n");
+  repo_->run("rm -rq becomes_file");
+  repo_->write("becomes_file", "now a file\n");
+  repo_->run("rm -rq gone");
+  repo_->write("new/p/q/r.py", "r = 1\n");
+  testing::sh(fmt::format("chmod +x '{}/run.sh'", repo_->path()));
+  repo_->commit("Reshape (#1301)", "2026-09-04T08:00:00Z");
+  const std::string after = head();
+
+  const std::string listing = dir_ / "names.txt";
+  testing::sh(fmt::format("cd '{}' && {} diff --name-only --no-renames {} {} > '{}'", repo_->path(),
+                          GitRepo::git(), before, after, listing));
+  std::ifstream in(listing);
+  std::set<std::string> expected;
+  for (std::string line; std::getline(in, line);) expected.insert(line);
+  ASSERT_EQ(expected.size(), 9u);  // c.py, becomes_dir (2), becomes_file (3), y.txt, r.py, run.sh
+
+  auto src = GitSource::open(repo_->path());
+  ASSERT_TRUE(src);
+  GitReadOptions opt;
+  opt.find_renames = false;
+  auto c = (*src)->read_change(after, opt);
+  ASSERT_TRUE(c) << c.error().message;
+  std::set<std::string> got;
+  for (const auto& f : c->files) got.insert(f.path);
+  EXPECT_EQ(got, expected);
+  const FileChange* run = find_file(*c, "run.sh");
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->status, FileStatus::kModified);
+  const FileChange* deep = find_file(*c, "deep/a/b/c.py");
+  ASSERT_TRUE(deep);
+  EXPECT_EQ(deep->additions, 1);
+  EXPECT_EQ(deep->deletions, 1);
 }
 
 TEST(GitSourceErrors, NamesTheBadInput) {

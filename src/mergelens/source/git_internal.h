@@ -4,6 +4,7 @@
 #include <git2.h>
 
 #include <string>
+#include <vector>
 #include <sys/types.h>
 
 #include "mergelens/model/change.h"
@@ -37,5 +38,20 @@ ssize_t blob_size(git_repository* repo, const git_oid* id);
 // Never fails; `diff` stays owned by the caller.
 void read_file_diff(git_repository* repo, git_diff* diff, size_t i, const GitReadOptions& opt,
                     size_t& line_budget, FileChange& f);
+
+}  // namespace mergelens::git_detail
+
+namespace mergelens::git_detail {
+
+// Appends to `out` the path of every file (blob, link or submodule) that
+// differs between trees `old_tree` and `new_tree` (either may be null, an
+// empty tree), in neither order: added, removed, or changed in id or mode,
+// and every file under a folder that became a file or the reverse. Folders
+// whose ids are equal are not opened, so the cost is that of the folders the
+// change touches, not of the whole tree. Returns false when a subtree cannot
+// be read (a partial clone): the caller then diffs without the list. Trees
+// stay owned by the caller.
+bool changed_paths(git_repository* repo, const git_tree* old_tree, const git_tree* new_tree,
+                   std::vector<std::string>& out);
 
 }  // namespace mergelens::git_detail
