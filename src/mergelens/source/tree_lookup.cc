@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "mergelens/source/git_internal.h"
 #include "mergelens/source/git_owned.h"
 
 namespace mergelens {
@@ -196,8 +197,19 @@ struct TreeLookup::Impl {
     Owned<git_diff, git_diff_free> diff;
     git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
     opts.flags = GIT_DIFF_SKIP_BINARY_CHECK;
-    if (git_tree_lookup(old_tree.out(), repo.get(), &from.tree) != 0 ||
-        git_diff_tree_to_tree(diff.out(), repo.get(), old_tree.get(), tree.get(), &opts) != 0)
+    if (git_tree_lookup(old_tree.out(), repo.get(), &from.tree) != 0) return false;
+    // The paths that differ, without opening the folders both trees share,
+    // bound the diff's walk (see tree_paths.cc); too many and the overlay is
+    // not worth building.
+    std::vector<std::string> paths;
+    std::vector<char*> path_ptrs;
+    if (git_detail::changed_paths(repo.get(), old_tree.get(), tree.get(), paths)) {
+      if (paths.size() > kMaxOverlayFiles) return false;
+      for (auto& p : paths) path_ptrs.push_back(p.data());
+      opts.pathspec = {path_ptrs.data(), path_ptrs.size()};
+      opts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+    }
+    if (git_diff_tree_to_tree(diff.out(), repo.get(), old_tree.get(), tree.get(), &opts) != 0)
       return false;
     const size_t n = git_diff_num_deltas(diff.get());
     if (n > kMaxOverlayFiles) return false;
