@@ -442,22 +442,25 @@ std::vector<ThreadLink> find_thread_links(const Change& change,
   for (const auto& r : references) {
     if (!r.repo.empty() || referenced >= kMaxReferenced) continue;
     if (r.relation != "reverts" && r.relation != "fixes" && r.relation != "follow_up") continue;
-    std::optional<size_t> target;
+    // The change it names (a sentinel rather than an optional: GCC 12 warns
+    // of a maybe-uninitialized optional here).
+    constexpr size_t kNone = static_cast<size_t>(-1);
+    size_t target = kNone;
     std::string how;
     if ((r.kind == "pr" || r.kind == "issue") && r.number > 0) {
-      target = by_number(r.number);
+      target = by_number(r.number).value_or(kNone);
       how = "number";
     } else if (r.kind == "commit") {
-      target = index.by_sha_prefix(r.sha);
-      if (target && !earlier(*target)) target.reset();
+      target = index.by_sha_prefix(r.sha).value_or(kNone);
+      if (target != kNone && !earlier(target)) target = kNone;
       how = "sha";
     }
-    if (!target || linked.contains(*target)) continue;
+    if (target == kNone || linked.contains(target)) continue;
     ++referenced;
     if (r.relation == "reverts") {
-      link(*target, "reverts", how);
+      link(target, "reverts", how);
       // Reverting a revert brings the original back.
-      if (auto inner = title_act(all[*target].title); inner && inner->revert) {
+      if (auto inner = title_act(all[target].title); inner && inner->revert) {
         std::optional<size_t> original;
         if (inner->number > 0) original = by_number(inner->number);
         if (!original && !inner->title.empty()) {
@@ -467,7 +470,7 @@ std::vector<ThreadLink> find_thread_links(const Change& change,
         if (original) link(*original, "relands", "revert of a revert");
       }
     } else {
-      link(*target, r.relation, "");
+      link(target, r.relation, "");
     }
   }
   // A title the same as an earlier change's that a revert took back: a re-land.
