@@ -134,7 +134,13 @@ std::string summary(const Ctx& c) {
                              code(s->before.default_value, 40), code(s->after.default_value, 40)));
     bool any_code = std::any_of(c.change.files.begin(), c.change.files.end(),
                                 [&](const FileChange& fc) { return is_code_role(f, fc.path); });
-    if (!any_code) parts.push_back(std::string(c.p.summary_docs_only));
+    // Example scripts are neither docs nor tests: the sentence names them.
+    const bool any_example = std::any_of(c.change.files.begin(), c.change.files.end(),
+                                         [](const FileChange& fc) { return example_path(fc.path); });
+    if (!any_code)
+      parts.push_back(std::string(examples_only(c.change) ? c.p.summary_examples_only
+                                  : any_example           ? c.p.summary_docs_examples
+                                                          : c.p.summary_docs_only));
     // The test files with the most changed lines, the one defining the
     // quoted test first: a test is named beside the file that defines it.
     std::vector<const TestFact*> by_size;
@@ -510,10 +516,28 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     if (const size_t gi = rep ? group_of(rep) : groups.size();
         gi < groups.size() && groups[gi].items.size() >= 2 && shown_groups.insert(gi).second)
       add_why(fmt_rt(c.p.why_replaced_many, groups[gi].items.size()));
+    // A test standing in place of removed ones of its file is not new.
     std::vector<std::string> added;
-    for (const auto* d : defs)
-      if (d->change == "added" && added.size() < 2) added.push_back(code_name(d->name));
+    const Definition* in_place = nullptr;
+    for (const auto* d : defs) {
+      if (d->change != "added") continue;
+      if (!d->replaces.empty()) {
+        if (!in_place) in_place = d;
+      } else if (added.size() < 2) {
+        added.push_back(code_name(d->name));
+      }
+    }
     if (!added.empty()) why.push_back(fmt_rt(c.p.why_new, phrases::join_list(added, c.p)));
+    if (in_place) {
+      std::vector<std::string> old;
+      for (const auto& r : in_place->replaces)
+        if (old.size() < 3) old.push_back(code_name(r));
+      const std::string name = code_name(in_place->name);
+      const std::string list = phrases::join_list(old, c.p);
+      why.push_back(in_place->replaces.size() > 3
+                        ? fmt_rt(c.p.why_in_place_many, name, in_place->replaces.size(), list)
+                        : fmt_rt(c.p.why_in_place, name, list));
+    }
     if (sig) why.push_back(fmt_rt(c.p.why_signature, code_name(sig->name)));
     std::set<std::string> kinds;
     for (const auto* s : in) {

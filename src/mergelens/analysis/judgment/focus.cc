@@ -49,7 +49,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <set>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -238,6 +241,44 @@ void split_at_definitions(const Hunk& h, const std::string& path, const Facts& f
   segs = std::move(out);
 }
 
+// The definition holding most of a region's changed lines: its added code
+// lines, else its added lines, else its removed ones, each counted for its own
+// symbol and for every listed symbol enclosing it (`A` holds `A.f`). The
+// deepest name holding more than half of them names the region; none does
+// when they sit at file level or spread over several definitions (a hunk's
+// first changed line, or git's header, names the definition before an added
+// one). nullopt when the hunks carry no spans (no outline).
+std::optional<std::string> majority_symbol(const std::vector<const HunkFacts*>& hunks,
+                                           const FocusRegion& r) {
+  std::vector<const SymbolSpan*> in;
+  for (const HunkFacts* h : hunks)
+    for (const SymbolSpan& s : h->spans)
+      if (s.end >= r.start_line && s.start <= r.end_line) in.push_back(&s);
+  if (in.empty()) return std::nullopt;
+  for (int pass = 0; pass < 3; ++pass) {
+    std::map<std::string, std::int32_t> own;
+    std::int32_t total = 0;
+    for (const SymbolSpan* s : in)
+      if (pass == 0 ? s->added && s->code : pass == 1 ? s->added : !s->added) {
+        own[s->symbol] += s->lines;
+        total += s->lines;
+      }
+    if (total == 0) continue;
+    std::string best;
+    for (const auto& [name, n] : own) {
+      if (name.empty()) continue;
+      std::int32_t held = 0;
+      for (const auto& [inner, m] : own)
+        if (inner == name || (inner.starts_with(name) && (inner.compare(name.size(), 1, ".") == 0 ||
+                                                          inner.compare(name.size(), 2, "::") == 0)))
+          held += m;
+      if (held * 2 > total && name.size() > best.size()) best = name;
+    }
+    return best;
+  }
+  return std::string();
+}
+
 // Regions come sorted best first. When the third shares a file with the
 // first or second, the best region of a third file moves up to third place if
 // it scores at least kOtherFileShare of the one it displaces.
@@ -386,6 +427,11 @@ void rank_focus(const Change& change, Facts& facts) {
     last_file = file;
     last_group = sg.group;
   }
+  std::map<std::string, std::vector<const HunkFacts*>> hunks_of;
+  for (const HunkFacts& h : facts.hunks)
+    if (h.file < change.files.size()) hunks_of[change.files[h.file].path].push_back(&h);
+  for (FocusRegion& r : regions)
+    if (auto name = majority_symbol(hunks_of[r.path], r)) r.symbol = std::move(*name);
   std::stable_sort(regions.begin(), regions.end(),
                    [](const FocusRegion& a, const FocusRegion& b) { return a.score > b.score; });
   prefer_another_file_third(regions);
