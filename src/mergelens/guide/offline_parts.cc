@@ -468,7 +468,8 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     std::string detail = !key ? "" : comment ? where(*key) : code(key->detail, 80);
     const std::string rep_q = rep && !test ? replacement_question(c, *rep) : std::string();
     if (test) {
-      if (const Definition* t = contract_test(c, r.path, r.start_line, r.end_line))
+      // The test the item is named for, when it states a contract.
+      if (const Definition* t = contract_test(c, r.path, r.start_line, r.end_line, r.symbol))
         g.question =
             fmt_rt(c.p.q_test_contract, code_name(t->name.substr(t->name.rfind('.') + 1), 80),
                    quote(c, test_contract(t->name), 120));

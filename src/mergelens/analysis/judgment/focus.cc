@@ -241,13 +241,15 @@ void split_at_definitions(const Hunk& h, const std::string& path, const Facts& f
   segs = std::move(out);
 }
 
-// The definition holding most of a region's changed lines: its added code
-// lines, else its added lines, else its removed ones, each counted for its own
-// symbol and for every listed symbol enclosing it (`A` holds `A.f`). The
-// deepest name holding more than half of them names the region; none does
-// when they sit at file level or spread over several definitions (a hunk's
-// first changed line, or git's header, names the definition before an added
-// one). nullopt when the hunks carry no spans (no outline).
+// The definition holding most of a region's added lines: its added code
+// lines, else all its added lines, each counted for its own symbol and for
+// every listed symbol enclosing it (`A` holds `A.f`). The deepest name
+// holding two thirds of them names the region; none does when they sit at
+// file level or spread over several definitions (a hunk's first changed
+// line, or git's header, names the definition before an added one). nullopt
+// when the region adds nothing or its hunks carry no spans (no outline): a
+// removed line's place in the new file says little of what held it, so a
+// removal keeps the definition the hunk names.
 std::optional<std::string> majority_symbol(const std::vector<const HunkFacts*>& hunks,
                                            const FocusRegion& r) {
   std::vector<const SymbolSpan*> in;
@@ -255,11 +257,11 @@ std::optional<std::string> majority_symbol(const std::vector<const HunkFacts*>& 
     for (const SymbolSpan& s : h->spans)
       if (s.end >= r.start_line && s.start <= r.end_line) in.push_back(&s);
   if (in.empty()) return std::nullopt;
-  for (int pass = 0; pass < 3; ++pass) {
+  for (int pass = 0; pass < 2; ++pass) {
     std::map<std::string, std::int32_t> own;
     std::int32_t total = 0;
     for (const SymbolSpan* s : in)
-      if (pass == 0 ? s->added && s->code : pass == 1 ? s->added : !s->added) {
+      if (s->added && (pass == 1 || s->code)) {
         own[s->symbol] += s->lines;
         total += s->lines;
       }
@@ -272,11 +274,11 @@ std::optional<std::string> majority_symbol(const std::vector<const HunkFacts*>& 
         if (inner == name || (inner.starts_with(name) && (inner.compare(name.size(), 1, ".") == 0 ||
                                                           inner.compare(name.size(), 2, "::") == 0)))
           held += m;
-      if (held * 2 > total && name.size() > best.size()) best = name;
+      if (held * 3 >= total * 2 && name.size() > best.size()) best = name;
     }
     return best;
   }
-  return std::string();
+  return std::nullopt;
 }
 
 // Regions come sorted best first. When the third shares a file with the
