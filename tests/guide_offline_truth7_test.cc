@@ -176,6 +176,64 @@ class TestOther(unittest.TestCase):
         self.assertEqual(lookup([], set()), 0)
 )";
 
+constexpr const char* kMappings = R"(_llama_mappings = [
+    "input_layernorm",
+    "post_attention_layernorm",
+]
+
+_gemma_mappings = [
+    "input_layernorm",
+    "pre_feedforward_layernorm",
+]
+
+
+def resolve(arch):
+    mappings = MAPPINGS.get(arch)
+    if mappings is None:
+        return []
+    out = []
+    for name in mappings:
+        out.append(name)
+    return out
+
+
+MAPPINGS = {
+    "LlamaForCausalLM": _llama_mappings,
+    "Gemma2ForCausalLM": _gemma_mappings,
+    "Gemma3ForCausalLM": _gemma_mappings,
+}
+)";
+
+constexpr const char* kMappingsAfter = R"(_llama_mappings = [
+    "input_layernorm",
+    "post_attention_layernorm",
+]
+
+_gemma2_mappings = [
+    "input_layernorm",
+    "pre_feedforward_layernorm",
+    "post_feedforward_layernorm",
+    "post_attention_layernorm",
+]
+
+
+def resolve(arch):
+    mappings = MAPPINGS.get(arch)
+    if mappings is None:
+        return []
+    out = []
+    for name in mappings:
+        out.append(name)
+    return out
+
+
+MAPPINGS = {
+    "LlamaForCausalLM": _llama_mappings,
+    "Gemma2ForCausalLM": _gemma2_mappings,
+    "Gemma3ForCausalLM": _llama_mappings,
+}
+)";
+
 class OfflineTruth7 : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -187,6 +245,7 @@ class OfflineTruth7 : public ::testing::Test {
     repo.write("tests/test_pool.py", kPoolTests);
     repo.write("examples/quantize.py", "from pkg import run\n\nrun(\"w4a16\")\n");
     repo.write("tests/test_examples.py", "def test_quantize():\n    assert True\n");
+    repo.write("pkg/mappings.py", kMappings);
     repo.commit("Initial import", "2026-09-01T08:00:00Z");
 
     repo.write("pkg/validate.py", kValidateAfter);
@@ -204,6 +263,9 @@ class OfflineTruth7 : public ::testing::Test {
                "def test_quantize():\n    assert True\n\n\ndef test_quantize_cli():\n"
                "    assert True\n");
     repo.commit("Let the quantize example take the scheme (#703)", "2026-09-02T11:00:00Z");
+
+    repo.write("pkg/mappings.py", kMappingsAfter);
+    repo.commit("Map Gemma3 like Llama (#704)", "2026-09-02T12:00:00Z");
 
     auto s = open_sqlite_store(*dir_ / "db.sqlite");
     ASSERT_TRUE(s);
@@ -359,6 +421,22 @@ TEST_F(OfflineTruth7, ExamplesAreNamedInTheSummary) {
         EXPECT_NE(s.reason, "docs") << lang;
         EXPECT_NE(s.reason, "文档") << lang;
       }
+  }
+}
+
+TEST_F(OfflineTruth7, AnItemQuotesTheEditNoEarlierItemQuoted) {
+  // The rename `_gemma_mappings` → `_gemma2_mappings` is quoted once; the
+  // place that also maps Gemma3 anew quotes that edit, not the rename again.
+  for (const char* lang : {"zh", "en"}) {
+    const Guide g = guide(704, lang);
+    int renames = 0;
+    bool gemma3 = false;
+    for (const auto& p : g.focus) {
+      renames += p.why.find("_gemma2_mappings") != std::string::npos;
+      gemma3 = gemma3 || p.why.find("\"Gemma3ForCausalLM\": _llama_mappings") != std::string::npos;
+    }
+    EXPECT_TRUE(gemma3) << lang;
+    EXPECT_LE(renames, 1) << lang;
   }
 }
 

@@ -389,6 +389,20 @@ bool guards_state(std::string_view detail) {
   return false;
 }
 
+// What a replacement changes: the old and new text between the pair's common
+// prefix and suffix ("_gemma_mappings" → "_gemma2_mappings": "→2").
+static std::string edit_key(const Replacement& r) {
+  const std::string_view a = r.old_text, b = r.new_text;
+  size_t pre = 0;
+  while (pre < a.size() && pre < b.size() && a[pre] == b[pre]) ++pre;
+  size_t suf = 0;
+  while (suf < a.size() - pre && suf < b.size() - pre &&
+         a[a.size() - 1 - suf] == b[b.size() - 1 - suf])
+    ++suf;
+  return std::string(a.substr(pre, a.size() - pre - suf)) + "\x1f" +
+         std::string(b.substr(pre, b.size() - pre - suf));
+}
+
 std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   const auto& f = c.facts;
   std::vector<GuideFocus> out;
@@ -413,6 +427,9 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   };
   std::set<std::string> asked;  // details already questioned in an earlier point
   std::set<size_t> shown_groups;
+  std::set<std::string> quoted_edits;  // edit_key of the replacements quoted
+  std::vector<std::string> edit_keys;  // per replacement
+  for (const auto& x : f.replacements) edit_keys.push_back(edit_key(x));
   std::set<std::string> skimmed, questions_asked;
   for (const auto& s : f.skim) skimmed.insert(s.path);
   std::map<std::string, std::string> copy_of;  // diff → the first path shown with it
@@ -437,12 +454,20 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       if (d.at.path == r.path && d.at.line >= r.start_line && d.at.line <= r.end_line &&
           d.kind != "section" && def_names.insert(d.name + "/" + d.change).second)
         defs.push_back(&d);
+    // The region's replacement to quote: the first whose edit (the text
+    // between the pair's common ends) no earlier item quoted, so a rename
+    // already shown does not stand for the new edit beside it; else the first.
     const Replacement* rep = nullptr;
-    for (const auto& x : f.replacements)
-      if (x.focus == static_cast<std::int32_t>(ri)) {
+    for (size_t xi = 0; xi < f.replacements.size(); ++xi) {
+      const Replacement& x = f.replacements[xi];
+      if (x.focus != static_cast<std::int32_t>(ri)) continue;
+      if (!rep) rep = &x;
+      if (!quoted_edits.count(edit_keys[xi])) {
         rep = &x;
         break;
       }
+    }
+    if (rep) quoted_edits.insert(edit_keys[static_cast<size_t>(rep - f.replacements.data())]);
     const RationaleNote* note = note_in_focus(c, static_cast<int>(ri));
 
     // The question: what the region's own facts say changed there. A test is
