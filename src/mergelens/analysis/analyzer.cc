@@ -145,6 +145,7 @@ Facts analyze_change(const Change& change, const AnalysisContext& ctx) {
   if (ctx.context_known)
     apply_definition_fates(ctx.definition_fates, facts.definitions, facts.signals);
   mark_extracted_helpers(facts.definitions, facts.signals);
+  mark_replaced_tests(facts.definitions, facts.roles);
   facts.rationale = std::move(code.rationale);
   facts.replacements = std::move(code.replacements);
 

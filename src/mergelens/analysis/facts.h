@@ -16,7 +16,7 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 18;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 19;  // 2: review facts, open PRs; 3: tests cover
                                              // what they import or call; 4: rationale,
                                              // replacements; 5: reach; 6: importance by
                                              // reach, insight by density, ranked tags;
@@ -58,6 +58,10 @@ inline constexpr int kAnalyzerVersion = 18;  // 2: review facts, open PRs; 3: te
                                              // file and added with the same
                                              // name in another is moved, not
                                              // dead nor new
+                                             // 19: a focus region named by the
+                                             // definition holding most of its
+                                             // changed lines; added tests that
+                                             // replace removed ones
 
 enum class Language {
   kUnknown,
@@ -129,13 +133,31 @@ struct Definition {
   // signature_changed: every call the parent's signature accepted still binds
   // (only parameters with defaults appended, or annotations changed).
   bool compatible = false;
+  // An added test: the tests of the same file the change removes that it
+  // stands in place of (a similar name, or the one test added to their class;
+  // mark_replaced_tests). Such a test is not new coverage.
+  std::vector<std::string> replaces{};
+};
+
+// Consecutive changed lines of one hunk under one enclosing symbol (empty: file
+// level), all added or all removed, all code or all blank/comment lines.
+struct SymbolSpan {
+  std::int32_t start = 0, end = 0;  // new-file lines (removed: where they used to be)
+  std::int32_t lines = 0;
+  bool added = true;
+  bool code = true;  // not blank, not a comment
+  std::string symbol;
 };
 
 struct HunkFacts {
   std::size_t file = 0, hunk = 0;           // indexes into Change::files / FileChange::hunks
   std::int32_t new_start = 0, new_end = 0;  // changed lines' span in the new file
   std::int32_t added = 0, removed = 0;
-  std::string symbol;                // enclosing symbol
+  std::string symbol;                // enclosing symbol of the first changed code line
+  // The changed lines by enclosing symbol (analysed hunks of files with an
+  // outline), from which the focus ranking names the definition holding most
+  // of a region's changed lines. Not stored (facts_json): read at analysis.
+  std::vector<SymbolSpan> spans{};
   bool moved = false;                // lines also appear removed/added elsewhere in the change
   double score = 0;                  // focus weight (see focus.cc)
   std::vector<std::string> reasons;  // why it scored

@@ -145,6 +145,7 @@ json facts_to_json(const Facts& f) {
   for (const auto& d : f.definitions) {
     json one = {{"name", d.name}, {"kind", d.kind}, {"change", d.change}, {"at", place_json(d.at)}};
     if (d.compatible) one["compatible"] = true;
+    if (!d.replaces.empty()) one["replaces"] = d.replaces;
     defs.push_back(std::move(one));
   }
   json skim = json::array(), skim_reasons = json::object();
@@ -313,7 +314,8 @@ Result<Facts> facts_from_json(const json& j) {
                            s.value("added", true)});
     for (const auto& d : j.value("definitions", json::array()))
       f.definitions.push_back({d.value("name", ""), d.value("kind", ""), d.value("change", ""),
-                               place_from(d.at("at")), d.value("compatible", false)});
+                               place_from(d.at("at")), d.value("compatible", false),
+                               d.value("replaces", std::vector<std::string>{})});
     const json reasons = j.value("skim_reasons", json::object());
     for (const auto& p : j.value("skim", json::array())) {
       const std::string path = p.get<std::string>();

@@ -122,7 +122,11 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
     if (worth) g.design_decisions = guide_detail::design_decisions(ctx);
     g.questions = guide_detail::questions(ctx, g.focus);
   }
-  for (const auto& s : facts.skim) g.skim.push_back({s.path, std::string(p.skim_reason(s.reason))});
+  for (const auto& s : facts.skim)
+    g.skim.push_back({s.path, std::string(p.skim_reason(
+                                  s.reason == "docs" && guide_detail::example_path(s.path)
+                                      ? "example"
+                                      : s.reason))});
   if (g.skim.size() > 8) g.skim.resize(8);
   g.number_cautions = guide_detail::number_cautions(ctx);
   g.body_vs_code = guide_detail::body_vs_code(ctx);

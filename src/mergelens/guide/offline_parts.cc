@@ -134,7 +134,13 @@ std::string summary(const Ctx& c) {
                              code(s->before.default_value, 40), code(s->after.default_value, 40)));
     bool any_code = std::any_of(c.change.files.begin(), c.change.files.end(),
                                 [&](const FileChange& fc) { return is_code_role(f, fc.path); });
-    if (!any_code) parts.push_back(std::string(c.p.summary_docs_only));
+    // Example scripts are neither docs nor tests: the sentence names them.
+    const bool any_example = std::any_of(c.change.files.begin(), c.change.files.end(),
+                                         [](const FileChange& fc) { return example_path(fc.path); });
+    if (!any_code)
+      parts.push_back(std::string(examples_only(c.change) ? c.p.summary_examples_only
+                                  : any_example           ? c.p.summary_docs_examples
+                                                          : c.p.summary_docs_only));
     // The test files with the most changed lines, the one defining the
     // quoted test first: a test is named beside the file that defines it.
     std::vector<const TestFact*> by_size;
@@ -383,6 +389,20 @@ bool guards_state(std::string_view detail) {
   return false;
 }
 
+// What a replacement changes: the old and new text between the pair's common
+// prefix and suffix ("_gemma_mappings" → "_gemma2_mappings": "→2").
+static std::string edit_key(const Replacement& r) {
+  const std::string_view a = r.old_text, b = r.new_text;
+  size_t pre = 0;
+  while (pre < a.size() && pre < b.size() && a[pre] == b[pre]) ++pre;
+  size_t suf = 0;
+  while (suf < a.size() - pre && suf < b.size() - pre &&
+         a[a.size() - 1 - suf] == b[b.size() - 1 - suf])
+    ++suf;
+  return std::string(a.substr(pre, a.size() - pre - suf)) + "\x1f" +
+         std::string(b.substr(pre, b.size() - pre - suf));
+}
+
 std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   const auto& f = c.facts;
   std::vector<GuideFocus> out;
@@ -407,6 +427,9 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   };
   std::set<std::string> asked;  // details already questioned in an earlier point
   std::set<size_t> shown_groups;
+  std::set<std::string> quoted_edits;  // edit_key of the replacements quoted
+  std::vector<std::string> edit_keys;  // per replacement
+  for (const auto& x : f.replacements) edit_keys.push_back(edit_key(x));
   std::set<std::string> skimmed, questions_asked;
   for (const auto& s : f.skim) skimmed.insert(s.path);
   std::map<std::string, std::string> copy_of;  // diff → the first path shown with it
@@ -431,12 +454,20 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       if (d.at.path == r.path && d.at.line >= r.start_line && d.at.line <= r.end_line &&
           d.kind != "section" && def_names.insert(d.name + "/" + d.change).second)
         defs.push_back(&d);
+    // The region's replacement to quote: the first whose edit (the text
+    // between the pair's common ends) no earlier item quoted, so a rename
+    // already shown does not stand for the new edit beside it; else the first.
     const Replacement* rep = nullptr;
-    for (const auto& x : f.replacements)
-      if (x.focus == static_cast<std::int32_t>(ri)) {
+    for (size_t xi = 0; xi < f.replacements.size(); ++xi) {
+      const Replacement& x = f.replacements[xi];
+      if (x.focus != static_cast<std::int32_t>(ri)) continue;
+      if (!rep) rep = &x;
+      if (!quoted_edits.count(edit_keys[xi])) {
         rep = &x;
         break;
       }
+    }
+    if (rep) quoted_edits.insert(edit_keys[static_cast<size_t>(rep - f.replacements.data())]);
     const RationaleNote* note = note_in_focus(c, static_cast<int>(ri));
 
     // The question: what the region's own facts say changed there. A test is
@@ -462,7 +493,8 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     std::string detail = !key ? "" : comment ? where(*key) : code(key->detail, 80);
     const std::string rep_q = rep && !test ? replacement_question(c, *rep) : std::string();
     if (test) {
-      if (const Definition* t = contract_test(c, r.path, r.start_line, r.end_line))
+      // The test the item is named for, when it states a contract.
+      if (const Definition* t = contract_test(c, r.path, r.start_line, r.end_line, r.symbol))
         g.question =
             fmt_rt(c.p.q_test_contract, code_name(t->name.substr(t->name.rfind('.') + 1), 80),
                    quote(c, test_contract(t->name), 120));
@@ -510,10 +542,28 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     if (const size_t gi = rep ? group_of(rep) : groups.size();
         gi < groups.size() && groups[gi].items.size() >= 2 && shown_groups.insert(gi).second)
       add_why(fmt_rt(c.p.why_replaced_many, groups[gi].items.size()));
+    // A test standing in place of removed ones of its file is not new.
     std::vector<std::string> added;
-    for (const auto* d : defs)
-      if (d->change == "added" && added.size() < 2) added.push_back(code_name(d->name));
+    const Definition* in_place = nullptr;
+    for (const auto* d : defs) {
+      if (d->change != "added") continue;
+      if (!d->replaces.empty()) {
+        if (!in_place) in_place = d;
+      } else if (added.size() < 2) {
+        added.push_back(code_name(d->name));
+      }
+    }
     if (!added.empty()) why.push_back(fmt_rt(c.p.why_new, phrases::join_list(added, c.p)));
+    if (in_place) {
+      std::vector<std::string> old;
+      for (const auto& r : in_place->replaces)
+        if (old.size() < 3) old.push_back(code_name(r));
+      const std::string name = code_name(in_place->name);
+      const std::string list = phrases::join_list(old, c.p);
+      why.push_back(in_place->replaces.size() > 3
+                        ? fmt_rt(c.p.why_in_place_many, name, in_place->replaces.size(), list)
+                        : fmt_rt(c.p.why_in_place, name, list));
+    }
     if (sig) why.push_back(fmt_rt(c.p.why_signature, code_name(sig->name)));
     std::set<std::string> kinds;
     for (const auto* s : in) {

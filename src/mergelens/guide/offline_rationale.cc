@@ -297,12 +297,15 @@ std::string test_contract(std::string_view name) {
 }
 
 const Definition* contract_test(const Ctx& c, const std::string& path, std::int32_t from,
-                                std::int32_t to) {
+                                std::int32_t to, std::string_view prefer) {
+  const Definition* first = nullptr;
   for (const auto& d : c.facts.definitions)
     if (d.change == "added" && d.at.path == path && d.at.line >= from && d.at.line <= to &&
-        (d.kind == "function" || d.kind == "method") && !test_contract(d.name).empty())
-      return &d;
-  return nullptr;
+        (d.kind == "function" || d.kind == "method") && !test_contract(d.name).empty()) {
+      if (prefer.empty() || d.name == prefer) return &d;
+      if (!first) first = &d;
+    }
+  return first;
 }
 
 std::string contract_sentence(const Ctx& c, const Definition& test) {

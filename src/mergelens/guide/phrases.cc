@@ -27,6 +27,8 @@ Phrases make_zh() {
   p.summary_tests = "附带测试 {}";
   p.summary_fixes = "修复 {}";
   p.summary_docs_only = "只涉及测试、文档、配置或 CI，没有主路径代码";
+  p.summary_examples_only = "只涉及示例脚本，没有主路径代码";
+  p.summary_docs_examples = "只涉及示例、测试、文档、配置或 CI，没有主路径代码";
   p.summary_cleanup = "属于清理（{}）";
   p.summary_shallow =
       "这是浅克隆的边界提交：它的父提交 {} 不在克隆中，无法计算 "
@@ -64,6 +66,8 @@ Phrases make_zh() {
   p.q_removed = "删除的代码（{}）是否真的没有其它调用者？";
   p.q_generic = "这里的改动与 PR 描述的意图是否一致？";
   p.why_new = "新增 {}";
+  p.why_in_place = "{} 取代了本 PR 从同一文件删除的 {}";
+  p.why_in_place_many = "{} 取代了本 PR 从同一文件删除的 {} 个测试（其中有 {}）";
   p.why_signature = "{} 签名变化";
   p.why_lines = "{} 行改动";
   p.why_line_one = "1 行改动";
@@ -148,6 +152,9 @@ Phrases make_en() {
   p.summary_tests = "with tests in {}";
   p.summary_fixes = "fixes {}";
   p.summary_docs_only = "touches only tests, docs, configuration or CI, no code on the main path";
+  p.summary_examples_only = "touches only example scripts, no code on the main path";
+  p.summary_docs_examples =
+      "touches only examples, tests, docs, configuration or CI, no code on the main path";
   p.summary_cleanup = "is clean-up ({})";
   p.summary_shallow =
       "The boundary commit of a shallow clone: its parent {} is not in the clone, so the diff "
@@ -191,6 +198,8 @@ Phrases make_en() {
   p.q_removed = "Does the removed code ({}) really have no other callers?";
   p.q_generic = "Does this change do what the PR description says?";
   p.why_new = "new {}";
+  p.why_in_place = "{} in place of {}, which the PR removes from this file";
+  p.why_in_place_many = "{} in place of {} tests the PR removes from this file ({} among them)";
   p.why_signature = "signature of {} changed";
   p.why_lines = "{} changed lines";
   p.why_line_one = "1 changed line";
@@ -381,6 +390,7 @@ std::string_view Phrases::skim_reason(std::string_view reason) const {
       {"mechanical", "机械改动", "mechanical edit"},
       {"generated", "生成文件", "generated file"},
       {"docs", "文档", "docs"},
+      {"example", "示例", "example"},
       {"mixed-cleanup", "多种清理", "mixed clean-up"},
       {"moved", "代码搬移", "moved code"},
       {"config", "配置数据", "configuration data"},

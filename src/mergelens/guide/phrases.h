@@ -29,6 +29,7 @@ struct Phrases {
   std::string_view summary_tests;
   std::string_view summary_fixes;
   std::string_view summary_docs_only;
+  std::string_view summary_examples_only, summary_docs_examples;  // examples told from docs
   std::string_view summary_cleanup;  // {kind}
   std::string_view summary_shallow;  // {parent sha}: a shallow clone's boundary, no diff
   std::string_view verdict_shallow;  // how to read it: deepen the clone
@@ -57,6 +58,8 @@ struct Phrases {
       q_signature, q_raise, q_constant, q_early, q_removed, q_generic;
   // why a focus region
   std::string_view why_new, why_signature, why_lines, why_line_one, why_test, why_reviewed;
+  std::string_view why_in_place;       // {test} {removed tests}: an added test replacing them
+  std::string_view why_in_place_many;  // {test} {n} {the first three}
 
   // questions / risks
   std::string_view risk_signature, risk_dtype, risk_todo, risk_fixed_later, risk_reverted_later,

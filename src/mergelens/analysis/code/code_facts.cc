@@ -8,6 +8,7 @@
 // moved_code.cc.
 #include <algorithm>
 #include <unordered_map>
+#include <utility>
 
 #include "mergelens/analysis/code/code_facts.h"
 #include "mergelens/analysis/code/code_file.h"
@@ -79,18 +80,23 @@ Sym fragment_symbol(const FileState& f, const HunkState& h, bool old_side, int d
   return s;
 }
 
+bool code_line(std::string_view text, Language lang) {
+  const std::string_view t = trim(strip_cr(text));
+  if (t.empty()) return false;
+  if (lang == Language::kMarkdown) return true;
+  const bool comment = lang == Language::kPython
+                           ? t.starts_with("#")
+                           : (t.starts_with("//") || t.starts_with("/*") || t.starts_with("*"));
+  return !comment;
+}
+
 int symbol_line(const HunkState& h, Language lang) {
   int first = -1;
   for (size_t k = 0; k < h.hunk->lines.size(); ++k) {
     const DiffLine& l = h.hunk->lines[k];
     if (l.origin != '+' && l.origin != '-') continue;
     if (first < 0) first = static_cast<int>(k);
-    const std::string_view t = trim(strip_cr(l.text));
-    if (t.empty()) continue;
-    const bool comment = lang == Language::kPython
-                             ? t.starts_with("#")
-                             : (t.starts_with("//") || t.starts_with("/*") || t.starts_with("*"));
-    if (!comment || lang == Language::kMarkdown) return static_cast<int>(k);
+    if (code_line(l.text, lang)) return static_cast<int>(k);
   }
   return first;
 }
@@ -432,8 +438,35 @@ class Analyzer {
       hf.new_start = lo;
       hf.new_end = std::max(lo, hi_line);
       if (has_outline(f.lang)) hf.symbol = resolve_symbol(f, h, symbol_line(h, f.lang)).name;
+      if (has_outline(f.lang) && h.analysed) hf.spans = symbol_spans(f, h);
     }
     out_.hunks.push_back(std::move(hf));
+  }
+
+  // The changed lines of hunk `h` by enclosing symbol, runs merged.
+  static std::vector<SymbolSpan> symbol_spans(const FileState& f, const HunkState& h) {
+    std::vector<SymbolSpan> out;
+    bool joined = false;  // the previous hunk line was changed: a span may go on
+    for (size_t k = 0; k < h.hunk->lines.size(); ++k) {
+      const DiffLine& l = h.hunk->lines[k];
+      if (l.origin != '+' && l.origin != '-') {
+        joined = false;
+        continue;
+      }
+      const bool added = l.origin == '+', code = code_line(l.text, f.lang);
+      std::string sym = resolve_symbol(f, h, static_cast<int>(k)).name;
+      const std::int32_t at = h.pos[k];
+      const bool go_on = std::exchange(joined, true);
+      if (go_on && !out.empty() && out.back().added == added && out.back().code == code &&
+          out.back().symbol == sym) {
+        out.back().start = std::min(out.back().start, at);
+        out.back().end = std::max(out.back().end, at);
+        ++out.back().lines;
+        continue;
+      }
+      out.push_back(SymbolSpan{at, at, 1, added, code, std::move(sym)});
+    }
+    return out;
   }
 
   Place place(const FileState& f, const HunkState& h, int k) {

@@ -64,6 +64,9 @@ struct FileState {
   std::vector<HunkState> hunks;
 };
 
+// A line of code: not blank, not a comment (Markdown: not blank).
+bool code_line(std::string_view text, Language lang);
+
 // The hunk line whose symbol is the hunk's: its first changed line that is
 // code (not blank, not a comment), else its first changed line; -1 if none.
 int symbol_line(const HunkState& h, Language lang);

@@ -335,4 +335,69 @@ void mark_extracted_helpers(std::vector<Definition>& definitions, std::vector<Si
   }
 }
 
+namespace {
+
+// The words of a test's bare name after "test": "test_keys_basic" → {keys, basic}.
+std::vector<std::string_view> test_words(std::string_view bare) {
+  std::vector<std::string_view> out;
+  bare.remove_prefix(4);  // "test"
+  size_t i = 0;
+  while (i < bare.size()) {
+    while (i < bare.size() && bare[i] == '_') ++i;
+    size_t e = i;
+    while (e < bare.size() && bare[e] != '_') ++e;
+    if (e > i) out.push_back(bare.substr(i, e - i));
+    i = e;
+  }
+  return out;
+}
+
+// How many leading words two tests' names share when they are alike (one
+// name's words lead the other's, or at least two in common), else 0.
+size_t alike(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  if (n == 0) return 0;
+  return n == a.size() || n == b.size() || n >= 2 ? n : 0;
+}
+
+std::string_view container_of(std::string_view name) {
+  const size_t p = name.find_last_of(":.");
+  return p == std::string_view::npos ? std::string_view() : name.substr(0, p);
+}
+
+}  // namespace
+
+void mark_replaced_tests(std::vector<Definition>& definitions,
+                         const std::map<std::string, FileRole>& roles) {
+  auto is_test = [&](const Definition& d) {
+    if (!callable_kind(d.kind) || !last_part(d.name).starts_with("test")) return false;
+    auto it = roles.find(d.at.path);
+    return it != roles.end() && it->second == FileRole::kTest;
+  };
+  std::vector<size_t> added;
+  for (size_t i = 0; i < definitions.size(); ++i)
+    if (definitions[i].change == "added" && is_test(definitions[i])) added.push_back(i);
+  if (added.empty()) return;
+  for (const Definition& r : definitions) {
+    if (r.change != "removed" || !is_test(r)) continue;
+    const auto rw = test_words(last_part(r.name));
+    size_t best = SIZE_MAX, best_n = 0, alone = SIZE_MAX, in_class = 0;
+    for (size_t i : added) {
+      const Definition& a = definitions[i];
+      if (a.at.path != r.at.path) continue;
+      if (const size_t n = alike(test_words(last_part(a.name)), rw); n > best_n) {
+        best = i;
+        best_n = n;
+      }
+      if (!container_of(r.name).empty() && container_of(a.name) == container_of(r.name)) {
+        alone = i;
+        ++in_class;
+      }
+    }
+    const size_t to = best != SIZE_MAX ? best : in_class == 1 ? alone : SIZE_MAX;
+    if (to != SIZE_MAX) definitions[to].replaces.push_back(r.name);
+  }
+}
+
 }  // namespace mergelens

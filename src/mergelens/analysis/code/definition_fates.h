@@ -4,6 +4,7 @@
 // definitions the diff's outline found. Pure.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,5 +61,15 @@ void apply_definition_fates(const std::vector<DefinitionFate>& fates,
 // module, is not new code (pure). Drops the "dead_code_removed"
 // signal of the removed one.
 void mark_extracted_helpers(std::vector<Definition>& definitions, std::vector<Signal>& signals);
+
+// Fills `replaces` of the tests a change adds to a test file (role kTest in
+// `roles`; functions and methods named test*) from the tests it removes from
+// that file (pure): a removed test goes to the added one whose bare name
+// shares its leading words (`test_keys` and `test_keys_basic`,
+// `test_finished_early_returns` and `test_finished_no_put`: one a prefix of
+// the other, or two words in common after "test"), else to the one test added
+// to its class, if the class gets exactly one.
+void mark_replaced_tests(std::vector<Definition>& definitions,
+                         const std::map<std::string, FileRole>& roles);
 
 }  // namespace mergelens

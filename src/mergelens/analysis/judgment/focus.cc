@@ -49,7 +49,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <set>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -238,6 +241,46 @@ void split_at_definitions(const Hunk& h, const std::string& path, const Facts& f
   segs = std::move(out);
 }
 
+// The definition holding most of a region's added lines: its added code
+// lines, else all its added lines, each counted for its own symbol and for
+// every listed symbol enclosing it (`A` holds `A.f`). The deepest name
+// holding two thirds of them names the region; none does when they sit at
+// file level or spread over several definitions (a hunk's first changed
+// line, or git's header, names the definition before an added one). nullopt
+// when the region adds nothing or its hunks carry no spans (no outline): a
+// removed line's place in the new file says little of what held it, so a
+// removal keeps the definition the hunk names.
+std::optional<std::string> majority_symbol(const std::vector<const HunkFacts*>& hunks,
+                                           const FocusRegion& r) {
+  std::vector<const SymbolSpan*> in;
+  for (const HunkFacts* h : hunks)
+    for (const SymbolSpan& s : h->spans)
+      if (s.end >= r.start_line && s.start <= r.end_line) in.push_back(&s);
+  if (in.empty()) return std::nullopt;
+  for (int pass = 0; pass < 2; ++pass) {
+    std::map<std::string, std::int32_t> own;
+    std::int32_t total = 0;
+    for (const SymbolSpan* s : in)
+      if (s->added && (pass == 1 || s->code)) {
+        own[s->symbol] += s->lines;
+        total += s->lines;
+      }
+    if (total == 0) continue;
+    std::string best;
+    for (const auto& [name, n] : own) {
+      if (name.empty()) continue;
+      std::int32_t held = 0;
+      for (const auto& [inner, m] : own)
+        if (inner == name || (inner.starts_with(name) && (inner.compare(name.size(), 1, ".") == 0 ||
+                                                          inner.compare(name.size(), 2, "::") == 0)))
+          held += m;
+      if (held * 3 >= total * 2 && name.size() > best.size()) best = name;
+    }
+    return best;
+  }
+  return std::nullopt;
+}
+
 // Regions come sorted best first. When the third shares a file with the
 // first or second, the best region of a third file moves up to third place if
 // it scores at least kOtherFileShare of the one it displaces.
@@ -386,6 +429,11 @@ void rank_focus(const Change& change, Facts& facts) {
     last_file = file;
     last_group = sg.group;
   }
+  std::map<std::string, std::vector<const HunkFacts*>> hunks_of;
+  for (const HunkFacts& h : facts.hunks)
+    if (h.file < change.files.size()) hunks_of[change.files[h.file].path].push_back(&h);
+  for (FocusRegion& r : regions)
+    if (auto name = majority_symbol(hunks_of[r.path], r)) r.symbol = std::move(*name);
   std::stable_sort(regions.begin(), regions.end(),
                    [](const FocusRegion& a, const FocusRegion& b) { return a.score > b.score; });
   prefer_another_file_third(regions);
