@@ -61,6 +61,31 @@ TEST(Signals, PythonAssertTryExceptAndFallback) {
   EXPECT_TRUE(has(details(facts, "assert"), "assert n > 0, \"n must be positive\""));
 }
 
+// A handler that cleans up and then re-raises does not go on: the caller still
+// sees the error (vllm-ascend #14046's `except Exception as error: if
+// needs_reuse_gate: ... raise`). Neither in Python nor in C++.
+TEST(Signals, AHandlerThatReRaisesIsNotAHandledException) {
+  const std::string py =
+      H(1, 1,
+        {"+try:", "+    queue.put(task)", "+except Exception as error:", "+    if needs_gate:",
+         "+        complete(layer, str(error))", "+    raise", "+layer += 1"});
+  auto facts = analyze_code(make_change({{"send.py", py}}), nullptr);
+  EXPECT_TRUE(has(details(facts, "try"), "except Exception as error"));
+  EXPECT_TRUE(details(facts, "handler").empty());
+  const std::string cc = H(1, 1,
+                           {"+try {", "+  q.push(task);", "+} catch (const std::exception& e) {",
+                            "+  release(slot);", "+  throw;", "+}", "+++layer;"});
+  auto cfacts = analyze_code(make_change({{"send.cc", cc}}), nullptr);
+  EXPECT_TRUE(details(cfacts, "handler").empty());
+  // The same handler going on after its cleanup is still one.
+  const std::string goes_on =
+      H(1, 1,
+        {"+try:", "+    queue.put(task)", "+except Exception as error:", "+    if needs_gate:",
+         "+        complete(layer, str(error))", "+    dropped += 1", "+layer += 1"});
+  auto gfacts = analyze_code(make_change({{"send.py", goes_on}}), nullptr);
+  EXPECT_EQ(details(gfacts, "handler").size(), 1u);
+}
+
 TEST(Signals, ElseAfterCapabilityCheckIsAMentionUnlessItKeepsTheOldCode) {
   // The `if` is old and the `else` gets new code: a mention, not a checked fallback.
   const std::string patch =

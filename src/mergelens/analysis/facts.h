@@ -16,7 +16,7 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 19;  // 2: review facts, open PRs; 3: tests cover
+inline constexpr int kAnalyzerVersion = 20;  // 2: review facts, open PRs; 3: tests cover
                                              // what they import or call; 4: rationale,
                                              // replacements; 5: reach; 6: importance by
                                              // reach, insight by density, ranked tags;
@@ -62,6 +62,8 @@ inline constexpr int kAnalyzerVersion = 19;  // 2: review facts, open PRs; 3: te
                                              // definition holding most of its
                                              // changed lines; added tests that
                                              // replace removed ones
+                                             // 20: a handler that re-raises
+                                             // is no handled exception
 
 enum class Language {
   kUnknown,

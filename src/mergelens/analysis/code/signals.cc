@@ -247,6 +247,29 @@ class SideScanner {
     return {};
   }
 
+  // Whether the handler block opened at line i ends by propagating: its last
+  // statement at the block's own depth is `raise` (`throw`), so the handler
+  // only cleans up and the caller still sees the error. False when the side
+  // ends before the block does (not known), or for a one-line handler.
+  bool handler_reraises(int i) const {
+    const int n = static_cast<int>(side_.size());
+    const int own = indentation(side_[i].text);
+    int depth = -1;
+    std::string_view last;
+    for (int j = i + 1; j < n; ++j) {
+      if (!is_code_line(lang_, side_[j].text)) continue;
+      const int ind = indentation(side_[j].text);
+      const std::string_view t = trim(code_part(lang_, side_[j].text));
+      if (ind <= own) {
+        if (lang_ != Language::kPython && t != "}" && !t.starts_with("} ")) return false;
+        return last.starts_with(lang_ == Language::kPython ? "raise" : "throw");
+      }
+      if (depth < 0) depth = ind;
+      if (ind == depth) last = t;
+    }
+    return false;
+  }
+
   void try_except(int i, std::string_view code) {
     if (!has_any({"except", "finally", "catch", "recover()"})) return;
     Cap what, inline_body;
@@ -255,7 +278,7 @@ class SideScanner {
       emit("try", short_text(label), i);
       const std::string body = handler_body(i, inline_body);
       if (!body.empty() && !body.starts_with("raise") && body != "pass" && body != "..." &&
-          !body.starts_with("continue") && !body.starts_with("break"))
+          !body.starts_with("continue") && !body.starts_with("break") && !handler_reraises(i))
         emit("handler", short_text(label + ": " + statement_text(body)), i);
       return;
     }
@@ -270,7 +293,7 @@ class SideScanner {
       std::string_view ib = inline_body;
       if (ib.ends_with("}")) ib = trim(ib.substr(0, ib.size() - 1));
       const std::string body = handler_body(i, ib);
-      if (!body.empty() && !body.starts_with("throw") && body != "}")
+      if (!body.empty() && !body.starts_with("throw") && body != "}" && !handler_reraises(i))
         emit("handler", short_text(label + ": " + statement_text(body)), i);
       return;
     }
