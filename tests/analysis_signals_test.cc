@@ -302,6 +302,10 @@ TEST(Signals, ConcurrencyPrimitives) {
                         "__syncthreads", "std::lock_guard", "atomicAdd"})
     EXPECT_TRUE(has(c, x)) << x;
   EXPECT_EQ(c.size(), 6u);
+  // A pattern that ends at the call's bracket is quoted as the call, closed.
+  const std::string st = H(1, 1, {"+        s = torch.npu.current_stream()", "+        total = 1"});
+  auto sf = analyze_code(make_change({{"s.py", st}}), nullptr);
+  EXPECT_TRUE(has(details(sf, "concurrency"), "current_stream()"));
 }
 
 TEST(Signals, TodosOnlyInAddedComments) {

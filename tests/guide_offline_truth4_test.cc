@@ -86,6 +86,19 @@ TEST(OfflineQuote, ACutKeepsBalancedStatementsBeforeTheLimit) {
   EXPECT_TRUE(balanced(quoted(q))) << q;
 }
 
+TEST(OfflineQuote, ACutNeverSplitsAQualifiedName) {
+  // vllm-ascend #14412: "… != ge::"… cut inside `ge::GRAPH_SUCCESS`.
+  const std::string line =
+      "if CheckNonNeg(context, \"total_rows\", totalRows) != ge::GRAPH_SUCCESS || other_check";
+  for (size_t max = 20; max < line.size(); ++max) {
+    const std::string q = guide_detail::code(line, max);
+    const std::string body = quoted(q);
+    EXPECT_FALSE(body.ends_with("::") || body.ends_with("ge") || body.ends_with(".") ||
+                 body.ends_with(":"))
+        << max << ": " << q;
+  }
+}
+
 TEST(OfflineMoved, AFunctionMovedToAnotherFileIsNeitherRemovedNorNew) {
   std::vector<Definition> defs(3);
   defs[0].name = "pad_to_multiple";

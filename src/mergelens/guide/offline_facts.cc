@@ -62,7 +62,9 @@ std::string code(std::string_view text, size_t max) {
     }
     // Nor between a string's prefix and its quote (f"…", r'…').
     const bool prefix = (ch == '"' || ch == '\'') && ident_char(s[i > 0 ? i - 1 : 0]);
-    if (i > 0 && depth == 0 && !prefix && !(ident_char(s[i - 1]) && ident_char(ch)) &&
+    // A qualified name (`ge::GRAPH_SUCCESS`, `self.pool`) is one name too.
+    const auto name_char = [](char c) { return ident_char(c) || c == '.' || c == ':'; };
+    if (i > 0 && depth == 0 && !prefix && !(name_char(s[i - 1]) && name_char(ch)) &&
         (static_cast<unsigned char>(ch) & 0xC0) != 0x80)
       cuts.push_back(i);
     if (ch == '"' || ch == '\'')

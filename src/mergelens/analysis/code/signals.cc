@@ -101,8 +101,13 @@ class SideScanner {
                    "executor", "acquire", "mutex",   "atomic",          "sync",
                    "barrier",  "stream",  "event",   "chan ",           "go func",
                    "condvar",  "tokio",   "promise", "future",          "memory_order"}) &&
-          RE2::PartialMatch(bare = without_strings(code), concurrency(), &conc))
-        emit("concurrency", short_text(conc), i);
+          RE2::PartialMatch(bare = without_strings(code), concurrency(), &conc)) {
+        // A pattern that ends at the call's bracket ("current_stream(")
+        // names the call: closed, it does not read as cut code.
+        std::string what(static_cast<std::string_view>(conc));
+        if (what.ends_with('(')) what += ')';
+        emit("concurrency", short_text(what), i);
+      }
     }
   }
 
