@@ -24,12 +24,12 @@ TEST(Switches, TheNameIndexFollowsEdits) {
     return out;
   };
   // lookup() sorts by origin first: reads with a default before those without.
-  EXPECT_EQ(where("SOME_X"), (std::vector<std::string>{"z/late.py:2", "a/early.py:1",
-                                                        "m/mid.py:1", "m/mid.py:2",
-                                                        "z/late.py:1"}));
+  EXPECT_EQ(where("SOME_X"), (std::vector<std::string>{"z/late.py:2", "a/early.py:1", "m/mid.py:1",
+                                                       "m/mid.py:2", "z/late.py:1"}));
   r.set_file("m/mid.py", "B = os.getenv(\"SOME_X\")\n");  // re-set: one declaration left
   r.remove_file("a/early.py");
-  EXPECT_EQ(where("SOME_X"), (std::vector<std::string>{"z/late.py:2", "m/mid.py:1", "z/late.py:1"}));
+  EXPECT_EQ(where("SOME_X"),
+            (std::vector<std::string>{"z/late.py:2", "m/mid.py:1", "z/late.py:1"}));
   EXPECT_TRUE(where("OTHER_Y").empty());
   EXPECT_EQ(r.names(), 1u);
   r.set_file("z/late.py", "x = 1\n");
@@ -54,8 +54,8 @@ TEST(Context, TheSymbolIndexLookupFollowsEdits) {
     for (const auto& [p, t] : index.lookup(name)) out.push_back(fmt::format("{}:{}", *p, t->line));
     return out;
   };
-  EXPECT_EQ(where("run"), (std::vector<std::string>{"a.py:5", "m.py:7", "m.py:12", "z.py:3",
-                                                     "z.py:20"}));
+  EXPECT_EQ(where("run"),
+            (std::vector<std::string>{"a.py:5", "m.py:7", "m.py:12", "z.py:3", "z.py:20"}));
   index.set_file("m.py", {tag("run", "M", 8)});
   index.remove_file("a.py");
   EXPECT_EQ(where("run"), (std::vector<std::string>{"m.py:8", "z.py:3", "z.py:20"}));

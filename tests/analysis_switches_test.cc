@@ -7,10 +7,10 @@
 
 #include "mergelens/analysis/code/context.h"
 #include "mergelens/analysis/code/switches.h"
-#include "mergelens/source/ctags.h"
 #include "mergelens/analysis/facts.h"
 #include "mergelens/pipeline/analyze.h"
 #include "mergelens/pipeline/ingest.h"
+#include "mergelens/source/ctags.h"
 #include "test_helpers.h"
 
 namespace mergelens {
@@ -196,16 +196,19 @@ TEST(Switches, ASwitchThatPreExistsIsNotNew) {
        "        return 1\n"}};
   SwitchRegistry r = registry_of(tree);
   Change c;
-  c.files.push_back(file_from_patch("pkg/environ.py",
-                                    "@@ -1,2 +1,3 @@\n class Envs:\n     SGLANG_A = EnvBool(False)\n"
-                                    "+    SGLANG_OPT_UNIFIED_FREE = EnvBool(True)\n"));
+  c.files.push_back(
+      file_from_patch("pkg/environ.py",
+                      "@@ -1,2 +1,3 @@\n class Envs:\n     SGLANG_A = EnvBool(False)\n"
+                      "+    SGLANG_OPT_UNIFIED_FREE = EnvBool(True)\n"));
   c.files.push_back(file_from_patch(
       "pkg/cache.py",
-      "@@ -1,3 +1,3 @@\n def free():\n-    if get_bool_env_var(\"SGLANG_OPT_UNIFIED_FREE\", \"true\"):\n"
+      "@@ -1,3 +1,3 @@\n def free():\n-    if get_bool_env_var(\"SGLANG_OPT_UNIFIED_FREE\", "
+      "\"true\"):\n"
       "+    if envs.SGLANG_OPT_UNIFIED_FREE.get() and not self.is_eagle:\n         return 1\n"));
   SwitchProbe probe(r, c);
-  r.set_file("pkg/environ.py",
-             "class Envs:\n    SGLANG_A = EnvBool(False)\n    SGLANG_OPT_UNIFIED_FREE = EnvBool(True)\n");
+  r.set_file(
+      "pkg/environ.py",
+      "class Envs:\n    SGLANG_A = EnvBool(False)\n    SGLANG_OPT_UNIFIED_FREE = EnvBool(True)\n");
   r.set_file("pkg/cache.py",
              "def free():\n    if envs.SGLANG_OPT_UNIFIED_FREE.get() and not self.is_eagle:\n"
              "        return 1\n");
@@ -228,11 +231,13 @@ TEST(Switches, ADefaultChangedInARegistry) {
                                    "class Envs:\n    SGLANG_A = EnvBool(False)\n"
                                    "    SGLANG_B = EnvInt(4)\n"}});
   Change c;
-  c.files.push_back(file_from_patch("pkg/environ.py",
-                                    "@@ -1,3 +1,3 @@\n class Envs:\n-    SGLANG_A = EnvBool(False)\n"
-                                    "+    SGLANG_A = EnvBool(True)\n     SGLANG_B = EnvInt(4)\n"));
+  c.files.push_back(
+      file_from_patch("pkg/environ.py",
+                      "@@ -1,3 +1,3 @@\n class Envs:\n-    SGLANG_A = EnvBool(False)\n"
+                      "+    SGLANG_A = EnvBool(True)\n     SGLANG_B = EnvInt(4)\n"));
   SwitchProbe probe(r, c);
-  r.set_file("pkg/environ.py", "class Envs:\n    SGLANG_A = EnvBool(True)\n    SGLANG_B = EnvInt(4)\n");
+  r.set_file("pkg/environ.py",
+             "class Envs:\n    SGLANG_A = EnvBool(True)\n    SGLANG_B = EnvInt(4)\n");
   auto facts = probe.finish(r);
   ASSERT_EQ(facts.size(), 1u);
   EXPECT_EQ(facts[0].name, "SGLANG_A");
@@ -244,9 +249,9 @@ TEST(Switches, ADefaultChangedInARegistry) {
 }
 
 TEST(Switches, ANewSwitchAndARemovedOneAndAFieldReadAsAnOption) {
-  SwitchRegistry r = registry_of(
-      {{"pkg/args.py",
-        "class ServerArgs:\n    enable_foo: bool = False\n    old_knob: int = 3\n"}});
+  SwitchRegistry r =
+      registry_of({{"pkg/args.py",
+                    "class ServerArgs:\n    enable_foo: bool = False\n    old_knob: int = 3\n"}});
   Change c;
   c.files.push_back(file_from_patch(
       "pkg/args.py",
@@ -255,7 +260,8 @@ TEST(Switches, ANewSwitchAndARemovedOneAndAFieldReadAsAnOption) {
   c.files.push_back(file_from_patch("docs/usage.md",
                                     "@@ -1,0 +1,1 @@\n+Run with `--enable-foo` to turn it on.\n"));
   SwitchProbe probe(r, c);
-  r.set_file("pkg/args.py", "class ServerArgs:\n    enable_foo: bool = False\n    new_knob: int = 5\n");
+  r.set_file("pkg/args.py",
+             "class ServerArgs:\n    enable_foo: bool = False\n    new_knob: int = 5\n");
   auto facts = probe.finish(r);
   ASSERT_NE(fact(facts, "new_knob"), nullptr);
   EXPECT_EQ(fact(facts, "new_knob")->change, "added");
@@ -276,7 +282,8 @@ TEST(Switches, ThePipelineKnowsEachChangesParentHoweverTheRunStarts) {
   testing::TempDir dir;
   testing::GitRepo repo(dir / "work");
   repo.write("pkg/environ.py", "class Envs:\n    SGLANG_A = EnvBool(False)\n");
-  repo.write("pkg/cache.py", "def free():\n    return get_bool_env_var(\"SGLANG_OPT_X\", \"true\")\n");
+  repo.write("pkg/cache.py",
+             "def free():\n    return get_bool_env_var(\"SGLANG_OPT_X\", \"true\")\n");
   repo.commit("Initial import", "2026-09-01T08:00:00Z");
   repo.write("pkg/environ.py",
              "class Envs:\n    SGLANG_A = EnvBool(False)\n    SGLANG_OPT_X = EnvBool(True)\n");
@@ -335,7 +342,8 @@ TEST(Switches, ThePipelineKnowsEachChangesParentHoweverTheRunStarts) {
       ASSERT_TRUE(analyze(**store, *rec, first, nullptr));
       Facts stale;
       stale.version = 0;  // forget #3's facts
-      ASSERT_TRUE((*store)->put_facts(std::vector<std::pair<std::int64_t, Facts>>{{(**c).id, stale}}));
+      ASSERT_TRUE(
+          (*store)->put_facts(std::vector<std::pair<std::int64_t, Facts>>{{(**c).id, stale}}));
     }
     auto report = analyze(**store, *rec, AnalyzeOptions{}, nullptr);
     ASSERT_TRUE(report) << report.error().message;
@@ -405,12 +413,14 @@ TEST(Context, DefinitionsAtTheParentAndCallersAtTheMerge) {
   repo.write("pkg/core.py",
              "from pkg.util import clamp, LIMIT_MAX\n\n\nclass Runner:\n    def step(self, n):\n"
              "        return n\n\n    def run(self, n):\n        return self.step(n)\n");
-  repo.write("pkg/user.py", "from pkg.core import Runner\n\n\ndef go():\n    return Runner().run(3)\n");
+  repo.write("pkg/user.py",
+             "from pkg.core import Runner\n\n\ndef go():\n    return Runner().run(3)\n");
   repo.commit("Initial import", "2026-09-01T08:00:00Z");
   repo.write("pkg/core.py",
              "from pkg.util import clamp, LIMIT_MAX\n\n\nclass Runner:\n    def step(self, n):\n"
              "        return n\n\n    def run(self, n, fast=False):\n"
-             "        if fast:\n            return clamp(self.step(n)) + LIMIT_MAX\n        return self.step(n)\n");
+             "        if fast:\n            return clamp(self.step(n)) + LIMIT_MAX\n        return "
+             "self.step(n)\n");
   repo.commit("Clamp the fast path (#7)", "2026-09-02T08:00:00Z");
   auto store = open_sqlite_store(dir / "db.sqlite");
   ASSERT_TRUE(store);

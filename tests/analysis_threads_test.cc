@@ -28,7 +28,8 @@ struct History {
     Change c;
     c.number = number;
     // Distinct leading hex with letters and digits, as real shas have.
-    c.sha = fmt::format("{:08x}{:032x}", 0xabc00000u + static_cast<unsigned>(number) * 7919u, number);
+    c.sha =
+        fmt::format("{:08x}{:032x}", 0xabc00000u + static_cast<unsigned>(number) * 7919u, number);
     c.title = std::move(title);
     c.author.login = std::move(author);
     c.merged_at = at;
@@ -189,8 +190,8 @@ TEST(Threads, RevertAndRelandAndARevertOfARevert) {
   s.add(30, "Use the new allocator", kT0);
   s.add(31, "Back out the allocator change", kT0 + kDay);
   s.index.finish();
-  auto refs = extract_references("This reverts commit " + s.by(30).sha.substr(0, 12) + ".", "body",
-                                 "o/r");
+  auto refs =
+      extract_references("This reverts commit " + s.by(30).sha.substr(0, 12) + ".", "body", "o/r");
   auto by_sha = s.links(31, refs);
   ASSERT_EQ(by_sha.size(), 1u) << show(by_sha);
   EXPECT_EQ(by_sha[0].relation, "reverts");
@@ -223,7 +224,8 @@ TEST(Threads, FollowUpsAndWorkOnAddedFiles) {
   EXPECT_EQ(fix[0].number, 40);
   EXPECT_EQ(fix[0].detail, "pkg/kv/paged.py");
   EXPECT_TRUE(h.links(42).empty()) << "45 days later is not recent: " << show(h.links(42));
-  auto refs = extract_references("Follow-up to #40: the empty batch case it missed.", "body", "o/r");
+  auto refs =
+      extract_references("Follow-up to #40: the empty batch case it missed.", "body", "o/r");
   auto follow = h.links(43, refs);
   ASSERT_EQ(follow.size(), 1u) << show(follow);
   EXPECT_EQ(follow[0].relation, "follow_up");

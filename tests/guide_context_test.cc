@@ -49,12 +49,14 @@ TEST(PromptExcerpt, APartNeverEndsMidFunctionWhenTheFunctionFits) {
   const auto& lines = c.files[0].hunks[0].lines;
   long room = 0;
   for (size_t i = 0; i < 36; ++i)
-    room += static_cast<long>(llm::estimate_tokens(fmt::format("{:>5} +{}\n", i + 1, lines[i].text)));
+    room +=
+        static_cast<long>(llm::estimate_tokens(fmt::format("{:>5} +{}\n", i + 1, lines[i].text)));
   auto ex = prompt_detail::build_excerpt(c, f, {0}, room + 40, /*other_hunks=*/false);
   EXPECT_NE(ex.diff.find("def first(x):"), std::string::npos);
   EXPECT_NE(ex.diff.find("    return x"), std::string::npos) << "the first function is whole";
   EXPECT_EQ(ex.diff.find("+def second(x):"), std::string::npos)
-      << "the second function fits a part whole, so it is not begun:\n" << ex.diff;
+      << "the second function fits a part whole, so it is not begun:\n"
+      << ex.diff;
   EXPECT_NE(ex.diff.find("cut before `def second(x):`"), std::string::npos) << ex.diff;
   ASSERT_FALSE(ex.cut.empty());
   EXPECT_NE(ex.cut[0].find("pkg/steps.py: new-file lines 12-"), std::string::npos) << ex.cut[0];
@@ -73,12 +75,13 @@ TEST(Prompt, TheContextHasItsOwnHeadingAndTheWholeDiffWhenItFits) {
   sw.kind = "env";
   sw.change = "used";
   sw.existed_at_parent = true;
-  sw.before = {true, "pkg/environ.py", 12, "registry", "True", true, "SGLANG_OPT_X = EnvBool(True)"};
+  sw.before = {
+      true, "pkg/environ.py", 12, "registry", "True", true, "SGLANG_OPT_X = EnvBool(True)"};
   sw.after = sw.before;
   f.switches.push_back(sw);
-  ContextText helper{{"called", "clamp", "function", "pkg/util.py", 4, 6, "parent", "(x, lo=0)",
-                      "pkg/steps.py:3"},
-                     "def clamp(x, lo=0):\n    \"\"\"Clamps x.\"\"\"\n    return max(lo, x)\n"};
+  ContextText helper{
+      {"called", "clamp", "function", "pkg/util.py", 4, 6, "parent", "(x, lo=0)", "pkg/steps.py:3"},
+      "def clamp(x, lo=0):\n    \"\"\"Clamps x.\"\"\"\n    return max(lo, x)\n"};
   Prompt p = build_prompt(c, f, "en", 12000, {helper});
   auto ctx = p.user.find("## Code around the change");
   ASSERT_NE(ctx, std::string::npos) << p.user;
@@ -133,9 +136,10 @@ class Claims : public ::testing::Test {
  protected:
   Claims() {
     c = three_functions();
-    c.files.push_back(file_from_patch("pkg/environ.py",
-                                      "@@ -10,2 +10,3 @@\n class Envs:\n     SGLANG_A = EnvBool(True)\n"
-                                      "+    SGLANG_OPT_X = EnvBool(True)\n"));
+    c.files.push_back(
+        file_from_patch("pkg/environ.py",
+                        "@@ -10,2 +10,3 @@\n class Envs:\n     SGLANG_A = EnvBool(True)\n"
+                        "+    SGLANG_OPT_X = EnvBool(True)\n"));
     c.files.push_back(file_from_patch("pkg/cache.py",
                                       "@@ -1,2 +1,2 @@\n def free(self):\n-    if flag:\n"
                                       "+    if envs.SGLANG_OPT_X.get() and not self.is_eagle:\n"));
@@ -146,9 +150,15 @@ class Claims : public ::testing::Test {
     x.kind = "env";
     x.change = "redeclared";
     x.existed_at_parent = true;
-    x.before = {true, "pkg/cache.py", 2, "read_default", "\"true\"", true,
+    x.before = {true,
+                "pkg/cache.py",
+                2,
+                "read_default",
+                "\"true\"",
+                true,
                 "get_bool_env_var(\"SGLANG_OPT_X\", \"true\")"};
-    x.after = {true, "pkg/environ.py", 12, "registry", "True", true, "SGLANG_OPT_X = EnvBool(True)"};
+    x.after = {
+        true, "pkg/environ.py", 12, "registry", "True", true, "SGLANG_OPT_X = EnvBool(True)"};
     x.introduced_by = "#120";
     SwitchFact a;
     a.name = "SGLANG_A";
@@ -175,9 +185,10 @@ TEST_F(Claims, ASwitchThatPreExistsIsNotNewNorIsWhatArguesFromIt) {
   Guide g;
   g.headline = "新增开关 `SGLANG_OPT_X` 控制缓存释放";
   g.summary = "This PR introduces the `SGLANG_OPT_X` switch and skips eagle trees.";
-  g.design_decisions = {"Guarding the path with a switch allows a gradual rollout of "
-                        "`SGLANG_OPT_X`.",
-                        "`self.is_eagle` is checked before the free."};
+  g.design_decisions = {
+      "Guarding the path with a switch allows a gradual rollout of "
+      "`SGLANG_OPT_X`.",
+      "`self.is_eagle` is checked before the free."};
   g.why = "`SGLANG_OPT_X` is read from the env registry.";
   auto fails = check(g);
   std::vector<std::string> fields;
@@ -225,14 +236,13 @@ TEST_F(Claims, NewBeforeANameThatModifiesAnotherNounClaimsNothingAboutTheName) {
   g.why = "The new `free` path is taken for eagle trees.";
   g.summary = "Adds a new function `free` that skips eagle trees.";
   g.design_decisions = {"The new `free` reads the flag once.",
-                        "新的 `free` 规则只在 eagle 树上生效。",
-                        "`free` 新增了一个分支。",
+                        "新的 `free` 规则只在 eagle 树上生效。", "`free` 新增了一个分支。",
                         "`free` 是新增的。"};
   auto fails = check(g);
   std::vector<std::string> fields;
   for (const auto& x : fails) fields.push_back(x.field);
-  EXPECT_EQ(fields, (std::vector<std::string>{"summary", "design_decisions[0]",
-                                              "design_decisions[3]"}));
+  EXPECT_EQ(fields,
+            (std::vector<std::string>{"summary", "design_decisions[0]", "design_decisions[3]"}));
 }
 
 }  // namespace

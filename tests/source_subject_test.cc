@@ -49,7 +49,8 @@ TEST(LoginFromEmail, NoreplyForms) {
   EXPECT_EQ(login_from_email("1234567+octo-cat@users.noreply.github.com"), "octo-cat");
   EXPECT_EQ(login_from_email("octo@users.noreply.github.com"), "octo");
   EXPECT_EQ(login_from_email("octo@USERS.NOREPLY.GITHUB.COM"), "octo");
-  EXPECT_EQ(login_from_email("49699333+dependabot[bot]@users.noreply.github.com"), "dependabot[bot]");
+  EXPECT_EQ(login_from_email("49699333+dependabot[bot]@users.noreply.github.com"),
+            "dependabot[bot]");
   EXPECT_EQ(login_from_email("1+[bot]@users.noreply.github.com"), "");
   EXPECT_EQ(login_from_email("octo@example.com"), "");
   EXPECT_EQ(login_from_email("@users.noreply.github.com"), "");

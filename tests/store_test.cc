@@ -232,7 +232,8 @@ TEST(StoreThreads, LinksBothWaysAddedFilesAndThemes) {
   auto added = store->added_files(repo->id, 2000);
   ASSERT_TRUE(added);
   ASSERT_EQ(added->size(), 2u);
-  EXPECT_EQ((*added)[0], (std::pair<std::string, std::string>{std::string(40, 'b'), "docs/logo.png"}));
+  EXPECT_EQ((*added)[0],
+            (std::pair<std::string, std::string>{std::string(40, 'b'), "docs/logo.png"}));
   // Themes: one document per window, replaced in place.
   EXPECT_FALSE(*store->get_themes(repo->id, "week:2026-W38"));
   ASSERT_TRUE(store->put_themes(repo->id, {"week:2026-W38", "k1", "m", 5, R"({"themes":[]})"}));

@@ -97,7 +97,8 @@ TEST(ThemeAnswer, APrOutsideTheCandidatesIsDroppedAndSaid) {
   EXPECT_NE(dropped.find("#10 is in an earlier theme"), std::string::npos) << dropped;
   EXPECT_NE(dropped.find("`NotShownAnywhere`"), std::string::npos) << dropped;
   // Nothing usable, or not the shape asked for: an error.
-  EXPECT_FALSE(parse_theme_answer(json{{"themes", {{{"title_en", "x"}, {"prs", {"#99"}}}}}}, shown));
+  EXPECT_FALSE(
+      parse_theme_answer(json{{"themes", {{{"title_en", "x"}, {"prs", {"#99"}}}}}}, shown));
   EXPECT_FALSE(parse_theme_answer(json{{"prs", json::array()}}, shown));
   // The stored form reads back the same.
   auto back = themes_from_doc(themes_doc(*r, std::vector<std::int64_t>{1, 2, 3}, 0, 1234));
@@ -156,8 +157,7 @@ struct WeekStore {
       l.sha = sha[target];
     }
     f.thread = std::move(thread);
-    if (!c.files.empty())
-      f.focus.push_back(FocusRegion{c.files[0].path, 1, 2, "", 2, {}, 1});
+    if (!c.files.empty()) f.focus.push_back(FocusRegion{c.files[0].path, 1, 2, "", 2, {}, 1});
     std::vector<std::pair<std::int64_t, Facts>> fs{{id[number], std::move(f)}};
     ASSERT_TRUE(store->put_facts(fs));
   }
@@ -174,15 +174,14 @@ struct WeekStore {
     add(203, "2026-09-15T15:00:00Z", "Revert \"Fix the paged cache eviction (#202)\"",
         Verdict::kSkip, 2, {"revert"}, {{"reverts", "", 202, "number"}},
         {{"pkg/kv/paged.py", FileStatus::kModified}});
-    add(204, "2026-09-16T09:00:00Z", "[Sched][1/2] move the waiting queue",
-        Verdict::kSelectiveRead, 6, {"refactor", "scheduler"}, {},
-        {{"pkg/sched/queue.py", FileStatus::kModified}});
+    add(204, "2026-09-16T09:00:00Z", "[Sched][1/2] move the waiting queue", Verdict::kSelectiveRead,
+        6, {"refactor", "scheduler"}, {}, {{"pkg/sched/queue.py", FileStatus::kModified}});
     add(205, "2026-09-17T09:00:00Z", "[Sched][2/2] split the policy", Verdict::kSelectiveRead, 6,
         {"refactor", "scheduler"}, {{"series", "", 204, "2/2"}},
         {{"pkg/sched/policy.py", FileStatus::kModified}});
     add(206, "2026-09-18T09:00:00Z", "Bump the version to 1.2", Verdict::kSkip, 1, {"deps"});
-    add(207, "2026-09-18T10:00:00Z", "Tune the sampler constant", Verdict::kSkim, 3, {"perf"},
-        {}, {{"pkg/sample.py", FileStatus::kModified}});
+    add(207, "2026-09-18T10:00:00Z", "Tune the sampler constant", Verdict::kSkim, 3, {"perf"}, {},
+        {{"pkg/sample.py", FileStatus::kModified}});
   }
 
   report::NotesRange week_range() const { return dates("2026-09-14", "2026-09-21"); }
@@ -252,8 +251,9 @@ TEST(ThemesWindow, WithoutAModelTheAnalysisGroupsThreadsAndSaysSo) {
   ASSERT_TRUE(n) << n.error().message;
   const std::string md = report::notes_markdown(*n);
   EXPECT_NE(md.find("Themes found by the analysis"), std::string::npos) << md;
-  EXPECT_NE(md.find("## Highlights\n\n- **Add the paged KV cache**: with Fix the paged cache eviction ("),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("## Highlights\n\n- **Add the paged KV cache**: with Fix the paged cache eviction ("),
+      std::string::npos)
       << md;
   for (int number = 201; number <= 205; ++number) {
     const std::string link = fmt::format("[#{0}](https://github.com/o/r/pull/{0})", number);
@@ -418,7 +418,8 @@ TEST(ReportNotes, TheLeftOutLineNamesOnlyTheKindsTheRangeHolds) {
   auto zh = report::draft_notes(*ws.store, ws.repo, r, o);
   ASSERT_TRUE(zh);
   const std::string zmd = report::notes_markdown(*zh);
-  EXPECT_NE(zmd.find("另有 1 个变更未列出（1 个可跳过：CI、文档、测试、版本号）"), std::string::npos)
+  EXPECT_NE(zmd.find("另有 1 个变更未列出（1 个可跳过：CI、文档、测试、版本号）"),
+            std::string::npos)
       << zmd;
   EXPECT_EQ(zmd.find("0 个常规改动"), std::string::npos) << zmd;
 }

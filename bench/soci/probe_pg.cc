@@ -56,7 +56,9 @@ struct Raw {
     ~Res() {
       if (r) PQclear(r);
     }
-    std::int64_t i64(int row, int col) const { return std::strtoll(PQgetvalue(r, row, col), nullptr, 10); }
+    std::int64_t i64(int row, int col) const {
+      return std::strtoll(PQgetvalue(r, row, col), nullptr, 10);
+    }
     std::string text(int row, int col) const {
       return std::string(PQgetvalue(r, row, col), PQgetlength(r, row, col));
     }
@@ -76,8 +78,8 @@ struct Raw {
     size_t i = 0;
     for (auto& p : ps) ptrs.push_back(p ? vals[i++].c_str() : (i++, nullptr));
     if (!prepared) {
-      Res r{PQexecParams(c, sql.c_str(), static_cast<int>(ptrs.size()), types.data(),
-                         ptrs.data(), nullptr, nullptr, 0)};
+      Res r{PQexecParams(c, sql.c_str(), static_cast<int>(ptrs.size()), types.data(), ptrs.data(),
+                         nullptr, nullptr, 0)};
       if (PQresultStatus(r.r) != PGRES_TUPLES_OK) throw std::runtime_error(PQerrorMessage(c));
       return r;
     }
@@ -85,8 +87,8 @@ struct Raw {
     while (k < names.size() && names[k] != sql) ++k;
     const std::string name = "p" + std::to_string(k);
     if (k == names.size()) {
-      PGresult* pr = PQprepare(c, name.c_str(), sql.c_str(), static_cast<int>(types.size()),
-                               types.data());
+      PGresult* pr =
+          PQprepare(c, name.c_str(), sql.c_str(), static_cast<int>(types.size()), types.data());
       if (PQresultStatus(pr) != PGRES_COMMAND_OK) throw std::runtime_error(PQerrorMessage(c));
       PQclear(pr);
       names.push_back(sql);
@@ -165,12 +167,18 @@ struct Raw {
 // ---- SOCI, rowset<row> per call ---------------------------------------------
 std::int64_t i64(const soci::row& r, std::size_t i) {
   switch (r.get_properties(i).get_data_type()) {
-    case soci::dt_integer: return r.get<int>(i);
-    case soci::dt_long_long: return r.get<long long>(i);
-    case soci::dt_unsigned_long_long: return static_cast<std::int64_t>(r.get<unsigned long long>(i));
-    case soci::dt_double: return static_cast<std::int64_t>(r.get<double>(i));
-    case soci::dt_string: return std::stoll(r.get<std::string>(i));
-    default: throw std::runtime_error("column type");
+    case soci::dt_integer:
+      return r.get<int>(i);
+    case soci::dt_long_long:
+      return r.get<long long>(i);
+    case soci::dt_unsigned_long_long:
+      return static_cast<std::int64_t>(r.get<unsigned long long>(i));
+    case soci::dt_double:
+      return static_cast<std::int64_t>(r.get<double>(i));
+    case soci::dt_string:
+      return std::stoll(r.get<std::string>(i));
+    default:
+      throw std::runtime_error("column type");
   }
 }
 std::optional<std::int64_t> opt_i64(const soci::row& r, std::size_t i) {
@@ -187,8 +195,8 @@ struct SociRowset {
   std::vector<Summary> list_changes(std::int64_t repo, std::int64_t since, std::int64_t until) {
     long long r = repo, s = since, u = until, lim = 0;
     soci::indicator lim_ind = soci::i_null;
-    soci::rowset<soci::row> rs = (sql.prepare << kListSql, soci::use(r), soci::use(s),
-                                  soci::use(u), soci::use(lim, lim_ind));
+    soci::rowset<soci::row> rs = (sql.prepare << kListSql, soci::use(r), soci::use(s), soci::use(u),
+                                  soci::use(lim, lim_ind));
     std::vector<Summary> out;
     for (const soci::row& row : rs) {
       Summary x;
@@ -297,9 +305,9 @@ struct SociStmt {
     repo = r, since = s, until = u, limit_ind = soci::i_null;
     std::vector<Summary> out;
     if (list.execute(true)) do {
-        Summary x{id,        kind,       std::nullopt, sha,       title,      an,
-                  ae,        al,         merged_at,    url,       file_count, additions,
-                  deletions, verdict,    importance,   insight,   open,       repo_id};
+        Summary x{id,        kind,    std::nullopt, sha,     title,      an,
+                  ae,        al,      merged_at,    url,     file_count, additions,
+                  deletions, verdict, importance,   insight, open,       repo_id};
         if (num_ind != soci::i_null) x.number = num;
         out.push_back(std::move(x));
       } while (list.fetch());
@@ -326,13 +334,14 @@ struct SociStmt {
     c.shallow = c_shallow;
     cid = c.id;
     if (files.execute(true)) do {
-        FileRow f{f_path, f_old, f_status, f_bin, f_trunc, f_add, f_del, std::nullopt,
-                  std::nullopt};
+        FileRow f{f_path, f_old, f_status,     f_bin,       f_trunc,
+                  f_add,  f_del, std::nullopt, std::nullopt};
         if (f_patch_ind != soci::i_null) f.patch = unbytea(f_patch.c_str());
         if (f_unav_ind != soci::i_null) f.unavailable = f_unav;
         c.files.push_back(std::move(f));
       } while (files.fetch());
-    if (labels.execute(true)) do c.labels.push_back(label);
+    if (labels.execute(true)) do
+        c.labels.push_back(label);
       while (labels.fetch());
     return c;
   }

@@ -143,12 +143,18 @@ struct Raw {
 // A row's integer column, whatever type SOCI's backend decided it has.
 std::int64_t i64(const soci::row& r, std::size_t i) {
   switch (r.get_properties(i).get_data_type()) {
-    case soci::dt_integer: return r.get<int>(i);
-    case soci::dt_long_long: return r.get<long long>(i);
-    case soci::dt_unsigned_long_long: return static_cast<std::int64_t>(r.get<unsigned long long>(i));
-    case soci::dt_double: return static_cast<std::int64_t>(r.get<double>(i));
-    case soci::dt_string: return std::stoll(r.get<std::string>(i));
-    default: throw std::runtime_error("column type");
+    case soci::dt_integer:
+      return r.get<int>(i);
+    case soci::dt_long_long:
+      return r.get<long long>(i);
+    case soci::dt_unsigned_long_long:
+      return static_cast<std::int64_t>(r.get<unsigned long long>(i));
+    case soci::dt_double:
+      return static_cast<std::int64_t>(r.get<double>(i));
+    case soci::dt_string:
+      return std::stoll(r.get<std::string>(i));
+    default:
+      throw std::runtime_error("column type");
   }
 }
 std::optional<std::int64_t> opt_i64(const soci::row& r, std::size_t i) {
@@ -276,9 +282,9 @@ struct SociStmt {
     repo = r, since = s, until = u, limit = -1;
     std::vector<Summary> out;
     if (list.execute(true)) do {
-        Summary x{id,        kind,       std::nullopt, sha,       title,      an,
-                  ae,        al,         merged_at,    url,       file_count, additions,
-                  deletions, verdict,    importance,   insight,   open,       repo_id};
+        Summary x{id,        kind,    std::nullopt, sha,     title,      an,
+                  ae,        al,      merged_at,    url,     file_count, additions,
+                  deletions, verdict, importance,   insight, open,       repo_id};
         if (num_ind != soci::i_null) x.number = num;
         out.push_back(std::move(x));
       } while (list.fetch());
@@ -305,13 +311,14 @@ struct SociStmt {
     c.shallow = c_shallow;
     cid = c.id;
     if (files.execute(true)) do {
-        FileRow f{f_path, f_old, f_status, f_bin, f_trunc, f_add, f_del, std::nullopt,
-                  std::nullopt};
+        FileRow f{f_path, f_old, f_status,     f_bin,       f_trunc,
+                  f_add,  f_del, std::nullopt, std::nullopt};
         if (f_patch_ind != soci::i_null) f.patch = f_patch;
         if (f_unav_ind != soci::i_null) f.unavailable = f_unav;
         c.files.push_back(std::move(f));
       } while (files.fetch());
-    if (labels.execute(true)) do c.labels.push_back(label);
+    if (labels.execute(true)) do
+        c.labels.push_back(label);
       while (labels.fetch());
     return c;
   }

@@ -6,7 +6,8 @@
 
 int main(int argc, char** argv) {
   sqlite3* db = nullptr;
-  if (sqlite3_open_v2(argc > 1 ? argv[1] : "va.db", &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+  if (sqlite3_open_v2(argc > 1 ? argv[1] : "va.db", &db, SQLITE_OPEN_READONLY, nullptr) !=
+      SQLITE_OK)
     return 1;
   sqlite3_stmt* st = nullptr;
   sqlite3_prepare_v2(db,

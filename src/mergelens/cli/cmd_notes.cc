@@ -8,9 +8,8 @@
 
 namespace mergelens::cli {
 
-Result<RevRange> first_parent_range(const std::string& path,
-                                                    const std::string& from,
-                                                    const std::string& to) {
+Result<RevRange> first_parent_range(const std::string& path, const std::string& from,
+                                    const std::string& to) {
   auto git = GitSource::open(path);
   if (!git) return std::unexpected(git.error());
   auto to_sha = (*git)->resolve_branch(to);

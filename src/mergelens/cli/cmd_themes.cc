@@ -49,8 +49,9 @@ Runner setup_themes(CLI::App& sub, const Globals& g) {
     const int forms = !a->week.empty() + (!a->since.empty() || !a->until.empty()) +
                       (!a->from.empty() || !a->to.empty());
     if (forms != 1)
-      return fail(ErrorKind::kInvalidInput,
-                  "give one window: --week W, --since DATE [--until DATE], or --from REV [--to REV]");
+      return fail(
+          ErrorKind::kInvalidInput,
+          "give one window: --week W, --since DATE [--until DATE], or --from REV [--to REV]");
     auto store = open_store(g, /*create=*/false);
     if (!store) return std::unexpected(store.error());
     auto repo = resolve_repo(**store, g.repo);
@@ -71,8 +72,8 @@ Runner setup_themes(CLI::App& sub, const Globals& g) {
       if (!range) return std::unexpected(range.error());
       opt.span = revs_span(range->from, range->to);
       auto short_rev = [](const std::string& rev) {
-        const bool sha = rev.size() == 40 &&
-                         rev.find_first_not_of("0123456789abcdef") == std::string::npos;
+        const bool sha =
+            rev.size() == 40 && rev.find_first_not_of("0123456789abcdef") == std::string::npos;
         return sha ? rev.substr(0, 12) : rev;
       };
       opt.label = fmt::format("release {} → {}", a->from.empty() ? "(start)" : short_rev(a->from),

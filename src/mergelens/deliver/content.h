@@ -42,8 +42,8 @@ struct Labels {
 struct Content {
   std::string lang;  // "zh" or "en"
   std::string repo, date;
-  std::string title;           // "sgl-project/sglang · 2026-09-16"
-  std::string figures;         // "合并 44 个，其中 6 个值得精读；选读 9 · ..."
+  std::string title;    // "sgl-project/sglang · 2026-09-16"
+  std::string figures;  // "合并 44 个，其中 6 个值得精读；选读 9 · ..."
   // A week's themes (report/themes.h), one line each ("title: highlight
   // (#1, #2)"), most important first; empty for a day.
   std::vector<std::string> themes;

@@ -46,17 +46,16 @@ Result<Content> build_week_content(Store& store, const RepoRecord& repo, const T
       line += fmt::format(fmt::runtime(en ? " ({})" : "（{}）"), fmt::join(refs, en ? ", " : "、"));
       c.themes.push_back(std::move(line));
     }
-    c.themes_label = w->themes.source == "model"
-                         ? (en ? "Themes of the week (chosen by a model)" : "本周主题（模型选出）")
-                         : (en ? "Themes of the week (found by the analysis)"
-                               : "本周主题（静态分析归组）");
+    c.themes_label =
+        w->themes.source == "model"
+            ? (en ? "Themes of the week (chosen by a model)" : "本周主题（模型选出）")
+            : (en ? "Themes of the week (found by the analysis)" : "本周主题（静态分析归组）");
     // A week is read for its close and selective reads; the rest are counted.
     std::vector<size_t> reads;
     for (size_t i = 0; i < w->entries.size(); ++i)
       if (report::verdict_level(w->entries[i].change.verdict) >= 3) reads.push_back(i);
-    std::ranges::stable_sort(reads, [&](size_t a, size_t b) {
-      return w->themes.rank_of[a] < w->themes.rank_of[b];
-    });
+    std::ranges::stable_sort(
+        reads, [&](size_t a, size_t b) { return w->themes.rank_of[a] < w->themes.rank_of[b]; });
     for (size_t i : reads) c.entries.push_back(entry_of(site, target, w->entries[i]));
   });
   if (!snap) return std::unexpected(snap.error());

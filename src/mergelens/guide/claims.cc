@@ -30,7 +30,8 @@ const RE2& new_before_en() {
   return re;
 }
 const RE2& new_after_en() {
-  static const RE2 re(R"((?i)^\s*(?:,\s*)?(?:is|are|was|were)\s+(?:a\s+|an\s+)?(?:brand[- ])?new(?:ly)?\b)");
+  static const RE2 re(
+      R"((?i)^\s*(?:,\s*)?(?:is|are|was|were)\s+(?:a\s+|an\s+)?(?:brand[- ])?new(?:ly)?\b)");
   return re;
 }
 // What follows a code span a "new" cue stands before: a noun that names
@@ -121,10 +122,10 @@ std::string norm(std::string_view v) {
 
 // What a subject named in a sentence is.
 struct Subject {
-  std::string text;     // as written
+  std::string text;           // as written
   size_t begin = 0, end = 0;  // in the sentence
   const SwitchFact* sw = nullptr;
-  std::string file;     // a changed file's path
+  std::string file;  // a changed file's path
   bool existed_def = false;
 };
 
@@ -160,7 +161,8 @@ std::vector<Subject> subjects(std::string_view s, const Claimable& c, const Cita
       sub.existed_def = c.existed.count(name) > 0 && !c.added.count(name);
     if (sub.sw || !sub.file.empty() || sub.existed_def) out.push_back(std::move(sub));
   };
-  for (const auto& sp : prose::code_spans(s)) add(citation_text::span_text(std::string(sp.code)), sp.begin, sp.end);
+  for (const auto& sp : prose::code_spans(s))
+    add(citation_text::span_text(std::string(sp.code)), sp.begin, sp.end);
   std::string rest = prose::without_code(s);
   re2::StringPiece in(rest);
   re2::StringPiece m;
@@ -272,7 +274,8 @@ class ClaimChecker {
   std::string default_claim(std::string_view s, const SwitchFact& sw) const {
     if (!matches(s, default_word()) && !matches(s, on_default()) && !matches(s, off_default()))
       return {};
-    const SwitchSide& now = matches(s, past()) && !matches(s, changed_default()) ? sw.before : sw.after;
+    const SwitchSide& now =
+        matches(s, past()) && !matches(s, changed_default()) ? sw.before : sw.after;
     if (matches(s, changed_default()) && sw.before.exists && sw.after.exists && !sw.default_changed)
       return fmt::format("the default of `{}` is {} before and after this change ({})", sw.name,
                          sw.after.has_default ? "`" + sw.after.default_value + "`" : "unset",
@@ -289,8 +292,8 @@ class ClaimChecker {
   std::string reach_claim(std::string_view s, const SwitchFact& sw) const {
     if (!matches(s, limited()) || !sw.after.exists || !sw.after.has_default) return {};
     if (norm(sw.after.default_value) != "true") return {};
-    return fmt::format("`{}` is on by default (`{}` at {}): the path runs for every user",
-                       sw.name, sw.after.text, where(sw.after));
+    return fmt::format("`{}` is on by default (`{}` at {}): the path runs for every user", sw.name,
+                       sw.after.text, where(sw.after));
   }
 
   void fail(const std::string& field, const std::string& part, const std::string& citation,
@@ -321,7 +324,8 @@ void for_each_text(const Guide& g, Fn fn) {
     fn(fmt::format("focus[{}]", i), "question", g.focus[i].question);
     fn(fmt::format("focus[{}]", i), "why", g.focus[i].why);
   }
-  for (size_t i = 0; i < g.skim.size(); ++i) fn(fmt::format("skim[{}]", i), "reason", g.skim[i].reason);
+  for (size_t i = 0; i < g.skim.size(); ++i)
+    fn(fmt::format("skim[{}]", i), "reason", g.skim[i].reason);
   auto list = [&](const char* name, const std::vector<std::string>& items) {
     for (size_t i = 0; i < items.size(); ++i) fn(fmt::format("{}[{}]", name, i), "", items[i]);
   };
@@ -371,10 +375,10 @@ void check_order_claims(const Guide& g, const CitationIndex& index,
         const std::string_view near_before = s.substr(from, at - from);
         const std::string_view near_after = s.substr(end, std::min<size_t>(24, s.size() - end));
         if (!matches(near_before, later_cue()) && !matches(near_after, later_cue())) continue;
-        out.push_back({field, part, "#" + digits,
-                       fmt::format("#{} merged before this change ({})", digits,
-                                   day_of(it->second)),
-                       r.begin, r.end});
+        out.push_back(
+            {field, part, "#" + digits,
+             fmt::format("#{} merged before this change ({})", digits, day_of(it->second)), r.begin,
+             r.end});
         break;
       }
     }
@@ -398,9 +402,10 @@ void fix_reference_order(Guide& g, const CitationIndex& index) {
       continue;
     const std::string was = r.relation;
     r.relation = g.lang == "zh" ? "更早的改动" : "earlier change";
-    g.writer.edits.push_back(fmt::format("references: {} \"{}\": merged before this change ({}): "
-                                         "now \"{}\"",
-                                         r.ref, was, day_of(it->second), r.relation));
+    g.writer.edits.push_back(
+        fmt::format("references: {} \"{}\": merged before this change ({}): "
+                    "now \"{}\"",
+                    r.ref, was, day_of(it->second), r.relation));
   }
 }
 

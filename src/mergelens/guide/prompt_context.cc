@@ -16,8 +16,9 @@ namespace {
 using llm::estimate_tokens;
 
 const char* kind_word(std::string_view kind) {
-  return kind == "env" ? "environment variable" : kind == "cli" ? "command-line option"
-                                                                : "configuration field";
+  return kind == "env"   ? "environment variable"
+         : kind == "cli" ? "command-line option"
+                         : "configuration field";
 }
 
 std::string side_text(const SwitchSide& s) {
@@ -34,13 +35,13 @@ std::string side_text(const SwitchSide& s) {
 }
 
 std::string switch_line(const SwitchFact& s) {
-  std::string what = s.change == "added"             ? "this change adds it: it did not exist before"
-                     : s.change == "removed"         ? "this change removes it"
-                     : s.change == "default_changed" ? fmt::format(
-                                                           "this change changes its default from "
-                                                           "`{}` to `{}`",
-                                                           s.before.default_value,
-                                                           s.after.default_value)
+  std::string what = s.change == "added"     ? "this change adds it: it did not exist before"
+                     : s.change == "removed" ? "this change removes it"
+                     : s.change == "default_changed"
+                         ? fmt::format(
+                               "this change changes its default from "
+                               "`{}` to `{}`",
+                               s.before.default_value, s.after.default_value)
                      : s.change == "redeclared"
                          ? "this change edits or moves its declaration; it existed before and "
                            "its default is unchanged"
@@ -65,10 +66,9 @@ std::string why_text(const ContextItem& it) {
 }
 
 std::string item_head(const ContextItem& it) {
-  return fmt::format("--- `{}` ({}, {}, lines {}-{} {}; {})\n", it.name, it.kind, it.path,
-                     it.start_line, it.end_line,
-                     it.revision == "merge" ? "after the change" : "before the change",
-                     why_text(it));
+  return fmt::format(
+      "--- `{}` ({}, {}, lines {}-{} {}; {})\n", it.name, it.kind, it.path, it.start_line,
+      it.end_line, it.revision == "merge" ? "after the change" : "before the change", why_text(it));
 }
 
 // The head of a long definition: its first lines up to the end of a
@@ -82,10 +82,11 @@ std::string head_of(const std::string& text, size_t* shown_lines) {
     std::string_view l(text.data() + pos, nl - pos);
     ++lines;
     pos = nl + 1;
-    const bool quotes = l.find("\"\"\"") != std::string_view::npos ||
-                        l.find("'''") != std::string_view::npos;
+    const bool quotes =
+        l.find("\"\"\"") != std::string_view::npos || l.find("'''") != std::string_view::npos;
     if (quotes) {
-      const bool one_line = l.find("\"\"\"") != l.rfind("\"\"\"") || l.find("'''") != l.rfind("'''");
+      const bool one_line =
+          l.find("\"\"\"") != l.rfind("\"\"\"") || l.find("'''") != l.rfind("'''");
       if (doc || one_line) {
         if (lines > 1) break;
       } else {
@@ -100,7 +101,8 @@ std::string head_of(const std::string& text, size_t* shown_lines) {
 }
 
 size_t line_count(const std::string& t) {
-  return static_cast<size_t>(std::count(t.begin(), t.end(), '\n')) + (t.empty() || t.back() == '\n' ? 0 : 1);
+  return static_cast<size_t>(std::count(t.begin(), t.end(), '\n')) +
+         (t.empty() || t.back() == '\n' ? 0 : 1);
 }
 
 const char* kIntro =
@@ -144,7 +146,8 @@ ContextSection context_section(const Change& c, const Facts& f,
       size_t shown = 0;
       code = head_of(t.text, &shown);
       if (shown < lines)
-        code += fmt::format("    … ({} more not shown)\n", plural(static_cast<std::int64_t>(lines - shown), "line"));
+        code += fmt::format("    … ({} more not shown)\n",
+                            plural(static_cast<std::int64_t>(lines - shown), "line"));
     }
     const long cost = static_cast<long>(estimate_tokens(head) + estimate_tokens(code));
     if (cost > left) {

@@ -15,8 +15,8 @@
 namespace mergelens::prompt_detail {
 
 struct ContextSection {
-  std::string text;                    // "" when there is nothing to show
-  std::vector<std::string> left_out;   // "function `x` (pkg/a.py:10-90, called)" not shown
+  std::string text;                   // "" when there is nothing to show
+  std::vector<std::string> left_out;  // "function `x` (pkg/a.py:10-90, called)" not shown
   size_t tokens = 0;
 };
 

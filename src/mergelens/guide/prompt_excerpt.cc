@@ -224,21 +224,24 @@ Excerpt whole_diff(const Change& c, const Facts& f) {
       std::string piece = ex.render(fi, hi, 0, hunk.lines.size());
       if (piece.empty()) continue;
       const std::string& sym = symbols[{fi, hi}];
-      out.diff += fmt::format("--- {} @@ -{},{} +{},{} @@{}\n", fc.path, hunk.old_start,
-                              hunk.old_lines, hunk.new_start, hunk.new_lines,
-                              sym.empty() ? "" : " " + sym) +
-                  piece;
+      out.diff +=
+          fmt::format("--- {} @@ -{},{} +{},{} @@{}\n", fc.path, hunk.old_start, hunk.old_lines,
+                      hunk.new_start, hunk.new_lines, sym.empty() ? "" : " " + sym) +
+          piece;
       ex.mark(fi, hi, 0, hunk.lines.size());
     }
     if (!ex.any(fi) && (fc.additions + fc.deletions > 0 || fc.binary)) {
       out.coverage.files_left_out.push_back(fc.path);
       out.left.push_back(fmt::format("  {} (+{} -{}{})", fc.path, fc.additions, fc.deletions,
-                                     fc.binary ? ", binary" : fc.truncated ? ", too large" : ""));
+                                     fc.binary      ? ", binary"
+                                     : fc.truncated ? ", too large"
+                                                    : ""));
     }
   }
   for (size_t fi = 0; fi < c.files.size(); ++fi) {
     out.coverage.hunks_total += c.files[fi].hunks.size();
-    for (size_t hi = 0; hi < c.files[fi].hunks.size(); ++hi) out.coverage.hunks_included += ex.any(fi, hi);
+    for (size_t hi = 0; hi < c.files[fi].hunks.size(); ++hi)
+      out.coverage.hunks_included += ex.any(fi, hi);
   }
   out.coverage.top_regions = std::min(f.focus.size(), kTopRegions);
   out.coverage.top_regions_shown = out.coverage.top_regions;
@@ -307,13 +310,15 @@ Excerpt build_excerpt(const Change& c, const Facts& f, const std::vector<size_t>
         last_new = hk.lines[i].new_no;
       }
     if (first_new)
-      out.cut.push_back(fmt::format("  {}: new-file lines {}-{}", c.files[fi].path, first_new,
-                                    last_new));
-    diff += part + (cut_name.empty()
-                        ? std::string("[… cut here for room; the rest of this hunk is listed as not shown]\n")
-                        : fmt::format("[… cut before `{}` for room; it and the rest of this hunk are "
-                                      "listed as not shown]\n",
-                                      cut_name.substr(0, 80)));
+      out.cut.push_back(
+          fmt::format("  {}: new-file lines {}-{}", c.files[fi].path, first_new, last_new));
+    diff +=
+        part +
+        (cut_name.empty()
+             ? std::string("[… cut here for room; the rest of this hunk is listed as not shown]\n")
+             : fmt::format("[… cut before `{}` for room; it and the rest of this hunk are "
+                           "listed as not shown]\n",
+                           cut_name.substr(0, 80)));
     return false;
   };
 

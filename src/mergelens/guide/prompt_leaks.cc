@@ -62,7 +62,8 @@ void for_each_text(Guide& g, Fn fn) {
     fn(fmt::format("focus[{}]", i), "question", g.focus[i].question);
     fn(fmt::format("focus[{}]", i), "why", g.focus[i].why);
   }
-  for (size_t i = 0; i < g.skim.size(); ++i) fn(fmt::format("skim[{}]", i), "reason", g.skim[i].reason);
+  for (size_t i = 0; i < g.skim.size(); ++i)
+    fn(fmt::format("skim[{}]", i), "reason", g.skim[i].reason);
   auto list = [&](const char* name, std::vector<std::string>& items) {
     for (size_t i = 0; i < items.size(); ++i) fn(fmt::format("{}[{}]", name, i), "", items[i]);
   };

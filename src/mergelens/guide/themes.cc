@@ -57,11 +57,10 @@ Prompt build_theme_prompt(const ThemeWindow& w, std::span<const ThemeCandidate> 
         "Shown below: {} (each day's highest-ranked by the day's triage, and the PRs "
         "linked to them){}\n\n",
         plural(static_cast<std::int64_t>(n), "PR"),
-        n < candidates.size()
-            ? fmt::format("; {} left out to keep the list short",
-                          plural(static_cast<std::int64_t>(candidates.size() - n),
-                                 "more candidate", "more candidates"))
-            : std::string());
+        n < candidates.size() ? fmt::format("; {} left out to keep the list short",
+                                            plural(static_cast<std::int64_t>(candidates.size() - n),
+                                                   "more candidate", "more candidates"))
+                              : std::string());
     return s;
   };
   // The fixed parts, then candidates while they fit.
@@ -167,8 +166,8 @@ Result<ThemeAnswer> parse_theme_answer(const nlohmann::json& answer,
     for (auto* field : {&t.title_zh, &t.title_en, &t.highlight_zh, &t.highlight_en}) {
       const std::string name = first_unshown(*field, shown_text);
       if (name.empty()) continue;
-      out.dropped.push_back(fmt::format("theme {}: `{}` is not in its PRs' entries", position,
-                                        one_line(name, 60)));
+      out.dropped.push_back(
+          fmt::format("theme {}: `{}` is not in its PRs' entries", position, one_line(name, 60)));
       field->clear();
     }
     out.themes.push_back(std::move(t));

@@ -158,9 +158,11 @@ std::string entry_text(const Change& c, const Facts& f, const std::string& ref,
   // decision, quoted at every level of detail (a claim a model can check);
   // else, with room, the first comment the change adds in code.
   if (const RationaleNote* note = argued_note(f)) {
-    t += fmt::format("argued comment in {}:{}: \"{}\"\n", one_line(note->path, 90),
-                     note->start_line,
-                     one_line(note->text, detail >= 3 ? 220 : detail == 2 ? 140 : 100));
+    t +=
+        fmt::format("argued comment in {}:{}: \"{}\"\n", one_line(note->path, 90), note->start_line,
+                    one_line(note->text, detail >= 3   ? 220
+                                         : detail == 2 ? 140
+                                                       : 100));
   } else if (detail >= 2) {
     for (const auto& note : f.rationale) {
       auto r = f.roles.find(note.path);
@@ -263,8 +265,9 @@ Prompt build_triage_prompt(std::string_view repo, std::string_view day, int batc
   for (const auto& in : inputs) h.add(in.change->sha);
   // A busy day's other parts, by title only: what this part is compared with.
   if (!other_parts.empty()) {
-    data += "Other PRs of this day, judged in the other parts (for comparison only; do not "
-            "judge them here):\n";
+    data +=
+        "Other PRs of this day, judged in the other parts (for comparison only; do not "
+        "judge them here):\n";
     size_t used = 0;
     for (const auto& line : other_parts) {
       std::string l = one_line(line, 110);
@@ -286,8 +289,7 @@ Prompt build_triage_prompt(std::string_view repo, std::string_view day, int batc
       batches > 1 ? fmt::format(", part {} of {} (a busy day is split; judge on the same scale)",
                                 batch, batches)
                   : std::string(),
-      batches > 1 ? "in this part" : "merged that day",
-      inputs.size());
+      batches > 1 ? "in this part" : "merged that day", inputs.size());
   p.user += fmt::format("<<<UNTRUSTED {}\n{}UNTRUSTED>>> {}\n\n", fence, data, fence);
   p.user += std::string(triage_text::kFormat);
   p.max_tokens = triage_completion_budget(inputs.size());

@@ -29,8 +29,8 @@ std::string change_url(const std::string& base, const Change& c) {
 }
 
 size_t unavailable_files(const Change& c) {
-  return static_cast<size_t>(std::count_if(c.files.begin(), c.files.end(),
-                                           [](const FileChange& f) { return !f.unavailable.empty(); }));
+  return static_cast<size_t>(std::count_if(
+      c.files.begin(), c.files.end(), [](const FileChange& f) { return !f.unavailable.empty(); }));
 }
 
 struct Pending {

@@ -57,8 +57,8 @@ struct IngestReport {
   // when none: the clone is shallow and history stops there.
   std::string shallow_boundary;
   UnixSeconds shallow_boundary_at = 0;  // its merge time
-  size_t deepened = 0;  // older changes stored below a former boundary (the clone was deepened)
-  size_t filled = 0;    // former boundaries rewritten with their diff
+  size_t deepened = 0;     // older changes stored below a former boundary (the clone was deepened)
+  size_t filled = 0;       // former boundaries rewritten with their diff
   size_t unavailable = 0;  // files stored without their diff (FileChange::unavailable)
   size_t completed = 0;    // stored changes read again and rewritten with files they lacked
 };

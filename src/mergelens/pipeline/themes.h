@@ -8,12 +8,11 @@
 // taken a place at a time across the days, each with the changes threaded to
 // it in the window, until the prompt's budget (~30k estimated tokens) is
 // used. Links to changes merged after the window are not shown: a window's
-// request is what was known when it closed. Answers are cached by the request (an unchanged window makes no
-// request on a re-run), and the call goes through the same client, ledger
-// and limits as the triage. An answer naming a change that is not a
-// candidate loses that change; an unusable answer is asked once more, and
-// if it is still unusable nothing is stored: the pages keep the offline
-// themes (report/themes.h) and say so.
+// request is what was known when it closed. Answers are cached by the request (an unchanged window
+// makes no request on a re-run), and the call goes through the same client, ledger and limits as
+// the triage. An answer naming a change that is not a candidate loses that change; an unusable
+// answer is asked once more, and if it is still unusable nothing is stored: the pages keep the
+// offline themes (report/themes.h) and say so.
 #pragma once
 
 #include <cstdint>
@@ -39,8 +38,9 @@ struct ThemeOptions {
   size_t per_day = 8;  // places taken from each day at most
   size_t budget = kThemePromptBudget;
   size_t max_themes = 12;
-  bool force = false;    // ask again even when the answer is cached
-  std::string dump_dir;  // when set, ask nothing: write the request to DIR/themes-LABEL.request.json
+  bool force = false;  // ask again even when the answer is cached
+  std::string
+      dump_dir;  // when set, ask nothing: write the request to DIR/themes-LABEL.request.json
 };
 
 struct ThemeReport {

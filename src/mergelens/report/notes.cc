@@ -28,14 +28,15 @@ std::string section_of(std::string_view kind) {
   return "other";
 }
 
-constexpr std::string_view kSectionOrder[] = {"models",      "features", "performance", "fixes",
-                                              "refactoring", "other",    "reverts",     "maintenance"};
+constexpr std::string_view kSectionOrder[] = {
+    "models", "features", "performance", "fixes", "refactoring", "other", "reverts", "maintenance"};
 
 // Whether a theme gets a line of its own in the sections: something in it
 // is worth reading or important (a routine change, CI, docs are counted).
 bool listed(const Theme& t, const std::vector<Entry>& entries) {
   if (!t.substantive) return false;
-  return std::ranges::any_of(t.entries, [&](size_t i) { return entries[i].change.verdict != "skip"; });
+  return std::ranges::any_of(t.entries,
+                             [&](size_t i) { return entries[i].change.verdict != "skip"; });
 }
 
 }  // namespace
@@ -113,7 +114,9 @@ Result<Notes> draft_notes(Store& store, const RepoRecord& repo, const NotesRange
     s->lines.push_back(t);
   }
   std::ranges::stable_sort(n.sections, [](const NotesSection& a, const NotesSection& b) {
-    auto pos = [](const std::string& k) { return std::ranges::find(kSectionOrder, k) - kSectionOrder; };
+    auto pos = [](const std::string& k) {
+      return std::ranges::find(kSectionOrder, k) - kSectionOrder;
+    };
     return pos(a.kind) < pos(b.kind);
   });
 

@@ -67,13 +67,13 @@ struct Notes {
   std::string repo, web_base;  // the repository's name and https://github.com/o/r (may be empty)
   std::string from, to;        // NotesRange labels
   std::string lang;
-  std::vector<Entry> entries;  // every change of the range passing the filter, most worth first
-  size_t left_out = 0;         // changes of the range the filter left out
-  Themes themes;               // every entry in one theme
-  std::vector<size_t> highlights;      // indexes into themes.themes
-  std::vector<NotesSection> sections;  // the other listed themes, by kind
-  size_t unlisted = 0;                 // entries neither highlighted nor in a section
-  size_t unlisted_skips = 0;           // of them, skip verdicts
+  std::vector<Entry> entries;      // every change of the range passing the filter, most worth first
+  size_t left_out = 0;             // changes of the range the filter left out
+  Themes themes;                   // every entry in one theme
+  std::vector<size_t> highlights;  // indexes into themes.themes
+  std::vector<NotesSection> sections;               // the other listed themes, by kind
+  size_t unlisted = 0;                              // entries neither highlighted nor in a section
+  size_t unlisted_skips = 0;                        // of them, skip verdicts
   std::vector<std::pair<size_t, Visible>> visible;  // changed flags, env vars, public API
   // New contributors are listed only when the store knows the repository's
   // history before the range (its whole first-parent history, or a year

@@ -30,19 +30,19 @@ struct Theme {
   std::string title;            // in the entries' language
   std::string highlight;        // one line; may be empty (offline single changes)
   std::vector<size_t> entries;  // indexes into the entries, most important first
-  std::string kind;  // "model"; offline: "thread", "series", "topic" or "single"
-  std::string tag;   // the section it belongs in: its best member's kind tag, else ""
-  bool reverted = false;  // a member was reverted in the window and not re-landed
-  bool substantive = false;  // a member is a close or selective read or of importance 5+
+  std::string kind;             // "model"; offline: "thread", "series", "topic" or "single"
+  std::string tag;              // the section it belongs in: its best member's kind tag, else ""
+  bool reverted = false;        // a member was reverted in the window and not re-landed
+  bool substantive = false;     // a member is a close or selective read or of importance 5+
 };
 
 struct Themes {
-  std::string source;  // "model", "analysis", or "per_pr" (single_themes)
-  std::string model;   // the model's name (source "model")
-  UnixSeconds at = 0;  // when the model's themes were stored
-  std::vector<Theme> themes;      // by rank; every entry in exactly one theme
-  std::vector<int> rank_of;       // per entry: its theme's rank
-  size_t model_left_out = 0;      // entries the model's themes did not name (in offline ones)
+  std::string source;         // "model", "analysis", or "per_pr" (single_themes)
+  std::string model;          // the model's name (source "model")
+  UnixSeconds at = 0;         // when the model's themes were stored
+  std::vector<Theme> themes;  // by rank; every entry in exactly one theme
+  std::vector<int> rank_of;   // per entry: its theme's rank
+  size_t model_left_out = 0;  // entries the model's themes did not name (in offline ones)
 };
 
 // The themes of `entries` (a window's, in their reading order; `lang` as

@@ -16,9 +16,12 @@ namespace {
 
 int strength(const ThreadNote& n) {
   const std::string& r = n.relation;
-  return r == "reverts" ? 0 : r == "relands" ? 1 : r == "fixes" ? 2 : r == "follow_up" ? 3
-         : r == "series"  ? 4
-                          : 5;
+  return r == "reverts"     ? 0
+         : r == "relands"   ? 1
+         : r == "fixes"     ? 2
+         : r == "follow_up" ? 3
+         : r == "series"    ? 4
+                            : 5;
 }
 
 int days_apart(UnixSeconds a, UnixSeconds b) {
@@ -55,9 +58,8 @@ Result<std::map<std::int64_t, std::vector<ThreadNote>>> thread_notes(
     if (want.contains(e.to.id)) out[e.to.id].push_back({e.relation, true, e.from, e.detail});
   }
   for (auto& [id, notes] : out)
-    std::ranges::stable_sort(notes, [](const ThreadNote& a, const ThreadNote& b) {
-      return strength(a) < strength(b);
-    });
+    std::ranges::stable_sort(
+        notes, [](const ThreadNote& a, const ThreadNote& b) { return strength(a) < strength(b); });
   return out;
 }
 
@@ -105,7 +107,8 @@ nlohmann::json thread_json(std::string_view lang, std::string_view title, UnixSe
 }
 
 std::vector<std::vector<std::int64_t>> thread_groups(
-    std::span<const std::int64_t> ids, const std::map<std::int64_t, std::vector<ThreadNote>>& notes) {
+    std::span<const std::int64_t> ids,
+    const std::map<std::int64_t, std::vector<ThreadNote>>& notes) {
   std::map<std::int64_t, size_t> pos;
   for (size_t i = 0; i < ids.size(); ++i) pos.emplace(ids[i], i);
   std::vector<size_t> parent(ids.size());

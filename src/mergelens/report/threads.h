@@ -56,6 +56,7 @@ nlohmann::json thread_json(std::string_view lang, std::string_view title, UnixSe
 // `ids` join nothing): each group's ids in the order given; groups ordered
 // by their first member; a change without a link inside is a group of one.
 std::vector<std::vector<std::int64_t>> thread_groups(
-    std::span<const std::int64_t> ids, const std::map<std::int64_t, std::vector<ThreadNote>>& notes);
+    std::span<const std::int64_t> ids,
+    const std::map<std::int64_t, std::vector<ThreadNote>>& notes);
 
 }  // namespace mergelens::report

@@ -191,8 +191,8 @@ std::string CtagsReader::program() {
 }
 
 bool CtagsReader::reads(std::string_view p) {
-  for (std::string_view ext : {".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp",
-                               ".hxx", ".cu", ".cuh"})
+  for (std::string_view ext :
+       {".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".cu", ".cuh"})
     if (p.ends_with(ext)) return true;
   return false;
 }
@@ -268,8 +268,8 @@ Result<std::vector<CodeTag>> CtagsReader::tags(std::string_view path, std::strin
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (pid_ < 0)
       if (auto s = spawn(); !s) return std::unexpected(s.error());
-    nlohmann::json head = {{"command", "generate-tags"}, {"filename", path},
-                           {"size", content.size()}};
+    nlohmann::json head = {
+        {"command", "generate-tags"}, {"filename", path}, {"size", content.size()}};
     std::vector<CodeTag> out;
     bool done = false;
     // A path that is not UTF-8 (git allows any bytes) is sent with U+FFFD

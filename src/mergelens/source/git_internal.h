@@ -3,9 +3,9 @@
 
 #include <git2.h>
 
+#include <sys/types.h>
 #include <string>
 #include <vector>
-#include <sys/types.h>
 
 #include "mergelens/model/change.h"
 #include "mergelens/source/git_owned.h"

@@ -49,8 +49,8 @@ Result<void> PgStore::migrate() {
           // A database with tables but no version of ours belongs to someone else.
           auto other =
               pq("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
-                "current_schema() "
-                "AND table_name != 'mergelens_meta'");
+                 "current_schema() "
+                 "AND table_name != 'mergelens_meta'");
           if (auto r = other.step(); !r) return std::unexpected(r.error());
           if (other.i64(0) > 0)
             return fail(ErrorKind::kCorrupt, "{} holds tables of another program", where());
@@ -70,8 +70,8 @@ Result<void> PgStore::migrate() {
         if (have < known) {
           auto up =
               pq("INSERT INTO mergelens_meta(key, value) VALUES('schema_version', $1) ON CONFLICT "
-                "(key) "
-                "DO UPDATE SET value = excluded.value");
+                 "(key) "
+                 "DO UPDATE SET value = excluded.value");
           up.bind(1, std::to_string(known));
           if (auto r = up.run(); !r) return std::unexpected(r.error());
         }

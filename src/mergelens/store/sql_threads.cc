@@ -9,8 +9,8 @@
 
 namespace mergelens {
 
-Result<std::vector<std::pair<std::string, std::string>>> SqlStore::added_files(
-    std::int64_t repo_id, UnixSeconds since) {
+Result<std::vector<std::pair<std::string, std::string>>> SqlStore::added_files(std::int64_t repo_id,
+                                                                               UnixSeconds since) {
   auto st =
       q("SELECT c.sha, f.path FROM changes c JOIN change_files f ON f.change_id = c.id "
         "WHERE c.repo_id = $1 AND c.open = 0 AND c.merged_at >= $2 AND f.status = 'added' "

@@ -121,8 +121,8 @@ nlohmann::json digest_item(const Site& site, const DigestEntry& e) {
     it["triage_moved_text"] = triage_moved_text(site.lang, *e.triage);
   it["triage_rank"] = e.triage ? nlohmann::json(e.triage->rank) : nlohmann::json(nullptr);
   // The changes it belongs with, as one line ("part 2 of 3 (with #12); reverted by #130").
-  it["thread_line"] = clean_text(
-      fmt::format("{}", fmt::join(e.thread_text, site.lang == Lang::kEn ? "; " : "；")));
+  it["thread_line"] =
+      clean_text(fmt::format("{}", fmt::join(e.thread_text, site.lang == Lang::kEn ? "; " : "；")));
   // Numbers repeat across repositories: their anchors name the repository.
   it["anchor"] = site.all() ? fmt::format("pr-r{}-{}", e.change.repo_id, url_ref(e.change))
                             : "pr-" + url_ref(e.change);

@@ -159,11 +159,12 @@ Result<std::string> week_feed(const Site& site, std::string_view self) {
       themes += fmt::format(" ({})</li>", fmt::join(refs, ", "));
     }
     if (!themes.empty())
-      html += fmt::format("<h3>{}</h3><ol>{}</ol>",
-                          w.themes.source == "model"
-                              ? (en ? "Themes (chosen by a model)" : "本周主题（模型选出）")
-                              : (en ? "Themes (found by the analysis)" : "本周主题（静态分析归组）"),
-                          themes);
+      html +=
+          fmt::format("<h3>{}</h3><ol>{}</ol>",
+                      w.themes.source == "model"
+                          ? (en ? "Themes (chosen by a model)" : "本周主题（模型选出）")
+                          : (en ? "Themes (found by the analysis)" : "本周主题（静态分析归组）"),
+                      themes);
     for (const auto& g : w.close_by_tag) {
       html += fmt::format("<h3>{}</h3><ul>",
                           escape_html(g.tag.empty() ? (en ? "Untagged" : "未分类")

@@ -39,7 +39,7 @@ std::int64_t to_int(std::string_view s) {
 }
 
 int roman(std::string_view s) {
-  static const char* kNumerals[] = {"I",  "II",  "III", "IV", "V",   "VI",
+  static const char* kNumerals[] = {"I",   "II",   "III", "IV", "V",  "VI",
                                     "VII", "VIII", "IX",  "X",  "XI", "XII"};
   for (int i = 0; i < 12; ++i)
     if (s == kNumerals[i]) return i + 1;
@@ -59,13 +59,13 @@ std::int64_t strip_trailing_number(std::string& s) {
 // kinds every repository puts in brackets and the commonest verbs.
 std::set<std::string> topic_words(std::string_view text) {
   static const std::set<std::string, std::less<>> kCommon = {
-      "a",        "an",     "and",     "the",      "of",       "for",       "to",
-      "in",       "on",     "with",    "by",       "from",     "or",        "is",
-      "feature",  "feat",   "features", "bugfix",  "fix",      "fixes",     "bug",
-      "refactor", "ci",     "perf",    "misc",     "doc",      "docs",      "test",
-      "tests",    "hotfix", "chore",   "build",    "core",     "enhancement", "improvement",
-      "optimize", "opt",    "wip",     "draft",    "support",  "add",       "remove",
-      "update",   "use",    "n",       "part",     "model",    "models",    "kernel",
+      "a",        "an",     "and",      "the",         "of",           "for",         "to",
+      "in",       "on",     "with",     "by",          "from",         "or",          "is",
+      "feature",  "feat",   "features", "bugfix",      "fix",          "fixes",       "bug",
+      "refactor", "ci",     "perf",     "misc",        "doc",          "docs",        "test",
+      "tests",    "hotfix", "chore",    "build",       "core",         "enhancement", "improvement",
+      "optimize", "opt",    "wip",      "draft",       "support",      "add",         "remove",
+      "update",   "use",    "n",        "part",        "model",        "models",      "kernel",
       "kernels",  "new",    "bugfixes", "refactoring", "optimization", "performance"};
   std::set<std::string> out;
   std::string word;
@@ -133,7 +133,8 @@ std::optional<SeriesMarker> series_marker(std::string_view title_in) {
   std::string title(title_in);
   strip_trailing_number(title);
   // [3/5] (3/5) [3/N]; "3/5:" at the start; "part 3", "part 3 of 5", "part III"; (III).
-  static const RE2 bracket("(?i)^(.*?)[\\[(（]\\s*(\\d{1,2})\\s*/\\s*(\\d{1,2}|n)\\s*[\\])）](.*)$");
+  static const RE2 bracket(
+      "(?i)^(.*?)[\\[(（]\\s*(\\d{1,2})\\s*/\\s*(\\d{1,2}|n)\\s*[\\])）](.*)$");
   static const RE2 leading("(?i)^()\\s*(\\d{1,2})\\s*/\\s*(\\d{1,2}|n)\\s*[:：\\-](.*)$");
   static const RE2 part(
       "(?i)^(.*?)[\\[(]?\\bpart\\s*[-#]?\\s*(\\d{1,2}|[ivx]{1,4})\\b(?:\\s*(?:/|of)\\s*(\\d{1,2}|"
@@ -153,7 +154,8 @@ std::optional<SeriesMarker> series_marker(std::string_view title_in) {
   };
   if (RE2::FullMatch(title, bracket, &head, &a, &b, &tail) ||
       RE2::FullMatch(title, leading, &head, &a, &b, &tail))
-    return finish(static_cast<int>(to_int(a)), b == "n" || b == "N" ? 0 : static_cast<int>(to_int(b)));
+    return finish(static_cast<int>(to_int(a)),
+                  b == "n" || b == "N" ? 0 : static_cast<int>(to_int(b)));
   if (RE2::FullMatch(title, part, &head, &a, &b, &tail)) {
     int p = static_cast<int>(to_int(a));
     if (p == 0) {
@@ -194,9 +196,11 @@ std::optional<TitleAct> title_act(std::string_view title_in) {
   static const RE2 revert(
       "(?i)^(?:\\[[^\\]]{0,40}\\]\\s*)*(?:revert(?:s|ed)?\\b|回滚|回退|撤销)\\s*[:：]?\\s*(.*)$");
   static const RE2 revert_tag(
-      "(?i)^(?:\\[[^\\]]{0,40}\\]\\s*)*\\[\\s*revert\\s*\\](?:\\s*\\[[^\\]]{0,40}\\])*\\s*[:：]?\\s*(.*)$");
+      "(?i)^(?:\\[[^\\]]{0,40}\\]\\s*)*\\[\\s*revert\\s*\\](?:\\s*\\[[^\\]]{0,40}\\])*\\s*[:：]?"
+      "\\s*(.*)$");
   static const RE2 reland(
-      "(?i)^(?:\\[[^\\]]{0,40}\\]\\s*)*(?:\\[\\s*re-?land\\s*\\]\\s*[:：]?\\s*|(?:re-?land(?:ed|ing)?|"
+      "(?i)^(?:\\[[^\\]]{0,40}\\]\\s*)*(?:\\[\\s*re-?land\\s*\\]\\s*[:：]?\\s*|(?:re-?land(?:ed|"
+      "ing)?|"
       "reapply|re-apply|re-?submit(?:ted)?|redo|reintroduce|re-introduce)\\b\\s*[:：]?\\s*)(.*)$");
   static const RE2 weak(
       "(?i)^(?:\\[[^\\]]{0,40}\\]\\s*)*(?:restore|bring back)\\b\\s*[:：]?\\s*(.*)$");
@@ -239,16 +243,20 @@ std::optional<TitleAct> title_act(std::string_view title_in) {
   return act;
 }
 
-std::string link_phrase(std::string_view lang, std::string_view r, bool later,
-                        std::string_view ref, std::string_view detail, int days) {
+std::string link_phrase(std::string_view lang, std::string_view r, bool later, std::string_view ref,
+                        std::string_view detail, int days) {
   const bool en = lang == "en";
   std::string t;
-  if (days == 0) t = en ? " on the same day" : "同日";
-  else if (days == 1) t = en ? (later ? " the next day" : " the day before") : (later ? "次日" : "前一日");
-  else if (days > 1) t = en ? fmt::format(" {} days {}", days, later ? "later" : "earlier")
-                            : fmt::format("{} 天{}", days, later ? "后" : "前");
+  if (days == 0)
+    t = en ? " on the same day" : "同日";
+  else if (days == 1)
+    t = en ? (later ? " the next day" : " the day before") : (later ? "次日" : "前一日");
+  else if (days > 1)
+    t = en ? fmt::format(" {} days {}", days, later ? "later" : "earlier")
+           : fmt::format("{} 天{}", days, later ? "后" : "前");
   if (r == "reverts")
-    return later ? (en ? fmt::format("reverted by {}{}", ref, t) : fmt::format("{}被 {} 撤销", t, ref))
+    return later ? (en ? fmt::format("reverted by {}{}", ref, t)
+                       : fmt::format("{}被 {} 撤销", t, ref))
                  : (en ? fmt::format("reverts {}", ref) : fmt::format("撤销 {}", ref));
   if (r == "relands")
     return later ? (en ? fmt::format("re-landed by {}{}", ref, t)
@@ -388,7 +396,8 @@ std::vector<ThreadLink> find_thread_links(const Change& change,
   auto earlier = [&](size_t i) {
     const auto& c = all[i];
     if (lower_ascii(c.sha) == self) return false;
-    return c.merged_at < change.merged_at || (c.merged_at == change.merged_at && c.sha < change.sha);
+    return c.merged_at < change.merged_at ||
+           (c.merged_at == change.merged_at && c.sha < change.sha);
   };
   std::set<size_t> linked;
   auto link = [&](size_t i, std::string relation, std::string detail) {
@@ -505,9 +514,8 @@ std::vector<ThreadLink> find_thread_links(const Change& change,
     if (r != FileRole::kCore && r != FileRole::kKernel && r != FileRole::kModel &&
         r != FileRole::kTest)
       continue;
-    const std::string& path = f.status == FileStatus::kRenamed && !f.old_path.empty()
-                                  ? f.old_path
-                                  : f.path;
+    const std::string& path =
+        f.status == FileStatus::kRenamed && !f.old_path.empty() ? f.old_path : f.path;
     auto* adders = index.added(path);
     if (!adders) continue;
     for (auto it = adders->rbegin(); it != adders->rend(); ++it) {
@@ -522,9 +530,12 @@ std::vector<ThreadLink> find_thread_links(const Change& change,
     link(recent[i].first, "builds_on", recent[i].second);
   // Strongest first, each relation by its earlier change's merge order (newest first).
   auto rank = [](const std::string& r) {
-    return r == "reverts" ? 0 : r == "relands" ? 1 : r == "fixes" ? 2 : r == "follow_up" ? 3
-           : r == "series"  ? 4
-                            : 5;
+    return r == "reverts"     ? 0
+           : r == "relands"   ? 1
+           : r == "fixes"     ? 2
+           : r == "follow_up" ? 3
+           : r == "series"    ? 4
+                              : 5;
   };
   std::ranges::stable_sort(links, [&](const ThreadLink& a, const ThreadLink& b) {
     return rank(a.relation) < rank(b.relation);

@@ -34,8 +34,8 @@ namespace mergelens {
 // ("[3/N]": total 0), or a Roman numeral ("(III)").
 struct SeriesMarker {
   int part = 0;
-  int total = 0;      // 0 when the title does not say ("n", "N", Roman numerals)
-  std::string stem;   // the title without the marker and the trailing "(#N)"
+  int total = 0;     // 0 when the title does not say ("n", "N", Roman numerals)
+  std::string stem;  // the title without the marker and the trailing "(#N)"
 };
 std::optional<SeriesMarker> series_marker(std::string_view title);
 
