@@ -14,16 +14,13 @@
 
 #include "mergelens/guide/phrases.h"
 #include "mergelens/guide/prose.h"
-#include "mergelens/pipeline/analyze.h"
-#include "mergelens/pipeline/ingest.h"
-#include "mergelens/pipeline/write.h"
+#include "offline_guide_fixture.h"
 #include "test_helpers.h"
 
 namespace mergelens {
 namespace {
 
 using testing::GitRepo;
-using testing::TempDir;
 
 constexpr const char* kEnvs = R"(class Envs:
     SGLANG_OPT_FREE_SLOTS = EnvBool(True)
@@ -131,11 +128,9 @@ std::string lines(const std::string& stem, int n) {
   return out;
 }
 
-class OfflineChecked : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    GitRepo repo(*dir_ / "work");
+class OfflineChecked : public testing::OfflineGuideFixture<OfflineChecked> {
+ public:
+  static void write_history(GitRepo& repo) {
     repo.run("remote add origin git@github.com:o/r.git");
     repo.write("pkg/envs.py", kEnvs);
     repo.write("pkg/cache.py", kCache);
@@ -236,68 +231,9 @@ class OfflineChecked : public ::testing::Test {
                "class Envs:\n    SGLANG_OPT_FREE_SLOTS = EnvBool(False)\n"
                "    SGLANG_WINDOW_SLOTS = EnvInt(4)\n\n\nenvs = Envs()\n");
     repo.commit("Turn slot freeing off by default (#313)", "2026-09-02T21:00:00Z");
-
-    auto s = open_sqlite_store(*dir_ / "db.sqlite");
-    ASSERT_TRUE(s);
-    store_ = s->release();
-    IngestOptions io;
-    io.repo_path = repo.path();
-    ASSERT_TRUE(ingest(*store_, io, nullptr));
-    auto r = resolve_repo(*store_, "");
-    ASSERT_TRUE(r);
-    repo_ = new RepoRecord(*r);
-    ASSERT_TRUE(analyze(*store_, *repo_, AnalyzeOptions{}, nullptr));
-    WriteOptions w;
-    w.langs = {"zh", "en"};
-    ASSERT_TRUE(write_guides(*store_, *repo_, w, nullptr));
   }
 
-  static void TearDownTestSuite() {
-    delete store_;
-    delete repo_;
-    delete dir_;
-    store_ = nullptr;
-    repo_ = nullptr;
-    dir_ = nullptr;
-  }
-
-  static std::int64_t id(std::int64_t number) {
-    auto c = store_->get_change_by_number(repo_->id, number);
-    EXPECT_TRUE(c && *c) << "#" << number;
-    return c && *c ? (**c).id : 0;
-  }
-  static Facts facts(std::int64_t number) {
-    auto f = store_->get_facts(id(number));
-    EXPECT_TRUE(f && *f) << "#" << number;
-    return f && *f ? **f : Facts{};
-  }
-  static Guide guide(std::int64_t number, const std::string& lang) {
-    auto g = store_->get_guide(id(number), lang);
-    EXPECT_TRUE(g && *g) << "#" << number << " " << lang;
-    return g && *g ? **g : Guide{};
-  }
-
-  // Every published sentence of a guide, one per item.
-  static std::vector<std::string> sentences(const Guide& g) {
-    std::vector<std::string> out = {g.headline, g.summary,  g.verdict_text,      g.why,
-                                    g.digest,   g.audience, g.importance.reason, g.insight.reason};
-    for (const auto& f : g.focus) {
-      out.push_back(f.question);
-      out.push_back(f.why);
-    }
-    for (const auto* v :
-         {&g.design_decisions, &g.questions, &g.number_cautions, &g.body_vs_code, &g.gaps})
-      out.insert(out.end(), v->begin(), v->end());
-    for (const auto& a : g.advice) out.push_back(a.text);
-    for (const auto& s : g.skim) out.push_back(s.path + " " + s.reason);
-    return out;
-  }
-  static std::string all_text(std::int64_t number) {
-    std::string out;
-    for (const char* lang : {"zh", "en"})
-      for (const auto& s : sentences(guide(number, lang))) out += s + "\n";
-    return out;
-  }
+ protected:
   static bool has_signal(const Facts& f, std::string_view kind) {
     return std::any_of(f.signals.begin(), f.signals.end(),
                        [&](const Signal& s) { return s.kind == kind && s.added; });
@@ -305,15 +241,7 @@ class OfflineChecked : public ::testing::Test {
   static bool has_tag(const Facts& f, std::string_view name) {
     return std::any_of(f.tags.begin(), f.tags.end(), [&](const Tag& t) { return t.name == name; });
   }
-
-  static TempDir* dir_;
-  static Store* store_;
-  static RepoRecord* repo_;
 };
-
-TempDir* OfflineChecked::dir_ = nullptr;
-Store* OfflineChecked::store_ = nullptr;
-RepoRecord* OfflineChecked::repo_ = nullptr;
 
 TEST_F(OfflineChecked, ASwitchThatExistedBeforeIsNeverCalledNewAndTheRealFixCarriesTheGuide) {
   const std::string text = all_text(301);

@@ -17,17 +17,14 @@
 #include "mergelens/analysis/code/definition_fates.h"
 #include "mergelens/analysis/code/switches.h"
 #include "mergelens/analysis/text/text_facts.h"
-#include "mergelens/pipeline/analyze.h"
-#include "mergelens/pipeline/ingest.h"
-#include "mergelens/pipeline/write.h"
 #include "mergelens/source/ctags.h"
+#include "offline_guide_fixture.h"
 #include "test_helpers.h"
 
 namespace mergelens {
 namespace {
 
 using testing::GitRepo;
-using testing::TempDir;
 
 constexpr const char* kMoe = R"(class MoeMethod:
     def apply(self, x, bias):
@@ -84,11 +81,12 @@ class BatchBuilder:
         return self.layers
 )";
 
-class OfflineFates : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    GitRepo repo(*dir_ / "work");
+class OfflineFates : public testing::OfflineGuideFixture<OfflineFates> {
+ public:
+  static constexpr testing::GuideParts kGuideParts{
+      .audience = false, .body_vs_code = false, .skim = false, .tags = true};
+
+  static void write_history(GitRepo& repo) {
     repo.write("pkg/__init__.py", "");
     repo.write("pkg/moe.py", kMoe);
     repo.write("pkg/threads.py", kThreads);
@@ -180,79 +178,19 @@ class OfflineFates : public ::testing::Test {
                "from pkg.observer import grid\n\n\ndef main():\n    return grid(2.0)\n\n\n"
                "if __name__ == \"__main__\":\n    main()\n");
     repo.commit("[Examples] GLM MXFP4 (#411)", "2026-09-02T18:00:00Z");
-
-    auto s = open_sqlite_store(*dir_ / "db.sqlite");
-    ASSERT_TRUE(s);
-    store_ = s->release();
-    IngestOptions io;
-    io.repo_path = repo.path();
-    ASSERT_TRUE(ingest(*store_, io, nullptr));
-    auto r = resolve_repo(*store_, "");
-    ASSERT_TRUE(r);
-    repo_ = new RepoRecord(*r);
-    ASSERT_TRUE(analyze(*store_, *repo_, AnalyzeOptions{}, nullptr));
-    WriteOptions w;
-    w.langs = {"zh", "en"};
-    ASSERT_TRUE(write_guides(*store_, *repo_, w, nullptr));
   }
 
-  static void TearDownTestSuite() {
-    delete store_;
-    delete repo_;
-    delete dir_;
-    store_ = nullptr;
-    repo_ = nullptr;
-    dir_ = nullptr;
-  }
-
+ protected:
   void SetUp() override {
     if (!CtagsReader::start()) GTEST_SKIP() << "built without universal-ctags";
   }
 
-  static std::int64_t id(std::int64_t number) {
-    auto c = store_->get_change_by_number(repo_->id, number);
-    EXPECT_TRUE(c && *c) << "#" << number;
-    return c && *c ? (**c).id : 0;
-  }
-  static Facts facts(std::int64_t number) {
-    auto f = store_->get_facts(id(number));
-    EXPECT_TRUE(f && *f) << "#" << number;
-    return f && *f ? **f : Facts{};
-  }
-  static Guide guide(std::int64_t number, const std::string& lang) {
-    auto g = store_->get_guide(id(number), lang);
-    EXPECT_TRUE(g && *g) << "#" << number << " " << lang;
-    return g && *g ? **g : Guide{};
-  }
-  static std::string all_text(std::int64_t number) {
-    std::string out;
-    for (const char* lang : {"zh", "en"}) {
-      const Guide g = guide(number, lang);
-      for (const auto& s : {g.headline, g.summary, g.verdict_text, g.why, g.digest,
-                            g.importance.reason, g.insight.reason})
-        out += s + "\n";
-      for (const auto& f : g.focus) out += f.question + "\n" + f.why + "\n";
-      for (const auto* v : {&g.design_decisions, &g.questions, &g.number_cautions, &g.gaps})
-        for (const auto& s : *v) out += s + "\n";
-      for (const auto& a : g.advice) out += a.text + "\n";
-      for (const auto& t : g.tags) out += "tag:" + t + "\n";
-    }
-    return out;
-  }
   static const Definition* def(const Facts& f, std::string_view name) {
     for (const auto& d : f.definitions)
       if (d.name == name) return &d;
     return nullptr;
   }
-
-  static TempDir* dir_;
-  static Store* store_;
-  static RepoRecord* repo_;
 };
-
-TempDir* OfflineFates::dir_ = nullptr;
-Store* OfflineFates::store_ = nullptr;
-RepoRecord* OfflineFates::repo_ = nullptr;
 
 TEST_F(OfflineFates, ANestedDefIsNoRemovedApiButItsFunctionChanged) {
   const Facts f = facts(401);

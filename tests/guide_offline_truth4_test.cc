@@ -12,16 +12,13 @@
 
 #include "mergelens/analysis/code/definition_fates.h"
 #include "mergelens/guide/offline_parts.h"
-#include "mergelens/pipeline/analyze.h"
-#include "mergelens/pipeline/ingest.h"
-#include "mergelens/pipeline/write.h"
+#include "offline_guide_fixture.h"
 #include "test_helpers.h"
 
 namespace mergelens {
 namespace {
 
 using testing::GitRepo;
-using testing::TempDir;
 
 // The code between the backticks of a quote; fails the test when the quote
 // is not exactly one span.
@@ -150,11 +147,11 @@ constexpr const char* kMath = R"(def pad_to_multiple(x, m):
     return (x + m - 1) // m * m
 )";
 
-class OfflineTruth4 : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    GitRepo repo(*dir_ / "work");
+class OfflineTruth4 : public testing::OfflineGuideFixture<OfflineTruth4> {
+ public:
+  static constexpr testing::GuideParts kGuideParts{.skim = false};
+
+  static void write_history(GitRepo& repo) {
     repo.run("remote add origin git@github.com:o/r.git");
     repo.write("pkg/utils.py", kUtils);
     repo.write("pkg/layers/moe_rocm.py", "def moe(x, w):\n    return x @ w\n");
@@ -188,70 +185,8 @@ class OfflineTruth4 : public ::testing::Test {
         "Speed up the decode attention kernel for sliding-window layers on ROCm GPUs (#504)\n\n"
         "Decode is 1.9x faster on MI300X with Llama-3.1-8B.",
         "2026-09-02T12:00:00Z");
-
-    auto s = open_sqlite_store(*dir_ / "db.sqlite");
-    ASSERT_TRUE(s);
-    store_ = s->release();
-    IngestOptions io;
-    io.repo_path = repo.path();
-    ASSERT_TRUE(ingest(*store_, io, nullptr));
-    auto r = resolve_repo(*store_, "");
-    ASSERT_TRUE(r);
-    repo_ = new RepoRecord(*r);
-    ASSERT_TRUE(analyze(*store_, *repo_, AnalyzeOptions{}, nullptr));
-    WriteOptions w;
-    w.langs = {"zh", "en"};
-    ASSERT_TRUE(write_guides(*store_, *repo_, w, nullptr));
   }
-
-  static void TearDownTestSuite() {
-    delete store_;
-    delete repo_;
-    delete dir_;
-    store_ = nullptr;
-    repo_ = nullptr;
-    dir_ = nullptr;
-  }
-
-  static std::int64_t id(std::int64_t number) {
-    auto c = store_->get_change_by_number(repo_->id, number);
-    EXPECT_TRUE(c && *c) << "#" << number;
-    return c && *c ? (**c).id : 0;
-  }
-  static Facts facts(std::int64_t number) {
-    auto f = store_->get_facts(id(number));
-    EXPECT_TRUE(f && *f) << "#" << number;
-    return f && *f ? **f : Facts{};
-  }
-  static Guide guide(std::int64_t number, const std::string& lang) {
-    auto g = store_->get_guide(id(number), lang);
-    EXPECT_TRUE(g && *g) << "#" << number << " " << lang;
-    return g && *g ? **g : Guide{};
-  }
-  static std::string all_text(std::int64_t number) {
-    std::string out;
-    for (const char* lang : {"zh", "en"}) {
-      const Guide g = guide(number, lang);
-      for (const auto& s : {g.headline, g.summary, g.verdict_text, g.why, g.digest, g.audience,
-                            g.importance.reason, g.insight.reason})
-        out += s + "\n";
-      for (const auto& f : g.focus) out += f.question + "\n" + f.why + "\n";
-      for (const auto* v :
-           {&g.design_decisions, &g.questions, &g.number_cautions, &g.body_vs_code, &g.gaps})
-        for (const auto& s : *v) out += s + "\n";
-      for (const auto& a : g.advice) out += a.text + "\n";
-    }
-    return out;
-  }
-
-  static TempDir* dir_;
-  static Store* store_;
-  static RepoRecord* repo_;
 };
-
-TempDir* OfflineTruth4::dir_ = nullptr;
-Store* OfflineTruth4::store_ = nullptr;
-RepoRecord* OfflineTruth4::repo_ = nullptr;
 
 TEST_F(OfflineTruth4, AHelperMovedToAnotherFileIsNotDeadNorNew) {
   const Facts f = facts(501);

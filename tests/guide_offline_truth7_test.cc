@@ -11,33 +11,17 @@
 #include <algorithm>
 
 #include "mergelens/analysis/code/definition_fates.h"
-#include "mergelens/pipeline/analyze.h"
-#include "mergelens/pipeline/ingest.h"
-#include "mergelens/pipeline/write.h"
+#include "offline_guide_fixture.h"
 #include "test_helpers.h"
 
 namespace mergelens {
 namespace {
 
 using testing::GitRepo;
-using testing::TempDir;
 
-constexpr const char* kValidate = R"(import json
-
-from .micro import fused_names, is_micro
-
-__all__ = ["validate_scheme", "load_index"]
-
-
-def validate_scheme(scheme):
-    # treat strings as preset schemes
-    if isinstance(scheme, str):
-        name, scheme = scheme, preset(scheme)
-    else:
-        name = "group_0"
-
-    # weights must be given
-    if scheme.weights is None:
+// The checks of one scheme: the same lines before and after #701 moves them
+// into _validate_scheme.
+constexpr const char* kSchemeChecks = R"(    if scheme.weights is None:
         raise ValueError("weights must be given")
 
     # static observers only
@@ -53,7 +37,25 @@ def validate_scheme(scheme):
 
     if len(scheme.targets) == 0:
         scheme.targets.append("Linear")
-    return name, scheme
+)";
+
+const std::string kValidate = R"(import json
+
+from .micro import fused_names, is_micro
+
+__all__ = ["validate_scheme", "load_index"]
+
+
+def validate_scheme(scheme):
+    # treat strings as preset schemes
+    if isinstance(scheme, str):
+        name, scheme = scheme, preset(scheme)
+    else:
+        name = "group_0"
+
+    # weights must be given
+)" + std::string(kSchemeChecks) +
+                              R"(    return name, scheme
 
 
 def load_index(files, scheme):
@@ -65,7 +67,7 @@ def load_index(files, scheme):
             return json.load(f)
 )";
 
-constexpr const char* kValidateAfter = R"(import json
+const std::string kValidateAfter = R"(import json
 
 from .micro import fused_names, has_micro
 
@@ -94,23 +96,7 @@ def validate_config(config, scheme, ignore):
 
 
 def _validate_scheme(scheme):
-    if scheme.weights is None:
-        raise ValueError("weights must be given")
-
-    # static observers only
-    if scheme.weights.observer in ("minmax", "mse"):
-        new_observer = "static_" + scheme.weights.observer
-        logger.warning("replacing the observer with %s", new_observer)
-        scheme.weights.observer = new_observer
-
-    input_dynamic = getattr(scheme, "input_dynamic", True)
-    output_dynamic = getattr(scheme, "output_dynamic", True)
-    if input_dynamic is not True or output_dynamic is not True:
-        raise ValueError("cannot calibrate activations")
-
-    if len(scheme.targets) == 0:
-        scheme.targets.append("Linear")
-
+)" + std::string(kSchemeChecks) + R"(
 
 def load_index(files, config):
     path = files.get("index")
@@ -176,16 +162,17 @@ class TestOther(unittest.TestCase):
         self.assertEqual(lookup([], set()), 0)
 )";
 
-constexpr const char* kMappings = R"(_llama_mappings = [
+// pkg/mappings.py: the Llama list, `gemma_lists`, the resolver and the
+// table, whose Gemma rows are `gemma_rows`. The rest is the same at the
+// parent and the merge.
+std::string mappings(std::string_view gemma_lists, std::string_view gemma_rows) {
+  return std::string(R"(_llama_mappings = [
     "input_layernorm",
     "post_attention_layernorm",
 ]
 
-_gemma_mappings = [
-    "input_layernorm",
-    "pre_feedforward_layernorm",
-]
-
+)") + std::string(gemma_lists) +
+         R"(
 
 def resolve(arch):
     mappings = MAPPINGS.get(arch)
@@ -199,46 +186,33 @@ def resolve(arch):
 
 MAPPINGS = {
     "LlamaForCausalLM": _llama_mappings,
-    "Gemma2ForCausalLM": _gemma_mappings,
-    "Gemma3ForCausalLM": _gemma_mappings,
+)" + std::string(gemma_rows) +
+         "}\n";
 }
-)";
 
-constexpr const char* kMappingsAfter = R"(_llama_mappings = [
+const std::string kMappings = mappings(R"(_gemma_mappings = [
     "input_layernorm",
-    "post_attention_layernorm",
+    "pre_feedforward_layernorm",
 ]
+)",
+                                       R"(    "Gemma2ForCausalLM": _gemma_mappings,
+    "Gemma3ForCausalLM": _gemma_mappings,
+)");
 
-_gemma2_mappings = [
+const std::string kMappingsAfter = mappings(R"(_gemma2_mappings = [
     "input_layernorm",
     "pre_feedforward_layernorm",
     "post_feedforward_layernorm",
     "post_attention_layernorm",
 ]
-
-
-def resolve(arch):
-    mappings = MAPPINGS.get(arch)
-    if mappings is None:
-        return []
-    out = []
-    for name in mappings:
-        out.append(name)
-    return out
-
-
-MAPPINGS = {
-    "LlamaForCausalLM": _llama_mappings,
-    "Gemma2ForCausalLM": _gemma2_mappings,
+)",
+                                            R"(    "Gemma2ForCausalLM": _gemma2_mappings,
     "Gemma3ForCausalLM": _llama_mappings,
-}
-)";
+)");
 
-class OfflineTruth7 : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    GitRepo repo(*dir_ / "work");
+class OfflineTruth7 : public testing::OfflineGuideFixture<OfflineTruth7> {
+ public:
+  static void write_history(GitRepo& repo) {
     repo.run("remote add origin git@github.com:o/r.git");
     repo.write("pkg/validate.py", kValidate);
     repo.write("pkg/pool.py", "def keys(blocks, layers=1, tp=1):\n    return []\n");
@@ -266,55 +240,8 @@ class OfflineTruth7 : public ::testing::Test {
 
     repo.write("pkg/mappings.py", kMappingsAfter);
     repo.commit("Map Gemma3 like Llama (#704)", "2026-09-02T12:00:00Z");
-
-    auto s = open_sqlite_store(*dir_ / "db.sqlite");
-    ASSERT_TRUE(s);
-    store_ = s->release();
-    IngestOptions io;
-    io.repo_path = repo.path();
-    ASSERT_TRUE(ingest(*store_, io, nullptr));
-    auto r = resolve_repo(*store_, "");
-    ASSERT_TRUE(r);
-    repo_ = new RepoRecord(*r);
-    ASSERT_TRUE(analyze(*store_, *repo_, AnalyzeOptions{}, nullptr));
-    WriteOptions w;
-    w.langs = {"zh", "en"};
-    ASSERT_TRUE(write_guides(*store_, *repo_, w, nullptr));
   }
-
-  static void TearDownTestSuite() {
-    delete store_;
-    delete repo_;
-    delete dir_;
-    store_ = nullptr;
-    repo_ = nullptr;
-    dir_ = nullptr;
-  }
-
-  static std::int64_t id(std::int64_t number) {
-    auto c = store_->get_change_by_number(repo_->id, number);
-    EXPECT_TRUE(c && *c) << "#" << number;
-    return c && *c ? (**c).id : 0;
-  }
-  static Facts facts(std::int64_t number) {
-    auto f = store_->get_facts(id(number));
-    EXPECT_TRUE(f && *f) << "#" << number;
-    return f && *f ? **f : Facts{};
-  }
-  static Guide guide(std::int64_t number, const std::string& lang) {
-    auto g = store_->get_guide(id(number), lang);
-    EXPECT_TRUE(g && *g) << "#" << number << " " << lang;
-    return g && *g ? **g : Guide{};
-  }
-
-  static TempDir* dir_;
-  static Store* store_;
-  static RepoRecord* repo_;
 };
-
-TempDir* OfflineTruth7::dir_ = nullptr;
-Store* OfflineTruth7::store_ = nullptr;
-RepoRecord* OfflineTruth7::repo_ = nullptr;
 
 // The line (1-based) of `needle` in `text`.
 std::int32_t line_of(std::string_view text, std::string_view needle) {

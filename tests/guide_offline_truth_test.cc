@@ -12,16 +12,13 @@
 #include "mergelens/analysis/judgment/scores.h"
 #include "mergelens/guide/phrases.h"
 #include "mergelens/guide/prose.h"
-#include "mergelens/pipeline/analyze.h"
-#include "mergelens/pipeline/ingest.h"
-#include "mergelens/pipeline/write.h"
+#include "offline_guide_fixture.h"
 #include "test_helpers.h"
 
 namespace mergelens {
 namespace {
 
 using testing::GitRepo;
-using testing::TempDir;
 
 constexpr const char* kMlp = R"(def mlp(x, w1, group_list):
     out = grouped_matmul(
@@ -76,11 +73,11 @@ constexpr const char* kMergeNew = R"(def merge_config(path, new_config):
         return existing_config
 )";
 
-class OfflineTruth : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    GitRepo repo(*dir_ / "work");
+class OfflineTruth : public testing::OfflineGuideFixture<OfflineTruth> {
+ public:
+  static constexpr testing::GuideParts kGuideParts{.advice = false, .skim = false};
+
+  static void write_history(GitRepo& repo) {
     repo.run("remote add origin git@github.com:o/r.git");
     repo.write("pkg/mlp.py", kMlp);
     repo.write("pkg/save.py", kMerge);
@@ -181,75 +178,16 @@ class OfflineTruth : public ::testing::Test {
         "Compile the traced forward (#413)\n\n"
         "A100, Llama-3.1-8B, bs=1 decode: 31.2 ms -> 24.9 ms per step.",
         "2026-09-02T21:00:00Z");
-
-    auto s = open_sqlite_store(*dir_ / "db.sqlite");
-    ASSERT_TRUE(s);
-    store_ = s->release();
-    IngestOptions io;
-    io.repo_path = repo.path();
-    ASSERT_TRUE(ingest(*store_, io, nullptr));
-    auto r = resolve_repo(*store_, "");
-    ASSERT_TRUE(r);
-    repo_ = new RepoRecord(*r);
-    ASSERT_TRUE(analyze(*store_, *repo_, AnalyzeOptions{}, nullptr));
-    WriteOptions w;
-    w.langs = {"zh", "en"};
-    ASSERT_TRUE(write_guides(*store_, *repo_, w, nullptr));
   }
 
-  static void TearDownTestSuite() {
-    delete store_;
-    delete repo_;
-    delete dir_;
-    store_ = nullptr;
-    repo_ = nullptr;
-    dir_ = nullptr;
-  }
-
-  static std::int64_t id(std::int64_t number) {
-    auto c = store_->get_change_by_number(repo_->id, number);
-    EXPECT_TRUE(c && *c) << "#" << number;
-    return c && *c ? (**c).id : 0;
-  }
-  static Facts facts(std::int64_t number) {
-    auto f = store_->get_facts(id(number));
-    EXPECT_TRUE(f && *f) << "#" << number;
-    return f && *f ? **f : Facts{};
-  }
-  static Guide guide(std::int64_t number, const std::string& lang) {
-    auto g = store_->get_guide(id(number), lang);
-    EXPECT_TRUE(g && *g) << "#" << number << " " << lang;
-    return g && *g ? **g : Guide{};
-  }
-  static std::string all_text(std::int64_t number) {
-    std::string out;
-    for (const char* lang : {"zh", "en"}) {
-      const Guide g = guide(number, lang);
-      for (const auto& s : {g.headline, g.summary, g.verdict_text, g.why, g.digest, g.audience,
-                            g.importance.reason, g.insight.reason})
-        out += s + "\n";
-      for (const auto& f : g.focus) out += f.question + "\n" + f.why + "\n";
-      for (const auto* v :
-           {&g.design_decisions, &g.questions, &g.number_cautions, &g.body_vs_code, &g.gaps})
-        for (const auto& s : *v) out += s + "\n";
-    }
-    return out;
-  }
+ protected:
   static std::vector<std::string> details(const Facts& f, std::string_view kind) {
     std::vector<std::string> out;
     for (const auto& s : f.signals)
       if (s.kind == kind && s.added) out.push_back(s.detail);
     return out;
   }
-
-  static TempDir* dir_;
-  static Store* store_;
-  static RepoRecord* repo_;
 };
-
-TempDir* OfflineTruth::dir_ = nullptr;
-Store* OfflineTruth::store_ = nullptr;
-RepoRecord* OfflineTruth::repo_ = nullptr;
 
 TEST_F(OfflineTruth, ANewSiblingBranchWithAnotherValueIsNoChangedConstant) {
   // The old call comes back unchanged under `else`; the `if mx:` call beside

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
+#include "mergelens/guide/citation_names.h"
 #include "mergelens/guide/citation_text.h"
 #include "mergelens/guide/claims.h"
 #include "mergelens/guide/prompt_leaks.h"
@@ -21,7 +22,6 @@ namespace mergelens {
 using citation_text::path_like;
 using citation_text::scan_numbers;
 using citation_text::span_text;
-using citation_text::tokens_of;
 using citation_text::word_char;
 
 namespace {
@@ -111,52 +111,10 @@ class Checker {
            0);
   }
 
-  // A symbol names code: each name in it must be the change's. Writers add a
-  // label to it ("`K2qCsrPipelineMc` (members)", "`f` (removed `_x`)") or
-  // write a label alone ("file header (design contract)"): words of prose
-  // claim nothing, names (snake_case, CamelCase, a.b, paths) are checked. A
-  // single word is a name.
+  // A focus point's symbol names the change's code (citation_names.h).
   void symbol(const std::string& field, const std::string& s) {
-    std::string c = span_text(s);
-    if (c.empty() || ix_.has_code_span(c)) return;
-    std::vector<std::string> words;
-    for (size_t a = 0, b; a < c.size(); a = b + 1) {
-      b = c.find_first_of(" \t,;()", a);
-      if (b == std::string::npos) b = c.size();
-      std::string w = c.substr(a, b - a);
-      std::erase(w, '`');
-      while (!w.empty() && (w.back() == ':' || w.back() == '.')) w.pop_back();
-      if (!w.empty()) words.push_back(span_text(w));
-    }
-    auto name_ok = [&](const std::string& w) {
-      if (ix_.has_code_span(w) || ix_.path_exists(w) || ix_.names_file(w)) return true;
-      auto toks = tokens_of(w);
-      return !toks.empty() && std::all_of(toks.begin(), toks.end(), [&](const std::string& t) {
-        return ix_.has_token(t) || ix_.built_token(t);
-      });
-    };
-    for (const auto& w : words) {
-      if (words.size() > 1 && !names_code(w)) continue;  // a word of the label
-      if (!name_ok(w)) {
-        fail(field, "symbol", "`" + s + "`", "not in the change", 0, 0);
-        return;
-      }
-    }
-  }
-
-  // A word that reads as code: `snake_case`, `CamelCase`, `a.b`, `f()`, a
-  // path, digits in a name; not "members" or "Design".
-  static bool names_code(std::string_view w) {
-    if (std::none_of(w.begin(), w.end(), [](unsigned char ch) { return std::isalnum(ch); }))
-      return false;  // "/" or "—" between words of a label
-    for (size_t i = 0; i < w.size(); ++i) {
-      const unsigned char ch = w[i];
-      if (ch == '_' || ch == '.' || ch == '/' || ch == ':' || ch == '[' || ch == '<' ||
-          std::isdigit(ch) || (i > 0 && std::isupper(ch)))
-        return true;
-      if (ch >= 0x80) return false;  // a label in Chinese
-    }
-    return false;
+    if (!citation_names::symbol_ok(ix_, s))
+      fail(field, "symbol", "`" + s + "`", "not in the change", 0, 0);
   }
 
   void ref(const std::string& field, const std::string& r) {
@@ -235,13 +193,7 @@ class Checker {
     // An instance of a name the code formats (`image_0`, `<image_0>` from
     // `f"image_{i}"` or `<image_\d+>`) and a slash shorthand of names the
     // change has (`OPT_MHC_POST/PRE` for `OPT_MHC_POST` and `OPT_MHC_PRE`).
-    {
-      static const RE2 kInstance(R"(^(<?[A-Za-z_]\w*_)\d+(>?)$)");
-      std::string head, tail;
-      if (RE2::FullMatch(c, kInstance, &head, &tail) && ix_.matches_pattern(head + "N" + tail))
-        return true;
-      if (shorthand_ok(c)) return true;
-    }
+    if (citation_names::formatted_name(ix_, c) || citation_names::shorthand_ok(ix_, c)) return true;
     std::string p;
     int first = 0, last = 0;
     bool ext = false;
@@ -270,20 +222,7 @@ class Checker {
     }
     // Made of the change's identifiers and literals, or of names of the
     // language and protocols it speaks.
-    std::vector<std::string> unknown;
-    bool proposed = false;
-    auto library = ix_.from_library(c);  // `torch.cuda.foo()` after `import torch`
-    for (auto& l : ix_.shape_labels(c)) library.push_back(std::move(l));  // `[n, bytes_per_x]`
-    for (const auto& tok : tokens_of(c)) {
-      if (ix_.has_token(tok) || tok.size() == 1) continue;  // `i`, `x`: placeholders
-      if (std::ranges::find(library, tok) != library.end()) continue;
-      if (ix_.known_token(tok)) {
-        proposed = true;
-        continue;
-      }
-      if (ix_.built_token(tok)) continue;  // `train_sft` from `split += "_sft"`
-      unknown.push_back(tok);
-    }
+    auto [unknown, proposed] = citation_names::span_names(ix_, c);
     bool odd_number = false;
     for (const auto& n : scan_numbers(c))
       if (!ix_.has_literal(n.text) && !ix_.has_number(n.text, true)) {
@@ -306,19 +245,9 @@ class Checker {
       suggest(c);
       return true;
     }
-    auto cut = c.find_first_of("= ");
-    if (cut != std::string::npos && cut > 0) {
-      std::string name = c.substr(0, cut);
-      bool known = ix_.is_variable(name);
-      if (!known) {
-        known = true;
-        for (const auto& tok : tokens_of(name)) known = known && ix_.known_token(tok);
-        known = known && !tokens_of(name).empty();
-      }
-      if (known) {
-        suggest(c);
-        return true;
-      }
+    if (citation_names::sets_known_name(ix_, c)) {
+      suggest(c);
+      return true;
     }
     if (value_shaped(c) && (names_variable_ || sibling_value_)) {
       suggest(c);
@@ -332,25 +261,6 @@ class Checker {
     }
     *why = fmt::format("`{}` is not in the change", unknown.empty() ? c : unknown.front());
     return false;
-  }
-
-  // `A_B_POST/PRE`: each alternative replaces the last `_` part of the first.
-  bool shorthand_ok(const std::string& c) const {
-    if (c.find(' ') != std::string::npos || c.find('/') == std::string::npos) return false;
-    std::vector<std::string> parts;
-    for (size_t a = 0, b; a <= c.size(); a = b + 1) {
-      b = c.find('/', a);
-      if (b == std::string::npos) b = c.size();
-      parts.push_back(c.substr(a, b - a));
-    }
-    const auto cut = parts[0].rfind('_');
-    if (parts.size() < 2 || cut == std::string::npos || cut == 0) return false;
-    if (!ix_.has_code_span(parts[0])) return false;
-    for (size_t i = 1; i < parts.size(); ++i) {
-      if (parts[i].empty() || parts[i].find('_') != std::string::npos) return false;
-      if (!ix_.has_code_span(parts[0].substr(0, cut + 1) + parts[i])) return false;
-    }
-    return true;
   }
 
   template <class Bad>

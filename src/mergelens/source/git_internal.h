@@ -54,4 +54,32 @@ namespace mergelens::git_detail {
 bool changed_paths(git_repository* repo, const git_tree* old_tree, const git_tree* new_tree,
                    std::vector<std::string>& out);
 
+// The paths two trees differ in, kept for a tree diff that reads only them:
+// owns the list and the array of pointers to it that
+// git_diff_options::pathspec takes. Neither copied nor moved, since `opts`
+// points into it.
+class DiffPaths {
+ public:
+  DiffPaths() = default;
+  DiffPaths(const DiffPaths&) = delete;
+  DiffPaths& operator=(const DiffPaths&) = delete;
+
+  // Replaces the list with changed_paths(repo, old_tree, new_tree); false,
+  // the list then incomplete, when a subtree cannot be read (the caller
+  // diffs without it). Trees stay owned by the caller.
+  bool read(git_repository* repo, const git_tree* old_tree, const git_tree* new_tree);
+  size_t size() const { return paths_.size(); }
+  bool empty() const { return paths_.empty(); }
+
+  // Bounds `opts`'s diff to the list, each path matched whole
+  // (GIT_DIFF_DISABLE_PATHSPEC_MATCH), not as a pattern. `opts` borrows the
+  // list: this object must outlive every diff made with `opts`, and read()
+  // must not be called again before.
+  void limit(git_diff_options& opts);
+
+ private:
+  std::vector<std::string> paths_;
+  std::vector<char*> pointers_;
+};
+
 }  // namespace mergelens::git_detail

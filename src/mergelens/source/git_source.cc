@@ -426,14 +426,8 @@ Result<Change> GitSource::read_change(const std::string& sha, const GitReadOptio
   // The paths that differ, found without opening the folders both trees
   // share, bound the diff's walk to the folders on their way (see
   // tree_paths.cc). Without the list (a folder unreadable) the diff walks all.
-  std::vector<std::string> paths;
-  std::vector<char*> path_ptrs;
-  if (changed_paths(impl_->repo, old_tree.get(), new_tree.get(), paths) && !paths.empty()) {
-    path_ptrs.reserve(paths.size());
-    for (auto& p : paths) path_ptrs.push_back(p.data());
-    dopts.pathspec = {path_ptrs.data(), path_ptrs.size()};
-    dopts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
-  }
+  DiffPaths paths;
+  if (paths.read(impl_->repo, old_tree.get(), new_tree.get()) && !paths.empty()) paths.limit(dopts);
   DiffPtr diff;
   auto tree_diff = [&]() -> Result<void> {  // (again: a failed rename pass may leave it half done)
     if (diff.p) git_diff_free(diff.p), diff.p = nullptr;

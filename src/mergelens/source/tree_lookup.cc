@@ -201,13 +201,10 @@ struct TreeLookup::Impl {
     // The paths that differ, without opening the folders both trees share,
     // bound the diff's walk (see tree_paths.cc); too many and the overlay is
     // not worth building.
-    std::vector<std::string> paths;
-    std::vector<char*> path_ptrs;
-    if (git_detail::changed_paths(repo.get(), old_tree.get(), tree.get(), paths)) {
+    git_detail::DiffPaths paths;
+    if (paths.read(repo.get(), old_tree.get(), tree.get())) {
       if (paths.size() > kMaxOverlayFiles) return false;
-      for (auto& p : paths) path_ptrs.push_back(p.data());
-      opts.pathspec = {path_ptrs.data(), path_ptrs.size()};
-      opts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+      paths.limit(opts);
     }
     if (git_diff_tree_to_tree(diff.out(), repo.get(), old_tree.get(), tree.get(), &opts) != 0)
       return false;

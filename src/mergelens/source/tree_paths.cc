@@ -80,4 +80,18 @@ bool changed_paths(git_repository* repo, const git_tree* old_tree, const git_tre
   return walk(repo, old_tree, new_tree, "", out);
 }
 
+bool DiffPaths::read(git_repository* repo, const git_tree* old_tree, const git_tree* new_tree) {
+  paths_.clear();
+  pointers_.clear();
+  return changed_paths(repo, old_tree, new_tree, paths_);
+}
+
+void DiffPaths::limit(git_diff_options& opts) {
+  pointers_.clear();
+  pointers_.reserve(paths_.size());
+  for (auto& p : paths_) pointers_.push_back(p.data());
+  opts.pathspec = {pointers_.data(), pointers_.size()};
+  opts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+}
+
 }  // namespace mergelens::git_detail
