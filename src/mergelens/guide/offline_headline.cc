@@ -19,13 +19,16 @@ namespace mergelens::guide_detail {
 namespace {
 
 // Whether a "[Tag]" of a title names the kind of change (which the Chinese
-// label and the tags say) or a marker ("[1/N]", "[WIP]"), not its scope.
+// label and the tags say) or a marker ("[1/N]", "[Part 2]", "[WIP]"), not its
+// scope. A name with a digit is a scope like any other ("[gemma3]", "[310P]",
+// "[Qwen3]"): only a series marker is made of its numbers.
 bool kind_tag(std::string_view tag) {
   std::string t;
   for (char ch : tag)
     if (ch != ' ' && ch != '-' && ch != '_')
       t += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (t.empty() || std::any_of(t.begin(), t.end(), ::isdigit)) return true;
+  static const RE2 kMarker(R"((part|step|stage|phase|pr|patch)?\d+((/|of)(\d+|n))?)");
+  if (t.empty() || RE2::FullMatch(t, kMarker)) return true;
   static const std::set<std::string, std::less<>> kKinds = {
       "bug",     "bugfix",   "fix",        "fixes",         "hotfix",        "feature",
       "feat",    "features", "newfeature", "perf",          "performance",   "refactor",

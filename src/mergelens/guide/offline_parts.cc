@@ -389,20 +389,6 @@ bool guards_state(std::string_view detail) {
   return false;
 }
 
-// What a replacement changes: the old and new text between the pair's common
-// prefix and suffix ("_gemma_mappings" → "_gemma2_mappings": "→2").
-static std::string edit_key(const Replacement& r) {
-  const std::string_view a = r.old_text, b = r.new_text;
-  size_t pre = 0;
-  while (pre < a.size() && pre < b.size() && a[pre] == b[pre]) ++pre;
-  size_t suf = 0;
-  while (suf < a.size() - pre && suf < b.size() - pre &&
-         a[a.size() - 1 - suf] == b[b.size() - 1 - suf])
-    ++suf;
-  return std::string(a.substr(pre, a.size() - pre - suf)) + "\x1f" +
-         std::string(b.substr(pre, b.size() - pre - suf));
-}
-
 std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   const auto& f = c.facts;
   std::vector<GuideFocus> out;
@@ -430,6 +416,7 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
   std::set<std::string> quoted_edits;  // edit_key of the replacements quoted
   std::vector<std::string> edit_keys;  // per replacement
   for (const auto& x : f.replacements) edit_keys.push_back(edit_key(x));
+  const std::set<std::string> renames = rename_keys(f);
   std::set<std::string> skimmed, questions_asked;
   for (const auto& s : f.skim) skimmed.insert(s.path);
   std::map<std::string, std::string> copy_of;  // diff → the first path shown with it
@@ -455,17 +442,19 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
           d.kind != "section" && def_names.insert(d.name + "/" + d.change).second)
         defs.push_back(&d);
     // The region's replacement to quote: the first whose edit (the text
-    // between the pair's common ends) no earlier item quoted, so a rename
-    // already shown does not stand for the new edit beside it; else the first.
+    // between the pair's common ends) no earlier item quoted and that does
+    // more than follow a rename or name a value anew, so an equivalent
+    // rewrite, shown or not, does not stand for the new edit beside it; else
+    // the first not quoted; else the first.
     const Replacement* rep = nullptr;
-    for (size_t xi = 0; xi < f.replacements.size(); ++xi) {
+    int rep_rank = 3;
+    for (size_t xi = 0; xi < f.replacements.size() && rep_rank > 0; ++xi) {
       const Replacement& x = f.replacements[xi];
       if (x.focus != static_cast<std::int32_t>(ri)) continue;
-      if (!rep) rep = &x;
-      if (!quoted_edits.count(edit_keys[xi])) {
-        rep = &x;
-        break;
-      }
+      const int rank = quoted_edits.count(edit_keys[xi])                              ? 2
+                       : renames.count(edit_keys[xi]) || extracted_variable(c, x) ? 1
+                                                                                  : 0;
+      if (rank < rep_rank) rep = &x, rep_rank = rank;
     }
     if (rep) quoted_edits.insert(edit_keys[static_cast<size_t>(rep - f.replacements.data())]);
     const RationaleNote* note = note_in_focus(c, static_cast<int>(ri));
@@ -491,7 +480,10 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     const bool comment = key && (key->detail.starts_with("#") || key->detail.starts_with("//") ||
                                  key->detail.starts_with("/*"));
     std::string detail = !key ? "" : comment ? where(*key) : code(key->detail, 80);
-    const std::string rep_q = rep && !test ? replacement_question(c, *rep) : std::string();
+    // An equivalent rewrite (a condition named by a new variable) asks nothing.
+    const std::string rep_q = rep && !test && !extracted_variable(c, *rep)
+                                  ? replacement_question(c, *rep)
+                                  : std::string();
     if (test) {
       // The test the item is named for, when it states a contract.
       if (const Definition* t = contract_test(c, r.path, r.start_line, r.end_line, r.symbol))
@@ -540,8 +532,16 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     if (rep && rep_q.find(pair_label(*rep)) == std::string::npos)
       add_why(fmt_rt(c.p.why_replaced, pair_label(*rep)));
     if (const size_t gi = rep ? group_of(rep) : groups.size();
-        gi < groups.size() && groups[gi].items.size() >= 2 && shown_groups.insert(gi).second)
+        gi < groups.size() && groups[gi].items.size() >= 2 && shown_groups.insert(gi).second) {
       add_why(fmt_rt(c.p.why_replaced_many, groups[gi].items.size()));
+    } else if (rep) {  // the same edit on other lines of the range
+      const std::string& key = edit_keys[static_cast<size_t>(rep - f.replacements.data())];
+      size_t same = 0;
+      for (size_t xi = 0; xi < f.replacements.size(); ++xi)
+        same += f.replacements[xi].focus == static_cast<std::int32_t>(ri) && edit_keys[xi] == key;
+      if (same >= 2) add_why(fmt_rt(c.p.why_replaced_many, same));
+    }
+    const size_t after_pair = why.size();
     // A test standing in place of removed ones of its file is not new.
     std::vector<std::string> added;
     const Definition* in_place = nullptr;
@@ -582,6 +582,11 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
         why.push_back(fmt_rt(c.p.why_reviewed, "@" + rp.reviewer));
         break;
       }
+    // The quoted pair is one edit of the range: when nothing else is named,
+    // what else the range adds is, so the pair does not read as the whole change.
+    if (rep && why.size() == after_pair)
+      if (std::string other = other_added_statement(c, r, in); !other.empty())
+        add_why(fmt_rt(c.tr("另新增 {}", "also adds {}"), code(other, 120)));
     if (why.size() < 3)
       why.push_back(r.changed_lines == 1 ? std::string(c.p.why_line_one)
                                          : fmt_rt(c.p.why_lines, r.changed_lines));

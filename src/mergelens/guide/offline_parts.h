@@ -2,6 +2,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -181,6 +182,28 @@ const Definition* contract_test(const Ctx& c, const std::string& path, std::int3
                                 std::int32_t to, std::string_view prefer = {});
 // "the test `x` is named for the contract it checks: "…"".
 std::string contract_sentence(const Ctx& c, const Definition& test);
+// --- what a look-here range changes besides its quoted pair (offline_edits.cc) ---
+// What a replacement changes: the old and new text between the pair's common
+// prefix and suffix ("_gemma_mappings" → "_gemma2_mappings": "" → "2"), as
+// one key; two replacements with one key are the same edit.
+std::string edit_key(const Replacement& r);
+// The edit keys of the change's renames: a definition or an assignment whose
+// name alone changed ("_a = [" → "_b = ["). A line that only follows such a
+// rename ("X": _a → "X": _b) changes nothing by itself.
+std::set<std::string> rename_keys(const Facts& f);
+// Whether replacement `r` only names a value the change assigns to a new
+// variable on an added line of its file ("elif a and b:" → "elif use_x:"
+// beside "use_x = a and b"): an equivalent rewrite, not a changed condition.
+bool extracted_variable(const Ctx& c, const Replacement& r);
+// The added statement of focus region `r` that says most about what the
+// range changes beyond its line pairs: a new branch (with the first statement
+// it runs), else a write to state or a call, else an assignment from a call;
+// a statement over several lines joined into one. Lines paired as
+// replacements, at one of `signals`, inside an added comment or docstring,
+// and aliases ("name = x.y") are not candidates. Empty when none qualifies.
+std::string other_added_statement(const Ctx& c, const FocusRegion& r,
+                                  const std::vector<const Signal*>& signals);
+
 // --- the headline (offline_headline.cc) ---
 // The PR's title in both languages (Chinese: the kind of change first), with
 // the key figure the PR states when it fits; never cut mid-token.

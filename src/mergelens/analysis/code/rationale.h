@@ -100,7 +100,9 @@ struct RawReplacement {
 // Pairs the removed and added lines of each run of changed lines in `hunk`
 // (runs of at most 24 lines a side) that are similar (line_similarity ≥ 0.5)
 // but differ beyond whitespace, each line at most once, most similar first.
-// Blank, comment, bracket-only and import lines are never paired.
+// Blank, comment, bracket-only and import lines are never paired, nor an
+// added line nested under a branch the run adds around it (an arm of new
+// control flow, not a one-line edit).
 std::vector<RawReplacement> find_replacements(Language lang, const Hunk& hunk);
 
 // Dice coefficient of the two lines' word pieces (identifiers split at '_'

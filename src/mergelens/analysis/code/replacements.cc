@@ -5,7 +5,9 @@
 // line is compared with every added one by their word pieces; the most
 // similar pairs above the threshold are taken first, each line once. A
 // rewritten block of more than kMaxRunSide lines a side is a rewrite, not a
-// set of edits, and is left alone.
+// set of edits, and is left alone. An added line under a branch the run adds
+// around it (deeper than the removed line, below a new "if"/"else"/"try") is
+// one arm of new control flow, not a one-line replacement: it pairs with nothing.
 #include <algorithm>
 #include <cctype>
 #include <climits>
@@ -122,6 +124,68 @@ bool same_target(std::string_view removed, std::string_view added) {
   return value(removed) == value(added);
 }
 
+// Whether a line continues a condition written over several lines ("and x",
+// "|| y"): a fragment is one edit only of another fragment, never of a whole
+// statement ("and e.event is not None" is not replaced by "if event is None:").
+bool condition_fragment(std::string_view text) {
+  const std::string_view t = trim(text);
+  return t.starts_with("and ") || t.starts_with("or ") || t.starts_with("&&") ||
+         t.starts_with("||");
+}
+
+// Columns of a line's leading whitespace (a tab counts 8).
+size_t indent_of(std::string_view s) {
+  size_t n = 0;
+  for (char c : s) {
+    if (c == ' ') {
+      ++n;
+    } else if (c == '\t') {
+      n += 8;
+    } else {
+      break;
+    }
+  }
+  return n;
+}
+
+// Whether a line opens a branch or a block of control flow: "if x:",
+// "else:", "try:", "except E:", "for ...", "} else {", "case 3:".
+bool opens_branch(std::string_view text) {
+  std::string_view t = trim(text);
+  if (t.starts_with("}")) t = trim(t.substr(1));
+  auto word = [&](std::string_view w) {
+    if (!t.starts_with(w)) return false;
+    if (t.size() == w.size()) return true;
+    const unsigned char next = t[w.size()];
+    if (std::isalnum(next) || next == '_') return false;
+    // "default = 3", "match.group(1)": a name, not a keyword.
+    const std::string_view rest = trim(t.substr(w.size()));
+    return !(rest.starts_with("=") && !rest.starts_with("==")) && !rest.starts_with(".") &&
+           !rest.starts_with(",") && !rest.starts_with(")") && !rest.starts_with("]");
+  };
+  for (std::string_view w : {"if", "elif", "else", "try", "except", "catch", "finally", "for",
+                             "while", "with", "switch", "case", "default", "match", "do"})
+    if (word(w)) return true;
+  return false;
+}
+
+// Whether added line `a` sits inside a branch the run adds around it: an
+// added line before it opens a branch at an indentation from the removed
+// line's own up to below `a`'s ("x = f(y)" became "try: ... if c: ... else:
+// x = g(y)"). Such an added line is one arm of a new structure, not the one
+// line that replaced `r`.
+bool nested_in_new_branch(const std::vector<DiffLine>& lines, const std::vector<int>& added, int r,
+                          int a) {
+  const size_t from = indent_of(lines[r].text), to = indent_of(lines[a].text);
+  if (to <= from) return false;
+  for (int i : added) {
+    if (i >= a) break;
+    const size_t at = indent_of(lines[i].text);
+    if (at >= from && at < to && opens_branch(lines[i].text)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 double line_similarity(std::string_view a, std::string_view b) {
@@ -166,14 +230,25 @@ std::vector<RawReplacement> find_replacements(Language lang, const Hunk& hunk) {
     for (size_t i = 0; i < removed.size(); ++i) {
       const int r = removed[i];
       if (copied_r[i] || !pairable(lang, lines[r].text)) continue;
+      // A removed line as close to an arm of a new branch as to any other
+      // line became part of that structure: it pairs with none of them.
+      double nested_best = -1;
+      std::vector<Candidate> mine;
       for (size_t j = 0; j < added.size(); ++j) {
         const int a = added[j];
         if (copied_a[j] || !pairable(lang, lines[a].text) ||
-            !same_target(lines[r].text, lines[a].text))
+            !same_target(lines[r].text, lines[a].text) ||
+            condition_fragment(lines[r].text) != condition_fragment(lines[a].text))
           continue;
         const double sim = line_similarity(lines[r].text, lines[a].text);
-        if (sim >= kMinSimilarity) cands.push_back({sim, r, a});
+        if (sim < kMinSimilarity) continue;
+        if (nested_in_new_branch(lines, added, r, a))
+          nested_best = std::max(nested_best, sim);
+        else
+          mine.push_back({sim, r, a});
       }
+      for (const Candidate& c : mine)
+        if (c.sim > nested_best) cands.push_back(c);
     }
     std::stable_sort(cands.begin(), cands.end(),
                      [](const Candidate& x, const Candidate& y) { return x.sim > y.sim; });

@@ -281,6 +281,81 @@ std::optional<std::string> majority_symbol(const std::vector<const HunkFacts*>& 
   return std::nullopt;
 }
 
+// Whether qualified name `inner` is `outer` or nested in it ("A.f" in "A").
+bool within(std::string_view inner, std::string_view outer) {
+  if (!inner.starts_with(outer)) return false;
+  const std::string_view rest = inner.substr(outer.size());
+  return rest.empty() || rest.starts_with(".") || rest.starts_with("::");
+}
+
+// The longest qualified prefix of two names, cut at "." or "::".
+std::string common_name(std::string_view a, std::string_view b) {
+  auto boundary = [](std::string_view x, size_t at) {
+    return at == x.size() || x.substr(at).starts_with(".") || x.substr(at).starts_with("::");
+  };
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  while (n > 0 && !(boundary(a, n) && boundary(b, n))) --n;
+  return std::string(a.substr(0, n));
+}
+
+// Keeps a region's name true of its whole range. A name that does not hold
+// every changed code line of the region (added and removed, each under the
+// definition that held it) would claim the range lies inside it ("lines
+// 295–337 get_parallel_op" when get_parallel_op starts at 321 and the item
+// asks about a helper removed above it). Then the region is named for the
+// deepest definition holding all of them (the class of two methods), or,
+// when none does, its range is clipped to the named definition's changed
+// lines (their count recounted); a region whose lines have no name keeps its
+// range unnamed; a clipped range keeps the comment lines right above the
+// definition (its doc comment). Regions without spans (no outline) are left
+// as they are.
+void keep_name_true(const std::vector<const HunkFacts*>& hunks, FocusRegion& r) {
+  if (r.symbol.empty()) return;
+  std::vector<const SymbolSpan*> in;
+  for (const HunkFacts* h : hunks)
+    for (const SymbolSpan& s : h->spans)
+      if (s.end >= r.start_line && s.start <= r.end_line) in.push_back(&s);
+  const bool any_code =
+      std::any_of(in.begin(), in.end(), [](const SymbolSpan* s) { return s->code; });
+  std::optional<std::string> common;
+  bool held = true;
+  for (const SymbolSpan* s : in) {
+    if (any_code && !s->code) continue;
+    held = held && within(s->symbol, r.symbol);
+    common = common ? common_name(*common, s->symbol) : s->symbol;
+  }
+  if (in.empty() || held) return;
+  if (common && !common->empty()) {
+    r.symbol = *common;
+    return;
+  }
+  std::int32_t start = INT32_MAX, end = 0, lines = 0;
+  for (const SymbolSpan* s : in)
+    if (within(s->symbol, r.symbol)) {
+      start = std::min(start, s->start);
+      end = std::max(end, s->end);
+    }
+  if (start > end) {  // nothing of it in range: name nothing
+    r.symbol.clear();
+    return;
+  }
+  // The comment (or blank) lines right above it go with it: its doc comment.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const SymbolSpan* s : in)
+      if (!s->code && s->start < start && s->end >= start - 1) {
+        start = s->start;
+        grew = true;
+      }
+  }
+  for (const SymbolSpan* s : in)
+    if (s->start >= start && s->end <= end) lines += s->lines;
+  r.start_line = std::max(r.start_line, start);
+  r.end_line = std::min(r.end_line, end);
+  r.changed_lines = lines;
+}
+
 // Regions come sorted best first. When the third shares a file with the
 // first or second, the best region of a third file moves up to third place if
 // it scores at least kOtherFileShare of the one it displaces.
@@ -432,8 +507,10 @@ void rank_focus(const Change& change, Facts& facts) {
   std::map<std::string, std::vector<const HunkFacts*>> hunks_of;
   for (const HunkFacts& h : facts.hunks)
     if (h.file < change.files.size()) hunks_of[change.files[h.file].path].push_back(&h);
-  for (FocusRegion& r : regions)
+  for (FocusRegion& r : regions) {
     if (auto name = majority_symbol(hunks_of[r.path], r)) r.symbol = std::move(*name);
+    keep_name_true(hunks_of[r.path], r);
+  }
   std::stable_sort(regions.begin(), regions.end(),
                    [](const FocusRegion& a, const FocusRegion& b) { return a.score > b.score; });
   prefer_another_file_third(regions);
