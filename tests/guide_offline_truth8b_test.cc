@@ -377,6 +377,35 @@ TEST(OfflineTruth8bPairs, AnArmOfANewBranchReplacesNoLine) {
   EXPECT_EQ(find_replacements(Language::kPython, kept->hunks.front()).size(), 1u);
 }
 
+TEST(OfflineTruth8bPairs, ADefinitionHeadPairsOnlyWithADefinitionHead) {
+  // A function replaced by another with its parameters on their own lines:
+  // the old head is not "replaced by" a parameter line of the new one.
+  const std::string patch = R"(@@ -10,3 +10,7 @@ from .helpers import invert
+-def validate_scheme(scheme: QuantizationScheme) -> tuple[str, QuantizationScheme]:
++def validate_config(
++    config: QuantizationConfig | None,
++    scheme: QuantizationScheme | str | None,
++    ignore: Iterable[str],
++) -> QuantizationConfig:
+     if isinstance(scheme, str):
+)";
+  auto hunks = parse_patch(patch);
+  ASSERT_TRUE(hunks);
+  ASSERT_EQ(hunks->hunks.size(), 1u);
+  for (const auto& r : find_replacements(Language::kPython, hunks->hunks.front()))
+    EXPECT_NE(hunks->hunks.front().lines[r.added].text.find("def "), std::string::npos)
+        << hunks->hunks.front().lines[r.added].text;
+  // A head whose signature changed in place still pairs with the new head.
+  const std::string inplace = R"(@@ -1,2 +1,2 @@
+-def validate_scheme(scheme: QuantizationScheme) -> tuple:
++def validate_scheme(scheme: QuantizationScheme | str) -> tuple:
+     pass
+)";
+  auto kept = parse_patch(inplace);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(find_replacements(Language::kPython, kept->hunks.front()).size(), 1u);
+}
+
 TEST_F(OfflineTruth8b, AnArmOfANewBranchIsNotQuotedAsAReplacement) {
   for (const auto& r : facts(802).replacements)
     EXPECT_EQ(r.new_text.find("all_reduce"), std::string::npos) << r.old_text;

@@ -194,6 +194,18 @@ double line_similarity(std::string_view a, std::string_view b) {
   return 2.0 * static_cast<double>(common(pa, pb)) / static_cast<double>(pa.size() + pb.size());
 }
 
+// Whether a line opens a definition ("def f(", "async def f(", "class C",
+// "fn f(", "func f(", "function f("): a definition's head is one edit only of
+// another head, never of a parameter or a statement ("def validate(s) -> t"
+// is not replaced by "scheme: str | None," of the function that took its place).
+bool opens_definition(std::string_view text) {
+  const std::string_view t = trim(text);
+  for (std::string_view kw :
+       {"def ", "async def ", "class ", "fn ", "pub fn ", "func ", "function "})
+    if (t.starts_with(kw)) return true;
+  return false;
+}
+
 std::vector<RawReplacement> find_replacements(Language lang, const Hunk& hunk) {
   std::vector<RawReplacement> out;
   const auto& lines = hunk.lines;
@@ -238,7 +250,8 @@ std::vector<RawReplacement> find_replacements(Language lang, const Hunk& hunk) {
         const int a = added[j];
         if (copied_a[j] || !pairable(lang, lines[a].text) ||
             !same_target(lines[r].text, lines[a].text) ||
-            condition_fragment(lines[r].text) != condition_fragment(lines[a].text))
+            condition_fragment(lines[r].text) != condition_fragment(lines[a].text) ||
+            opens_definition(lines[r].text) != opens_definition(lines[a].text))
           continue;
         const double sim = line_similarity(lines[r].text, lines[a].text);
         if (sim < kMinSimilarity) continue;
