@@ -6,10 +6,13 @@
 // context lines the merge's. What cannot be verified that way is not said.
 #include <algorithm>
 #include <cctype>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "mergelens/analysis/code/roles.h"
 #include "mergelens/guide/offline_parts.h"
+#include "mergelens/util/strings.h"
 
 namespace mergelens::guide_detail {
 namespace {
@@ -295,6 +298,35 @@ int prose_changed_lines(const Ctx& c, const std::string& path, std::int32_t star
     }
   }
   return n;
+}
+
+std::string region_lines_label(const Ctx& c, const FocusRegion& r) {
+  std::string out = lines_label(c, r.start_line, r.end_line);
+  const int prose = prose_changed_lines(c, r.path, r.start_line, r.end_line);
+  if (prose <= 0 || prose >= r.changed_lines) return out;
+  if (c.zh()) return out + fmt_rt("；其中 {} 行是注释或空行", prose);
+  return out + (prose == 1 ? std::string("; 1 of them a comment or blank")
+                           : fmt_rt("; {} of them comments or blank", prose));
+}
+
+std::string deleted_code_clause(const Ctx& c) {
+  std::set<std::string> skimmed;
+  for (const auto& s : c.facts.skim) skimmed.insert(s.path);
+  auto code_role = [&](const std::string& path) {
+    auto it = c.facts.roles.find(path);
+    return it == c.facts.roles.end() || it->second == FileRole::kCore ||
+           it->second == FileRole::kKernel || it->second == FileRole::kModel;
+  };
+  int files = 0, lines = 0;
+  for (const auto& fc : c.change.files)
+    if (code_role(fc.path) && skimmed.count(fc.path) &&
+        fc.status == FileStatus::kDeleted) {
+      ++files;
+      lines += fc.deletions;
+    }
+  if (files == 0) return {};
+  if (c.zh()) return fmt_rt("，另删除 {} 个文件（{} 行）", files, lines);
+  return fmt_rt(", besides {} deleted in {}", plural(lines, "line"), plural(files, "file"));
 }
 
 bool raises_on_entry(const Ctx& c, const Definition& d) {

@@ -236,15 +236,8 @@ std::string verdict_text(const Ctx& c) {
         std::string place = top->symbol.empty() ? file(top->path)
                                                 : fmt_rt(c.p.symbol_in_file, file(top->path),
                                                          code_name(top->symbol));
-        // The count says how many of its lines are comments: those are no code to read.
-        std::string range = lines_label(c, top->start_line, top->end_line);
-        if (const int prose =
-                prose_changed_lines(c, top->path, top->start_line, top->end_line);
-            prose > 0 && prose < top->changed_lines)
-          range += c.zh()        ? fmt_rt("；其中 {} 行是注释或空行", prose)
-                   : prose == 1 ? std::string("; 1 of them a comment or blank")
-                                : fmt_rt("; {} of them comments or blank", prose);
-        out = fmt_rt(c.p.close_one_place, place, line_count(c, top->changed_lines), range);
+        out = fmt_rt(c.p.close_one_place, place, line_count(c, top->changed_lines),
+                     region_lines_label(c, *top));
       } else if (f.verdict_scope.size() >= 2) {
         out = fmt_rt(c.p.close_files, f.verdict_scope.size(), files_list(f.verdict_scope));
       } else {
@@ -336,19 +329,7 @@ std::string code_size(const Ctx& c) {
     out += added_files == files
                ? std::string(c.tr("，都是新文件", ", all of them new"))
                : fmt_rt(c.tr("，其中 {} 个是新文件", ", {} of them new"), added_files);
-  // Code files deleted whole are on the skim list, not in the figure: say so.
-  int deleted_files = 0, deleted_lines = 0;
-  for (const auto& fc : c.change.files)
-    if (is_code_role(c.facts, fc.path) && skimmed.count(fc.path) &&
-        fc.status == FileStatus::kDeleted) {
-      ++deleted_files;
-      deleted_lines += fc.deletions;
-    }
-  if (deleted_files > 0)
-    out += c.zh() ? fmt_rt("，另删除 {} 个文件（{} 行）", deleted_files, deleted_lines)
-                  : fmt_rt(", besides {} deleted in {}", plural(deleted_lines, "line"),
-                           plural(deleted_files, "file"));
-  return out;
+  return out + deleted_code_clause(c);
 }
 
 int code_lines(const Ctx& c) {

@@ -83,6 +83,14 @@ bool raises_on_entry(const Ctx& c, const Definition& d);
 // follows it); 0 for a file whose hunks were capped.
 int prose_changed_lines(const Ctx& c, const std::string& path, std::int32_t start,
                         std::int32_t end);
+// "lines 12–30" of a focus region, with how many of its changed lines are
+// blank or comments when some but not all are ("; 13 of them comments or
+// blank"): those are no code to read.
+std::string region_lines_label(const Ctx& c, const FocusRegion& r);
+// ", besides 326 lines deleted in 1 file" ("" when none): the code files a
+// change deletes whole, which are on the skim list and so not in a figure
+// of changed lines of code.
+std::string deleted_code_clause(const Ctx& c);
 // The diff of `path` as one string (its hunks' lines with their origins);
 // "" when the change does not hold the file or its diff is empty. Two files
 // with the same non-empty key are copies: a reader reads one.
