@@ -186,8 +186,8 @@ class OfflineTruth8a : public ::testing::Test {
     repo.write("pkg/runner.py", kRunnerAfter);
     repo.commit("Remove the copy of the scheduler output (#802)", "2026-09-02T10:00:00Z");
 
-    for (const char* d : {"ops/a", "ops/b", "ops/c"}) repo.write(std::string(d) + "/k2_tiling.h",
-                                                                 kHeader);
+    for (const char* d : {"ops/a", "ops/b", "ops/c"})
+      repo.write(std::string(d) + "/k2_tiling.h", kHeader);
     repo.commit("Add the k2 tiling for the wide UB (#803)", "2026-09-02T11:00:00Z");
 
     repo.write("lib/data/blend.py",

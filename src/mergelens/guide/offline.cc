@@ -96,11 +96,11 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
     for (const auto& r : s.reasons) {
       if (out.size() == 3) break;
       // The analysis's cap names docs, tests, configs or CI: say what the files are.
-      out.push_back(phrases::score_reason(
-          examples && r.starts_with("no code on the main path")
-              ? std::string("no code on the main path (example scripts only)")
-              : r,
-          g.lang));
+      out.push_back(
+          phrases::score_reason(examples && r.starts_with("no code on the main path")
+                                    ? std::string("no code on the main path (example scripts only)")
+                                    : r,
+                                g.lang));
     }
     return fmt::format("{}", fmt::join(out, p.semi));
   };

@@ -249,7 +249,8 @@ bool body_raises_first(const Hunk& h, size_t i, int depth = 0) {
     const DiffLine& l = h.lines[j];
     if (l.origin == '-' || l.origin == '\\') continue;
     std::string_view t = trimmed(l.text);
-    if (const size_t hash = t.find('#'); hash != std::string_view::npos) t = trimmed(t.substr(0, hash));
+    if (const size_t hash = t.find('#'); hash != std::string_view::npos)
+      t = trimmed(t.substr(0, hash));
     for (char ch : t) depth += ch == '(' || ch == '[' ? 1 : ch == ')' || ch == ']' ? -1 : 0;
     if (depth <= 0 && t.ends_with(":")) break;
   }
@@ -319,8 +320,7 @@ std::string deleted_code_clause(const Ctx& c) {
   };
   int files = 0, lines = 0;
   for (const auto& fc : c.change.files)
-    if (code_role(fc.path) && skimmed.count(fc.path) &&
-        fc.status == FileStatus::kDeleted) {
+    if (code_role(fc.path) && skimmed.count(fc.path) && fc.status == FileStatus::kDeleted) {
       ++files;
       lines += fc.deletions;
     }
@@ -362,8 +362,7 @@ bool raises_on_entry(const Ctx& c, const Definition& d) {
     const std::string_view t = trimmed(l.text);
     if (t.starts_with("def ") || t.starts_with("async def ") || t.starts_with("class "))
       return false;
-    if (t.ends_with(":") && (t.starts_with(")") || t.find(") ->") != std::string_view::npos))
-      break;
+    if (t.ends_with(":") && (t.starts_with(")") || t.find(") ->") != std::string_view::npos)) break;
   }
   return body_raises_first(*next, 0, 1);
 }

@@ -135,13 +135,12 @@ std::string summary(const Ctx& c) {
     bool any_code = std::any_of(c.change.files.begin(), c.change.files.end(),
                                 [&](const FileChange& fc) { return is_code_role(f, fc.path); });
     // Example scripts are neither docs nor tests: the sentence names them.
-    const bool any_example =
-        std::any_of(c.change.files.begin(), c.change.files.end(),
-                    [&](const FileChange& fc) { return example_file(f, fc); });
+    const bool any_example = std::any_of(c.change.files.begin(), c.change.files.end(),
+                                         [&](const FileChange& fc) { return example_file(f, fc); });
     if (!any_code)
       parts.push_back(std::string(examples_only(c.change, f) ? c.p.summary_examples_only
-                                  : any_example           ? c.p.summary_docs_examples
-                                                          : c.p.summary_docs_only));
+                                  : any_example              ? c.p.summary_docs_examples
+                                                             : c.p.summary_docs_only));
     // The test files with the most changed lines, the one defining the
     // quoted test first: a test is named beside the file that defines it.
     std::vector<const TestFact*> by_size;

@@ -187,14 +187,14 @@ bool is_model(const PathParts& p) {
 bool runs_at_top(std::string_view t) {
   if (t.starts_with("if __name__")) return true;
   size_t e = 0;
-  while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_' ||
-                          t[e] == '.'))
+  while (e < t.size() &&
+         (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_' || t[e] == '.'))
     ++e;
   if (e == 0 || e >= t.size() || t[e] != '(' || std::isdigit(static_cast<unsigned char>(t[0])))
     return false;
   const std::string_view word = t.substr(0, e);
-  return !is_one_of(word, {"if", "elif", "while", "for", "with", "return", "assert", "del",
-                           "not", "and", "or", "lambda", "yield", "await"});
+  return !is_one_of(word, {"if", "elif", "while", "for", "with", "return", "assert", "del", "not",
+                           "and", "or", "lambda", "yield", "await"});
 }
 
 }  // namespace
