@@ -16,54 +16,59 @@ namespace mergelens {
 
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
-inline constexpr int kAnalyzerVersion = 20;  // 2: review facts, open PRs; 3: tests cover
-                                             // what they import or call; 4: rationale,
-                                             // replacements; 5: reach; 6: importance by
-                                             // reach, insight by density, ranked tags;
-                                             // 7: focus by explaining comments,
-                                             // whole new files up to 1,000 lines;
-                                             // 8: three focus places, the third
-                                             // in another file when close;
-                                             // 9: reach capped at exactly 500
-                                             // in any graph order, files whose
-                                             // diff was not read
-                                             // 10: fitted importance weights, both
-                                             // scores on a calibrated scale, the
-                                             // verdict by how much reading pays
-                                             // 11: switches at the parent and the
-                                             // merge, code context at the parent
-                                             // 12: importance fitted on many
-                                             // repositories: title words, path
-                                             // shares, series, follow-ups
-                                             // 13: thread links (series, reverts,
-                                             // re-lands, follow-ups, files added)
-                                             // 14: checked fallbacks, branches in
-                                             // conditions only, no version
-                                             // constants, test gaps need a new
-                                             // path, code words from code
-                                             // 15: switch lines after a string
-                                             // continued by a backslash; lines
-                                             // added just before a definition
-                                             // do not edit it, its decorators do
-                                             // 16: definitions checked against
-                                             // the parser's tags at the parent
-                                             // and merge (kept, moved, nested,
-                                             // inherited, compatible signatures),
-                                             // unread switches
-                                             // 17: kept lines pair before new
-                                             // values, branches the parent had,
-                                             // perf claims by key_figure, no
-                                             // concurrency in strings
-                                             // 18: a function removed from one
-                                             // file and added with the same
-                                             // name in another is moved, not
-                                             // dead nor new
-                                             // 19: a focus region named by the
-                                             // definition holding most of its
-                                             // changed lines; added tests that
-                                             // replace removed ones
-                                             // 20: a handler that re-raises
-                                             // is no handled exception
+inline constexpr int kAnalyzerVersion =
+    21;  // 2: review facts, open PRs; 3: tests cover
+         // what they import or call; 4: rationale,
+         // replacements; 5: reach; 6: importance by
+         // reach, insight by density, ranked tags;
+         // 7: focus by explaining comments,
+         // whole new files up to 1,000 lines;
+         // 8: three focus places, the third
+         // in another file when close;
+         // 9: reach capped at exactly 500
+         // in any graph order, files whose
+         // diff was not read
+         // 10: fitted importance weights, both
+         // scores on a calibrated scale, the
+         // verdict by how much reading pays
+         // 11: switches at the parent and the
+         // merge, code context at the parent
+         // 12: importance fitted on many
+         // repositories: title words, path
+         // shares, series, follow-ups
+         // 13: thread links (series, reverts,
+         // re-lands, follow-ups, files added)
+         // 14: checked fallbacks, branches in
+         // conditions only, no version
+         // constants, test gaps need a new
+         // path, code words from code
+         // 15: switch lines after a string
+         // continued by a backslash; lines
+         // added just before a definition
+         // do not edit it, its decorators do
+         // 16: definitions checked against
+         // the parser's tags at the parent
+         // and merge (kept, moved, nested,
+         // inherited, compatible signatures),
+         // unread switches
+         // 17: kept lines pair before new
+         // values, branches the parent had,
+         // perf claims by key_figure, no
+         // concurrency in strings
+         // 18: a function removed from one
+         // file and added with the same
+         // name in another is moved, not
+         // dead nor new
+         // 19: a focus region named by the
+         // definition holding most of its
+         // changed lines; added tests that
+         // replace removed ones
+         // 20: a handler that re-raises
+         // is no handled exception
+         // 21: lines of code leave out comments, copies count once,
+         // example scripts, include guards, type-narrowing asserts,
+         // regions named by the definition holding their lines, no
+         // pair across a new branch or between a head and a parameter
 
 enum class Language {
   kUnknown,
@@ -155,7 +160,7 @@ struct HunkFacts {
   std::size_t file = 0, hunk = 0;           // indexes into Change::files / FileChange::hunks
   std::int32_t new_start = 0, new_end = 0;  // changed lines' span in the new file
   std::int32_t added = 0, removed = 0;
-  std::string symbol;                // enclosing symbol of the first changed code line
+  std::string symbol;  // enclosing symbol of the first changed code line
   // The changed lines by enclosing symbol (analysed hunks of files with an
   // outline), from which the focus ranking names the definition holding most
   // of a region's changed lines. Not stored (facts_json): read at analysis.

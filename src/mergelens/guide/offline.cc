@@ -79,7 +79,7 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   fill_from_facts(change, facts, g);
   // A change of example scripts only is read by those who copy them: worth
   // a glance, not a close read, and not documentation.
-  const bool examples = guide_detail::examples_only(change);
+  const bool examples = guide_detail::examples_only(change, facts);
   if (examples) {
     g.verdict = g.analysis.verdict = to_string(Verdict::kSkim);
     std::erase_if(g.tags, [](const std::string& t) { return t == "docs"; });
@@ -95,7 +95,12 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
     std::vector<std::string> out;
     for (const auto& r : s.reasons) {
       if (out.size() == 3) break;
-      out.push_back(phrases::score_reason(r, g.lang));
+      // The analysis's cap names docs, tests, configs or CI: say what the files are.
+      out.push_back(
+          phrases::score_reason(examples && r.starts_with("no code on the main path")
+                                    ? std::string("no code on the main path (example scripts only)")
+                                    : r,
+                                g.lang));
     }
     return fmt::format("{}", fmt::join(out, p.semi));
   };
@@ -112,7 +117,8 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   }
   g.summary = guide_detail::summary(ctx);
   g.verdict_text =
-      examples ? guide_detail::fmt_rt(p.skim, ctx.tr("只涉及示例脚本", "only example scripts"))
+      examples ? guide_detail::fmt_rt(p.skim, ctx.tr("只涉及示例脚本", "only example scripts")) +
+                     std::string(p.sentence_end)
                : guide_detail::verdict_text(ctx);
   const bool worth = !examples && (facts.verdict == Verdict::kCloseRead ||
                                    facts.verdict == Verdict::kSelectiveRead);
@@ -122,11 +128,14 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
     if (worth) g.design_decisions = guide_detail::design_decisions(ctx);
     g.questions = guide_detail::questions(ctx, g.focus);
   }
+  auto example = [&](const std::string& path) {
+    return std::any_of(change.files.begin(), change.files.end(), [&](const FileChange& fc) {
+      return fc.path == path && guide_detail::example_file(facts, fc);
+    });
+  };
   for (const auto& s : facts.skim)
     g.skim.push_back({s.path, std::string(p.skim_reason(
-                                  s.reason == "docs" && guide_detail::example_path(s.path)
-                                      ? "example"
-                                      : s.reason))});
+                                  s.reason == "docs" && example(s.path) ? "example" : s.reason))});
   if (g.skim.size() > 8) g.skim.resize(8);
   g.number_cautions = guide_detail::number_cautions(ctx);
   g.body_vs_code = guide_detail::body_vs_code(ctx);

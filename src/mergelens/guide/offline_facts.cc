@@ -6,9 +6,13 @@
 // context lines the merge's. What cannot be verified that way is not said.
 #include <algorithm>
 #include <cctype>
+#include <set>
+#include <string>
 #include <vector>
 
+#include "mergelens/analysis/code/roles.h"
 #include "mergelens/guide/offline_parts.h"
+#include "mergelens/util/strings.h"
 
 namespace mergelens::guide_detail {
 namespace {
@@ -137,9 +141,16 @@ bool example_path(std::string_view path) {
   return name.ends_with("_example") || name.starts_with("example_");
 }
 
-bool examples_only(const Change& change) {
-  return !change.files.empty() && std::all_of(change.files.begin(), change.files.end(),
-                                              [](const auto& f) { return example_path(f.path); });
+bool example_file(const Facts& f, const FileChange& fc) {
+  if (example_path(fc.path)) return true;
+  auto it = f.roles.find(fc.path);
+  return it != f.roles.end() && example_script(fc, it->second);
+}
+
+bool examples_only(const Change& change, const Facts& facts) {
+  return !change.files.empty() &&
+         std::all_of(change.files.begin(), change.files.end(),
+                     [&](const auto& fc) { return example_file(facts, fc); });
 }
 
 namespace {
@@ -218,6 +229,142 @@ std::vector<const Signal*> code_signals(const Ctx& c,
         shipped_code(c.facts, s.at.path))
       out.push_back(&s);
   return out;
+}
+
+namespace {
+
+std::string_view trimmed(std::string_view t) {
+  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r'))
+    t.remove_suffix(1);
+  return t;
+}
+
+// From the `def` line at `i`: whether the body's first statement is an
+// unchanged `raise` (context lines on both sides, after the signature's
+// last line at the merge, blank lines, comments and a docstring aside).
+bool body_raises_first(const Hunk& h, size_t i, int depth = 0) {
+  size_t j = i;
+  for (; j < h.lines.size(); ++j) {
+    const DiffLine& l = h.lines[j];
+    if (l.origin == '-' || l.origin == '\\') continue;
+    std::string_view t = trimmed(l.text);
+    if (const size_t hash = t.find('#'); hash != std::string_view::npos)
+      t = trimmed(t.substr(0, hash));
+    for (char ch : t) depth += ch == '(' || ch == '[' ? 1 : ch == ')' || ch == ']' ? -1 : 0;
+    if (depth <= 0 && t.ends_with(":")) break;
+  }
+  std::string_view doc;  // the closing quotes of an open docstring
+  for (++j; j < h.lines.size(); ++j) {
+    const DiffLine& l = h.lines[j];
+    if (l.origin == '\\') continue;
+    const std::string_view t = trimmed(l.text);
+    if (!doc.empty()) {
+      if (l.origin != ' ') return false;
+      if (t.find(doc) != std::string_view::npos) doc = {};
+      continue;
+    }
+    if (t.empty() || t.starts_with("#")) continue;
+    if (l.origin != ' ') return false;
+    for (std::string_view q : {std::string_view("\"\"\""), std::string_view("'''")})
+      if (t.starts_with(q)) {
+        if (t.size() < 6 || t.substr(3).find(q) == std::string_view::npos) doc = q;
+        break;
+      }
+    if (!doc.empty() || t.starts_with("\"\"\"") || t.starts_with("'''")) continue;
+    return t == "raise" || t.starts_with("raise ");
+  }
+  return false;
+}
+
+}  // namespace
+
+int prose_changed_lines(const Ctx& c, const std::string& path, std::int32_t start,
+                        std::int32_t end) {
+  const bool hash = path.ends_with(".py") || path.ends_with(".sh");
+  int n = 0;
+  for (const auto& fc : c.change.files) {
+    if (fc.path != path || fc.truncated) continue;
+    for (const auto& h : fc.hunks) {
+      std::int32_t pos = h.new_start;  // a removed line sits where the next line is
+      for (const auto& l : h.lines) {
+        if (l.origin == '\\') continue;
+        const std::int32_t at = l.origin == '-' ? pos : l.new_no;
+        if (l.origin != '-') pos = l.new_no + 1;
+        if (l.origin == ' ' || at < start || at > end) continue;
+        const std::string_view t = trimmed(l.text);
+        n += t.empty() || (hash ? t.starts_with("#")
+                                : t.starts_with("//") || t.starts_with("/*") || t.starts_with("*"));
+      }
+    }
+  }
+  return n;
+}
+
+std::string region_lines_label(const Ctx& c, const FocusRegion& r) {
+  std::string out = lines_label(c, r.start_line, r.end_line);
+  const int prose = prose_changed_lines(c, r.path, r.start_line, r.end_line);
+  if (prose <= 0 || prose >= r.changed_lines) return out;
+  if (c.zh()) return out + fmt_rt("；其中 {} 行是注释或空行", prose);
+  return out + (prose == 1 ? std::string("; 1 of them a comment or blank")
+                           : fmt_rt("; {} of them comments or blank", prose));
+}
+
+std::string deleted_code_clause(const Ctx& c) {
+  std::set<std::string> skimmed;
+  for (const auto& s : c.facts.skim) skimmed.insert(s.path);
+  auto code_role = [&](const std::string& path) {
+    auto it = c.facts.roles.find(path);
+    return it == c.facts.roles.end() || it->second == FileRole::kCore ||
+           it->second == FileRole::kKernel || it->second == FileRole::kModel;
+  };
+  int files = 0, lines = 0;
+  for (const auto& fc : c.change.files)
+    if (code_role(fc.path) && skimmed.count(fc.path) && fc.status == FileStatus::kDeleted) {
+      ++files;
+      lines += fc.deletions;
+    }
+  if (files == 0) return {};
+  if (c.zh()) return fmt_rt("，另删除 {} 个文件（{} 行）", files, lines);
+  return fmt_rt(", besides {} deleted in {}", plural(lines, "line"), plural(files, "file"));
+}
+
+bool raises_on_entry(const Ctx& c, const Definition& d) {
+  if (!d.at.path.ends_with(".py")) return false;
+  const std::string_view short_name = std::string_view(d.name).substr(d.name.rfind('.') + 1);
+  const std::string def = "def " + std::string(short_name) + "(";
+  bool found = false, raises = true;
+  for (const auto& fc : c.change.files) {
+    if (fc.path != d.at.path) continue;
+    for (const auto& h : fc.hunks)
+      for (size_t i = 0; i < h.lines.size(); ++i) {
+        if (h.lines[i].origin == '-') continue;
+        std::string_view t = trimmed(h.lines[i].text);
+        if (t.starts_with("async ")) t = trimmed(t.substr(6));
+        if (!t.starts_with(def)) continue;
+        found = true;
+        raises = raises && body_raises_first(h, i);
+      }
+  }
+  if (found || d.at.line <= 0) return found && raises;
+  // A hunk that starts inside the parameter list (the `def` line above it
+  // is context git left out): read from its first line, one bracket open.
+  // The first hunk after the `def` line, within what a signature spans.
+  const Hunk* next = nullptr;
+  for (const auto& fc : c.change.files)
+    if (fc.path == d.at.path)
+      for (const auto& h : fc.hunks)
+        if (h.new_start > d.at.line && h.new_start <= d.at.line + 30 && !h.lines.empty() &&
+            (!next || h.new_start < next->new_start))
+          next = &h;
+  if (!next) return false;
+  for (const auto& l : next->lines) {  // no other definition before the signature closes
+    const std::string_view t = trimmed(l.text);
+    if (t.starts_with("def ") || t.starts_with("async def ") || t.starts_with("class "))
+      return false;
+    if (t.ends_with(":") && (t.starts_with(")") || t.find(") ->") != std::string_view::npos)) break;
+  }
+  return body_raises_first(*next, 0, 1);
 }
 
 bool public_name(const Facts& f, const Definition& d) {

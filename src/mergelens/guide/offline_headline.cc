@@ -100,7 +100,7 @@ std::string headline_kind(const Ctx& c) {
   if (kind.empty() && roles.size() == 1) {
     switch (*roles.begin()) {
       case FileRole::kDocs:  // examples are scripts, not documentation
-        kind = examples_only(c.change) ? "示例" : "文档";
+        kind = examples_only(c.change, f) ? "示例" : "文档";
         break;
       case FileRole::kCi:
         kind = "CI";

@@ -136,11 +136,11 @@ std::string summary(const Ctx& c) {
                                 [&](const FileChange& fc) { return is_code_role(f, fc.path); });
     // Example scripts are neither docs nor tests: the sentence names them.
     const bool any_example = std::any_of(c.change.files.begin(), c.change.files.end(),
-                                         [](const FileChange& fc) { return example_path(fc.path); });
+                                         [&](const FileChange& fc) { return example_file(f, fc); });
     if (!any_code)
-      parts.push_back(std::string(examples_only(c.change) ? c.p.summary_examples_only
-                                  : any_example           ? c.p.summary_docs_examples
-                                                          : c.p.summary_docs_only));
+      parts.push_back(std::string(examples_only(c.change, f) ? c.p.summary_examples_only
+                                  : any_example              ? c.p.summary_docs_examples
+                                                             : c.p.summary_docs_only));
     // The test files with the most changed lines, the one defining the
     // quoted test first: a test is named beside the file that defines it.
     std::vector<const TestFact*> by_size;
@@ -236,7 +236,7 @@ std::string verdict_text(const Ctx& c) {
                                                 : fmt_rt(c.p.symbol_in_file, file(top->path),
                                                          code_name(top->symbol));
         out = fmt_rt(c.p.close_one_place, place, line_count(c, top->changed_lines),
-                     lines_label(c, top->start_line, top->end_line));
+                     region_lines_label(c, *top));
       } else if (f.verdict_scope.size() >= 2) {
         out = fmt_rt(c.p.close_files, f.verdict_scope.size(), files_list(f.verdict_scope));
       } else {
@@ -328,7 +328,7 @@ std::string code_size(const Ctx& c) {
     out += added_files == files
                ? std::string(c.tr("，都是新文件", ", all of them new"))
                : fmt_rt(c.tr("，其中 {} 个是新文件", ", {} of them new"), added_files);
-  return out;
+  return out + deleted_code_clause(c);
 }
 
 int code_lines(const Ctx& c) {
@@ -336,7 +336,8 @@ int code_lines(const Ctx& c) {
   for (const auto& s : c.facts.skim) skimmed.insert(s.path);
   int n = 0;
   for (const auto& fc : c.change.files)
-    if (is_code_role(c.facts, fc.path) && !skimmed.count(fc.path)) n += fc.additions + fc.deletions;
+    if (is_code_role(c.facts, fc.path) && !skimmed.count(fc.path))  // comments are no code
+      n += fc.additions + fc.deletions - prose_changed_lines(c, fc.path, 0, INT32_MAX);
   return n;
 }
 

@@ -65,9 +65,33 @@ bool shipped_code(const Facts& f, const std::string& path);
 // Whether `path` is an example script: under an examples/ or example/
 // folder, or named *_example.* or example_*.*.
 bool example_path(std::string_view path);
-// Whether the change has files and every one is an example: such a change
-// is neither the product's code nor its documentation.
-bool examples_only(const Change& change);
+// Whether `fc` is an example script: example_path, or a runnable script in
+// a docs-role folder such as experimental/ (example_script in
+// analysis/code/roles.h, with its role in `f`).
+bool example_file(const Facts& f, const FileChange& fc);
+// Whether the change has files and every one is an example (example_file):
+// such a change is neither the product's code nor its documentation.
+bool examples_only(const Change& change, const Facts& facts);
+// Whether the Python function or method `d` raises before doing anything,
+// before and after the change: every `def` of its name in its file's diff
+// is followed, past its signature, by an unchanged `raise` as the body's
+// first statement (blank lines, comments and a docstring aside). No caller
+// can depend on such a function's parameters. False when the diff does not
+// show the body's first statement.
+bool raises_on_entry(const Ctx& c, const Definition& d);
+// The blank and comment-only lines among the changed lines of `path` at
+// new-file lines start..end (a removed line counted at the line that now
+// follows it); 0 for a file whose hunks were capped.
+int prose_changed_lines(const Ctx& c, const std::string& path, std::int32_t start,
+                        std::int32_t end);
+// "lines 12–30" of a focus region, with how many of its changed lines are
+// blank or comments when some but not all are ("; 13 of them comments or
+// blank"): those are no code to read.
+std::string region_lines_label(const Ctx& c, const FocusRegion& r);
+// ", besides 326 lines deleted in 1 file" ("" when none): the code files a
+// change deletes whole, which are on the skim list and so not in a figure
+// of changed lines of code.
+std::string deleted_code_clause(const Ctx& c);
 // The diff of `path` as one string (its hunks' lines with their origins);
 // "" when the change does not hold the file or its diff is empty. Two files
 // with the same non-empty key are copies: a reader reads one.
@@ -115,7 +139,8 @@ std::string clean_title(std::string_view title);
 std::string summary(const Ctx& c);
 std::string verdict_text(const Ctx& c);
 std::string lesson(const Ctx& c);
-// Changed lines in code files that are not clean-up.
+// Changed lines in code files that are not clean-up, blank and comment-only
+// lines left out (prose_changed_lines).
 int code_lines(const Ctx& c);
 // "12 changed lines of code in 3 files, 1 of them new": what was counted.
 std::string code_size(const Ctx& c);

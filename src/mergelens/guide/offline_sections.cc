@@ -72,9 +72,10 @@ std::vector<std::string> questions(const Ctx& c, const std::vector<GuideFocus>& 
     if (out.size() >= 2) break;
     if (!public_name(f, d)) continue;
     std::string name = code_name(d.name);
-    // A signature that accepts every call it accepted before asks nothing of callers.
+    // A signature that accepts every call it accepted before asks nothing of
+    // callers; nor does one of a function that only raises.
     if (d.change == "signature_changed" && !d.compatible &&
-        (d.kind == "function" || d.kind == "method") && !covered(name))
+        (d.kind == "function" || d.kind == "method") && !covered(name) && !raises_on_entry(c, d))
       out.push_back(fmt_rt(c.p.risk_signature, name));
     else if (d.change == "removed" && d.kind != "section" && !defined_elsewhere(d) &&
              !owner_removed(d))

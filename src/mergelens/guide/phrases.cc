@@ -322,6 +322,7 @@ constexpr Rule kScoreRules[] = {
     {R"(tests show the contract)", "测试固化了契约"},
     {R"(clean-up \((.*)\))", "清理（\\1）"},
     {R"(no design decision to learn from)", "没有值得学习的设计决策"},
+    {R"(no code on the main path \(example scripts only\))", "主路径上没有代码（仅示例脚本）"},
     {R"(no code on the main path.*)", "主路径上没有代码（仅文档、测试、配置或 CI）"},
     // Judgment reasons (analysis/judgment/importance.cc, insight.cc).
     {R"(a new guard \((\d+) places\))", "新增守卫（\\1 处）"},
@@ -364,6 +365,8 @@ constexpr Rule kScoreRules[] = {
     {R"((\d+) % of the changed lines are build)", "\\1 % 的改动行是构建文件"},
     {R"((\d+) % of the changed lines are generated)", "\\1 % 的改动行是生成文件"},
     {R"((\d+) % of the changed lines are core)", "\\1 % 的改动行是核心代码"},
+    {R"(adds (\d+) code files? and (\d+) cop(?:y|ies) of (?:it|them))",
+     "新增 \\1 个代码文件，另有 \\2 个副本"},
     {R"(adds (\d+) code files?)", "新增 \\1 个代码文件"},
     {R"(adds (\d+) definitions?)", "新增 \\1 个定义"},
     {R"(one part of a series of changes)", "系列改动中的一个"},

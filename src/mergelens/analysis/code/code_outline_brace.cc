@@ -13,6 +13,8 @@
 // void f() { / #endif" balanced.
 #include <algorithm>
 #include <array>
+#include <string>
+#include <utility>
 
 #include "mergelens/analysis/code/code_classify.h"
 #include "mergelens/analysis/code/code_outline.h"
@@ -252,8 +254,16 @@ class BraceScanner {
     while (e < d.size() && is_ident_char(d[e])) ++e;
     const std::string_view word = d.substr(i, e - i);
     macro_def_ = -1;
+    const std::string guard = std::exchange(guard_, {});
+    const int guard_line = guard_line_;
     if (word == "if" || word == "ifdef" || word == "ifndef") {
       pp_.push_back({stack_.size(), header_.text.size(), header_generation_});
+      if (word == "ifndef") {  // perhaps an include guard: `#define` of the same name next
+        size_t n0 = d.find_first_not_of(" \t", e), n1 = n0;
+        while (n1 < d.size() && is_ident_char(d[n1])) ++n1;
+        if (n0 != std::string_view::npos) guard_.assign(d.substr(n0, n1 - n0));
+        guard_line_ = line_;
+      }
     } else if (word == "else" || word == "elif" || word == "elifdef" || word == "elifndef") {
       if (!pp_.empty()) {
         Conditional& c = pp_.back();
@@ -276,6 +286,11 @@ class BraceScanner {
       size_t n1 = n0;
       while (n1 < d.size() && is_ident_char(d[n1])) ++n1;
       if (n1 == n0) return;
+      // `#ifndef X` then `#define X` on the next line with no value: an
+      // include guard, which defines nothing a reader reads.
+      if (line_ == guard_line + 1 && d.substr(n0, n1 - n0) == guard &&
+          d.find_first_not_of(" \t", n1) == std::string_view::npos)
+        return;
       OutlineDef m;
       m.name.assign(d.substr(n0, n1 - n0));
       m.kind = "macro";
@@ -538,6 +553,8 @@ class BraceScanner {
   int header_generation_ = 0;  // bumped whenever the header is reset
   bool macro_continues_ = false;
   int macro_def_ = -1;
+  std::string guard_;    // the name of an `#ifndef` on the line before, else ""
+  int guard_line_ = -2;  // that `#ifndef`'s line
   int line_ = 0;
   int line_indent_ = 0;
   char last_sig_ = 0;

@@ -137,6 +137,46 @@ bool opens_path(const Signal& s) {
            s.detail.find('!') < s.detail.find('('));
 }
 
+// An `assert NAME is not None` whose previous code line assigns NAME (`NAME
+// = value`) narrows the type for a checker: it tests no input of its own, so
+// it opens no path a test could take.
+bool narrowing_assert(const Change& change, const Signal& s) {
+  if (s.kind != "assert" || !s.detail.starts_with("assert ")) return false;
+  std::string_view d = std::string_view(s.detail).substr(7);
+  d = d.substr(0, d.find(','));
+  while (!d.empty() && d.back() == ' ') d.remove_suffix(1);
+  if (!d.ends_with(" is not None")) return false;
+  const std::string_view name = d.substr(0, d.size() - 12);
+  if (name.empty() || name.find_first_of(" ()[]") != std::string_view::npos) return false;
+  for (const auto& fc : change.files) {
+    if (fc.path != s.at.path) continue;
+    for (const auto& h : fc.hunks) {
+      const DiffLine* prev = nullptr;
+      for (const auto& l : h.lines) {
+        if (l.origin == '-' || l.origin == '\\') continue;
+        if (l.new_no == s.at.line) {
+          if (!prev) return false;
+          std::string_view t = prev->text;
+          while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+          if (!t.starts_with(name)) return false;
+          t.remove_prefix(name.size());
+          while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+          if (t.starts_with(":")) {  // an annotated assignment, `x: T = value`
+            const size_t eq = t.find(" = ");
+            if (eq == std::string_view::npos) return false;
+            t.remove_prefix(eq + 1);
+          }
+          return t.starts_with("=") && !t.starts_with("==");
+        }
+        std::string_view t = l.text;
+        while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+        if (!t.empty() && !t.starts_with("#")) prev = &l;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void find_coverage(const Change& change, Facts& facts) {
@@ -240,7 +280,8 @@ void find_coverage(const Change& change, Facts& facts) {
     int guards = 0;
     const Signal* first = nullptr;
     for (const auto& s : facts.signals)
-      if (s.at.path == c->path && opens_path(s) && !in_moved_hunk(s) && !edited_branch(s)) {
+      if (s.at.path == c->path && opens_path(s) && !in_moved_hunk(s) && !edited_branch(s) &&
+          !narrowing_assert(change, s)) {
         ++guards;
         if (!first) first = &s;
       }

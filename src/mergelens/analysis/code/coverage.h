@@ -14,7 +14,9 @@ namespace mergelens {
 //    path shares the most components);
 //  - a "test" gap for each code file with a new path (an added guard,
 //    fallback, handled exception, dtype/device/platform branch, early return,
-//    raise or check, outside moved hunks) that no changed test covers (by name, an
+//    raise or check, outside moved hunks; not an `assert NAME is not None`
+//    right after `NAME = value`, which narrows a type and tests no input)
+//    that no changed test covers (by name, an
 //    import of its module, or a call of what it defines), at most 3,
 //    strongest first; detail "N changed lines with K new branches or guards;
 //    first: DETAIL; ..." with the first such signal's detail. Files that only

@@ -528,7 +528,11 @@ Reach ImportGraph::reach(const Change& change, const RepoConfig& config) const {
   std::vector<int> queue = start;
   // Direct importers; a package's __init__.py that imports a file passes it
   // on to the modules importing the package (re-exports are the usual way a
-  // module is reached), so it is seen through rather than counted.
+  // module is reached), so it is seen through rather than counted. A module
+  // inside that package importing the package itself takes other names from
+  // it (a base class, a registry): it would import the file were it using it,
+  // so it is no importer of the file. The same holds for a touched
+  // __init__.py: its own modules import it for other names.
   std::unordered_set<int> direct;
   auto direct_of = [&](int s) {
     std::unordered_set<int> out, through;
@@ -536,8 +540,11 @@ Reach ImportGraph::reach(const Change& change, const RepoConfig& config) const {
     while (!todo.empty()) {
       const int t = todo.back();
       todo.pop_back();
+      const bool package = g.nodes[t].python && Impl::is_init(g.nodes[t].path);
+      const std::string inside = package ? dir_of(g.nodes[t].path) + "/" : std::string();
       for (const auto& [from, _] : g.rev[t]) {
         const Impl::Node& n = g.nodes[from];
+        if (package && inside.size() > 1 && n.path.starts_with(inside)) continue;
         if (n.python && Impl::is_init(n.path)) {
           if (through.insert(from).second) todo.push_back(from);
         } else if (n.counts && !seen[from]) {

@@ -67,7 +67,9 @@ class ImportGraph {
   // (classify_role with `config`; tests, docs, configs and generated files
   // do not count). `direct`: the code files importing one of them, seeing
   // through package __init__.py files (a module re-exported by its package is
-  // imported by the package's importers); `importers`: every code file that
+  // imported by the package's importers outside that package: a module of the
+  // package importing the package takes other names from it, and so does
+  // one importing a touched __init__.py of its package); `importers`: every code file that
   // reaches one of them through imports; `hub`: the touched file with the
   // most direct importers. `known` is set. `importers` stops counting at
   // exactly 500 (transitive reach saturates; the walk is bounded): the result

@@ -127,7 +127,8 @@ bool is_docs_file(const PathParts& p) {
 
 // The role given by the outermost test/docs/benchmark folder, if any. A
 // top-level experimental/ or recipes/ folder holds scripts beside the
-// package, not code it ships: docs, like examples.
+// package, not code it ships: docs, like examples (example_script tells a
+// runnable script there from documentation).
 std::optional<FileRole> folder_role(const PathParts& p) {
   if (!p.dirs.empty() && is_one_of(p.dirs.front(), {"experimental", "recipes", "cookbook"}))
     return FileRole::kDocs;
@@ -180,7 +181,39 @@ bool is_model(const PathParts& p) {
   return p.has_dir({"models"}) || (p.stem.starts_with("modeling_") && p.ext == "py");
 }
 
+// An unindented Python line that runs something: `if __name__ ==
+// "__main__":` or a call statement (`main()`, `pkg.run(x=1)`), not a
+// definition, an import, a decorator or an assignment.
+bool runs_at_top(std::string_view t) {
+  if (t.starts_with("if __name__")) return true;
+  size_t e = 0;
+  while (e < t.size() &&
+         (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_' || t[e] == '.'))
+    ++e;
+  if (e == 0 || e >= t.size() || t[e] != '(' || std::isdigit(static_cast<unsigned char>(t[0])))
+    return false;
+  const std::string_view word = t.substr(0, e);
+  return !is_one_of(word, {"if", "elif", "while", "for", "with", "return", "assert", "del", "not",
+                           "and", "or", "lambda", "yield", "await"});
+}
+
 }  // namespace
+
+bool example_script(const FileChange& fc, FileRole role) {
+  if (role != FileRole::kDocs) return false;
+  const PathParts p(fc.path);
+  const bool python = p.ext == "py", shell = p.ext == "sh" || p.ext == "bash";
+  if (!python && !shell) return false;
+  if (p.has_dir({"docs", "doc", "documentation"})) return false;
+  if (p.has_dir({"examples", "example"}) || p.stem.ends_with("_example") ||
+      p.stem.starts_with("example_"))
+    return true;
+  if (shell) return true;
+  for (const auto& h : fc.hunks)
+    for (const auto& l : h.lines)
+      if (l.origin != '-' && l.origin != '\\' && runs_at_top(l.text)) return true;
+  return false;
+}
 
 FileRole classify_role(std::string_view path, const RepoConfig& config) {
   for (const auto& o : config.roles)

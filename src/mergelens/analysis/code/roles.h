@@ -6,6 +6,7 @@
 
 #include "mergelens/analysis/facts.h"
 #include "mergelens/analysis/repo_config.h"
+#include "mergelens/model/change.h"
 
 namespace mergelens {
 
@@ -35,5 +36,19 @@ namespace mergelens {
 // Folder and file names compare case-insensitively. Very large added files
 // are left to the caller. Never fails; allocates one lowercase copy of the path.
 FileRole classify_role(std::string_view path, const RepoConfig& config);
+
+// Whether `fc`, of role `role` (classify_role's), is a runnable example
+// script rather than documentation: a docs-role file (examples/, example/,
+// experimental/, recipes/, cookbook/, tutorials/ folders) that is a Python
+// or shell script and is under an examples/ or example/ folder, or named
+// *_example.* or example_*.*, or runs when executed: a shell script, or a
+// Python file whose lines at the merge (added and context lines of its diff)
+// hold `if __name__ == "__main__"` or an unindented call statement
+// (`model_free_ptq(...)`, `print(...)`), which a library module seldom has.
+// Files under docs/, doc/ or documentation/ folders (a Sphinx conf.py) are
+// documentation's own code, never examples. Any other role is not an
+// example script: experimental/ code a repository's overrides class as
+// core stays code. Never fails; allocates the lowercase path.
+bool example_script(const FileChange& fc, FileRole role);
 
 }  // namespace mergelens

@@ -178,13 +178,14 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
                                             : nullptr;
     if (name) ft.add(name, fmt::format("{} modules import the touched code", r));
   }
-  // Size, sublinear.
-  if (st.code_lines > 0) {
-    const std::string lines = plural(st.code_lines, "line") + " of code changed";
-    ft.add("size_log", lines, std::log10(1.0 + st.code_lines));
-    if (st.code_lines >= w::kCodeLinesMany)
+  // Size, sublinear: lines of code, not the blank and comment-only lines
+  // among them, and a copy of an added file once.
+  if (const int code = st.code_lines - st.prose_lines; code > 0) {
+    const std::string lines = plural(code, "line") + " of code changed";
+    ft.add("size_log", lines, std::log10(1.0 + code));
+    if (code >= w::kCodeLinesMany)
       ft.add("size_many", lines);
-    else if (st.code_lines >= w::kCodeLinesSome)
+    else if (code >= w::kCodeLinesSome)
       ft.add("size_some", lines);
   }
   if (st.modules.size() >= static_cast<size_t>(w::kModulesBroad))

@@ -105,11 +105,17 @@ void more_importance_features(const Change& change, const Facts& facts,
   for (auto& w : title_words(change.title)) add("w:" + w, fmt::format("the title says “{}”", w));
 
   // Where the changed lines are: the share of each role (release notes left out).
+  // A file added in several places with the same content counts once.
+  const std::set<std::string> copies = copied_files(change);
   std::map<FileRole, int> lines;
-  int total = 0, added_code_files = 0;
+  int total = 0, added_code_files = 0, copied_code_files = 0;
   for (const auto& f : change.files) {
     if (release_notes_file(f.path)) continue;
     const FileRole r = role_of(facts, f.path);
+    if (copies.count(f.path)) {
+      copied_code_files += is_code(r);
+      continue;
+    }
     lines[r] += f.additions + f.deletions;
     total += f.additions + f.deletions;
     if (f.status == FileStatus::kAdded && is_code(r)) ++added_code_files;
@@ -122,11 +128,17 @@ void more_importance_features(const Change& change, const Facts& facts,
                         to_string(role)),
             static_cast<double>(lines[role]) / total);
   if (added_code_files > 0)
-    add("adds_files", fmt::format("adds {} code files", added_code_files),
+    add("adds_files",
+        copied_code_files == 0
+            ? fmt::format("adds {} code files", added_code_files)
+            : fmt::format("adds {} and {} of {}", plural(added_code_files, "code file"),
+                          plural(copied_code_files, "copy", "copies"),
+                          added_code_files == 1 ? "it" : "them"),
         std::log10(1.0 + added_code_files));
   const int new_defs = static_cast<int>(
       std::count_if(facts.definitions.begin(), facts.definitions.end(), [&](const Definition& d) {
-        return d.change == "added" && is_code(role_of(facts, d.at.path));
+        return d.change == "added" && is_code(role_of(facts, d.at.path)) &&
+               !copies.count(d.at.path);
       }));
   if (new_defs > 0)
     add("adds_defs", "adds " + plural(new_defs, "definition"), std::log10(1.0 + new_defs));

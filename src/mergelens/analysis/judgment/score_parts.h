@@ -21,11 +21,19 @@ bool is_code(FileRole r);
 // The role of `path` in facts.roles (core when unknown).
 FileRole role_of(const Facts& facts, const std::string& path);
 
-// The change's code on the main path: files of code roles not on the skim list.
+// The added files whose whole diff is the same as an earlier added file's
+// (the same content copied into several places), in the order of
+// change.files; each first copy is not among them.
+std::set<std::string> copied_files(const Change& change);
+
+// The change's code on the main path: files of code roles not on the skim
+// list, and not copies of another added file (copied_files).
 struct CodeStats {
   int code_lines = 0;             // added + removed lines in those files
+  int prose_lines = 0;            // ... of which blank or comment-only lines
   int bulk_lines = 0;             // ... of which in added model files or very large added files
   size_t code_files = 0;          // files of code roles (skimmed ones excluded)
+  size_t copies = 0;              // added code files left out as copies
   bool kernel = false;            // a kernel file changed
   std::set<std::string> modules;  // folders of the code files, at most four levels deep
   bool perf_claim = false;        // claims_performance(facts.numbers)

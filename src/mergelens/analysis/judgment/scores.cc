@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "mergelens/analysis/code/code_text.h"
+#include "mergelens/analysis/code/language.h"
 #include "mergelens/analysis/judgment/score_parts.h"
 #include "mergelens/analysis/text/text_facts.h"
 
@@ -45,15 +47,55 @@ std::string module_of(std::string_view path) {
 
 }  // namespace
 
+std::set<std::string> copied_files(const Change& change) {
+  std::set<std::string> out, seen;
+  for (const auto& f : change.files) {
+    if (f.status != FileStatus::kAdded || f.binary || f.truncated || f.hunks.empty()) continue;
+    std::string key;
+    for (const auto& h : f.hunks)
+      for (const auto& l : h.lines) key += l.text + '\n';
+    if (!seen.insert(std::move(key)).second) out.insert(f.path);
+  }
+  return out;
+}
+
+namespace {
+
+// The blank and comment-only lines among a file's added and removed lines
+// (0 when its hunks were capped: the counts then hold more than the hunks).
+int prose_lines(const FileChange& f) {
+  if (f.truncated || f.binary) return 0;
+  const Language lang = detect_language(f.path);
+  int n = 0;
+  for (const auto& h : f.hunks)
+    for (const auto& l : h.lines) {
+      if (l.origin != '+' && l.origin != '-') continue;
+      std::string_view t = l.text;
+      while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+      while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r'))
+        t.remove_suffix(1);
+      n += t.empty() || signal_internal::is_comment_line(lang, t);
+    }
+  return n;
+}
+
+}  // namespace
+
 CodeStats code_stats(const Change& change, const Facts& facts) {
   CodeStats st;
   std::set<std::string> skimmed;
   for (const auto& s : facts.skim) skimmed.insert(s.path);
+  const std::set<std::string> copies = copied_files(change);
   for (const auto& f : change.files) {
     const FileRole r = role_of(facts, f.path);
     if (!is_code(r) || skimmed.count(f.path)) continue;
+    if (copies.count(f.path)) {
+      ++st.copies;
+      continue;
+    }
     const int lines = f.additions + f.deletions;
     st.code_lines += lines;
+    st.prose_lines += std::min(lines, prose_lines(f));
     ++st.code_files;
     st.kernel |= r == FileRole::kKernel && lines > 0;
     st.modules.insert(module_of(f.path));
@@ -171,6 +213,11 @@ void score_change(const Change& change, Facts& facts, const VerdictThresholds& t
         return !sw.unread && (sw.kind == "env" || sw.kind == "cli") &&
                (sw.change == "removed" || sw.default_changed);
       }))
+    facts.verdict = Verdict::kSelectiveRead;
+  // Code many modules import, changed in many files, is no skim.
+  if ((facts.verdict == Verdict::kSkim || facts.verdict == Verdict::kSkip) &&
+      facts.cleanup.empty() && facts.reach.known && facts.reach.direct >= t.wide_reach &&
+      st.code_files >= t.wide_files)
     facts.verdict = Verdict::kSelectiveRead;
   if (facts.verdict_scope.empty() &&
       (facts.verdict == Verdict::kCloseRead || facts.verdict == Verdict::kSelectiveRead))

@@ -25,6 +25,9 @@ namespace mergelens {
 //                   carry it;
 //   skip            clean-up, or importance + insight ≤ skip_sum;
 //   skim            the rest.
+// A change to code that at least wide_reach modules import directly
+// (facts.reach), in at least wide_files code files, is a selective read,
+// never a skim or a skip: what many modules use changed in many places.
 // A change with no code on the main path has importance at most
 // no_code_importance.
 struct VerdictThresholds {
@@ -37,6 +40,8 @@ struct VerdictThresholds {
   int selective_importance = 7;
   int skip_sum = 4;
   int no_code_importance = 3;
+  int wide_reach = 20;
+  size_t wide_files = 10;
 };
 
 // Fills facts.importance, facts.insight (values, reasons, raw scores),
