@@ -141,9 +141,6 @@ Guide write_offline_guide(const Change& change, const Facts& facts, std::string_
   g.body_vs_code = guide_detail::body_vs_code(ctx);
   if (facts.verdict != Verdict::kSkip) g.gaps = guide_detail::gaps(ctx);
   g.advice = guide_detail::advice(ctx, g);
-  if (examples)
-    g.advice.insert(g.advice.begin(),
-                    {"user", ctx.tr("跳过：只改了示例。", "Skip: only examples.")});
   if (worth) g.audience = guide_detail::audience(ctx);
   g.references = guide_detail::references(ctx);
   g.importance.reason = reasons(facts.importance);

@@ -10,6 +10,7 @@
 
 #include "mergelens/analysis/code/code_text.h"
 #include "mergelens/analysis/code/language.h"
+#include "mergelens/analysis/code/roles.h"
 #include "mergelens/analysis/judgment/score_parts.h"
 #include "mergelens/analysis/text/text_facts.h"
 
@@ -219,6 +220,14 @@ void score_change(const Change& change, Facts& facts, const VerdictThresholds& t
       facts.cleanup.empty() && facts.reach.known && facts.reach.direct >= t.wide_reach &&
       st.code_files >= t.wide_files)
     facts.verdict = Verdict::kSelectiveRead;
+  // A change of example scripts only is read by those who copy them: worth a
+  // glance (the writer names them as examples), not skipped as documentation.
+  if (facts.verdict == Verdict::kSkip && facts.cleanup.empty() && !change.files.empty() &&
+      std::all_of(change.files.begin(), change.files.end(), [&](const FileChange& fc) {
+        auto it = facts.roles.find(fc.path);
+        return it != facts.roles.end() && example_script(fc, it->second);
+      }))
+    facts.verdict = Verdict::kSkim;
   if (facts.verdict_scope.empty() &&
       (facts.verdict == Verdict::kCloseRead || facts.verdict == Verdict::kSelectiveRead))
     facts.verdict_scope = reading_scope(facts, &change);
