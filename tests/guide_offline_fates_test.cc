@@ -137,19 +137,20 @@ class OfflineFates : public testing::OfflineGuideFixture<OfflineFates> {
                "    return x\n\n\ndef other(y):\n    return y\n");
     repo.commit("Reorder the ops (#405)", "2026-09-02T12:00:00Z");
 
-    repo.write("pkg/msa.py",
-               "import os\n\n_USE_SCORE_KQ = os.getenv(\"PKG_DECODE_SCORE_KQ\", \"0\") == \"1\"\n\n\n"
-               "def decode(q):\n    if q.device == \"a5\":\n        return q * 2\n    return q\n");
+    repo.write(
+        "pkg/msa.py",
+        "import os\n\n_USE_SCORE_KQ = os.getenv(\"PKG_DECODE_SCORE_KQ\", \"0\") == \"1\"\n\n\n"
+        "def decode(q):\n    if q.device == \"a5\":\n        return q * 2\n    return q\n");
     repo.commit("Support the A5 decode path (#406)", "2026-09-02T13:00:00Z");
 
-    repo.write("pkg/geometry.py",
-               "def block_size(n, ratio=1):\n    return n // ratio\n");
+    repo.write("pkg/geometry.py", "def block_size(n, ratio=1):\n    return n // ratio\n");
     repo.write("tests/test_small.py", "def test_nothing():\n    assert 1\n");
-    repo.write("tests/test_geometry.py",
-               "from pkg.geometry import block_size\n\n\n"
-               "def test_block_size_uses_the_compress_ratio():\n"
-               "    assert block_size(8, 2) == 4\n\n\ndef test_more():\n    assert block_size(4) == 4\n"
-               "\n\ndef test_even_more():\n    assert block_size(2) == 2\n");
+    repo.write(
+        "tests/test_geometry.py",
+        "from pkg.geometry import block_size\n\n\n"
+        "def test_block_size_uses_the_compress_ratio():\n"
+        "    assert block_size(8, 2) == 4\n\n\ndef test_more():\n    assert block_size(4) == 4\n"
+        "\n\ndef test_even_more():\n    assert block_size(2) == 2\n");
     repo.commit("Store blocks by compress ratio (#407)", "2026-09-02T14:00:00Z");
 
     repo.write("pkg/runner.py",
@@ -157,8 +158,7 @@ class OfflineFates : public testing::OfflineGuideFixture<OfflineFates> {
                "    return draft\n");
     repo.commit("[BugFix] Fix spec decoding on model runner v2 (#408)", "2026-09-02T15:00:00Z");
 
-    repo.write("pkg/observer.py",
-               "def grid(x, expand=1.8):\n    return x * expand\n");
+    repo.write("pkg/observer.py", "def grid(x, expand=1.8):\n    return x * expand\n");
     repo.commit(
         "Observer range expansion (#409)\n\n"
         "| Config | Llama-8B | Avg Delta |\n|---|---|---|\n"
@@ -335,7 +335,8 @@ TEST(DefinitionFates, CompatibleSignatures) {
   EXPECT_FALSE(signature_compatible("(self, a)", "(self, a, b)"));
   EXPECT_FALSE(signature_compatible("(self, a=1)", "(self, a)"));
   EXPECT_FALSE(signature_compatible("", "(self)"));
-  EXPECT_TRUE(signature_compatible("(const Foo& x, int n)", "(const Foo& x, int n, bool f = false)"));
+  EXPECT_TRUE(
+      signature_compatible("(const Foo& x, int n)", "(const Foo& x, int n, bool f = false)"));
 }
 
 TEST(DefinitionFates, AppliedToTheOutlinesDefinitions) {
@@ -363,9 +364,8 @@ TEST(DefinitionFates, AppliedToTheOutlinesDefinitions) {
   };
   apply_definition_fates(fates, defs, signals);
   auto find = [&](std::string_view name, std::string_view change) {
-    return std::count_if(defs.begin(), defs.end(), [&](const Definition& d) {
-      return d.name == name && d.change == change;
-    });
+    return std::count_if(defs.begin(), defs.end(),
+                         [&](const Definition& d) { return d.name == name && d.change == change; });
   };
   EXPECT_EQ(find("C.helper", "removed"), 0);
   EXPECT_EQ(find("C.apply", "modified"), 1);
@@ -374,7 +374,8 @@ TEST(DefinitionFates, AppliedToTheOutlinesDefinitions) {
   EXPECT_EQ(find("D.run", "inherited"), 1);
   EXPECT_EQ(find("Spec", "moved"), 1);
   EXPECT_EQ(find("gone", "removed"), 1);
-  EXPECT_EQ(find("F.run.chunk_filter", "signature_changed"), 0) << "a closure has no outside caller";
+  EXPECT_EQ(find("F.run.chunk_filter", "signature_changed"), 0)
+      << "a closure has no outside caller";
   EXPECT_EQ(find("F.run", "modified"), 1);
   for (const auto& d : defs)
     if (d.name == "E.send") {

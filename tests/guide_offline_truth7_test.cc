@@ -225,8 +225,9 @@ class OfflineTruth7 : public testing::OfflineGuideFixture<OfflineTruth7> {
     repo.write("pkg/validate.py", kValidateAfter);
     repo.commit("Support quantization configs (#701)", "2026-09-02T09:00:00Z");
 
-    repo.write("pkg/pool.py", "def keys(blocks, layers=1, tp=1):\n    return [str(b) for b in "
-                              "blocks]\n");
+    repo.write("pkg/pool.py",
+               "def keys(blocks, layers=1, tp=1):\n    return [str(b) for b in "
+               "blocks]\n");
     repo.write("tests/test_pool.py", kPoolTestsAfter);
     repo.commit("Simplify the pool helpers and their unit tests (#702)", "2026-09-02T10:00:00Z");
 
@@ -327,10 +328,10 @@ TEST_F(OfflineTruth7, AMergedTestIsNotCalledNew) {
     const Guide g = guide(702, lang);
     std::string text = g.summary + "\n";
     for (const auto& p : g.focus) text += p.question + "\n" + p.why + "\n";
-    for (const char* word : {"new `TestKeys.test_keys`", "新增 `TestKeys.test_keys`",
-                             "new `TestLookup.test_lookup_tokens`",
-                             "新增 `TestLookup.test_lookup_tokens`", "`TestKeys.test_keys` and",
-                             "`TestKeys.test_keys` 和"})
+    for (const char* word :
+         {"new `TestKeys.test_keys`", "新增 `TestKeys.test_keys`",
+          "new `TestLookup.test_lookup_tokens`", "新增 `TestLookup.test_lookup_tokens`",
+          "`TestKeys.test_keys` and", "`TestKeys.test_keys` 和"})
       EXPECT_EQ(text.find(word), std::string::npos) << lang << ": " << word << "\n" << text;
   }
 }

@@ -26,7 +26,7 @@ struct AnalysisContext {
   Reach reach;                          // the change's reach at its merge commit (pipeline)
   std::vector<SwitchFact> switches;     // its switches at the parent and the merge (pipeline)
   bool switches_known = false;
-  std::vector<ContextItem> context;     // code around it at the parent and the merge (pipeline)
+  std::vector<ContextItem> context;  // code around it at the parent and the merge (pipeline)
   // What the parser found of the definitions it removes, adds or re-signs
   // (pipeline; applied to the diff's definitions when context_known).
   std::vector<DefinitionFate> definition_fates;

@@ -21,9 +21,12 @@ Place place_from(const json& j) {
 
 json side_json(const SwitchSide& s) {
   if (!s.exists) return nullptr;
-  return {{"path", s.path},   {"line", s.line},
-          {"origin", s.origin}, {"default", s.default_value},
-          {"has_default", s.has_default}, {"text", s.text}};
+  return {{"path", s.path},
+          {"line", s.line},
+          {"origin", s.origin},
+          {"default", s.default_value},
+          {"has_default", s.has_default},
+          {"text", s.text}};
 }
 SwitchSide side_from(const json& j) {
   SwitchSide s;
@@ -41,16 +44,17 @@ SwitchSide side_from(const json& j) {
 json switches_json(const std::vector<SwitchFact>& v) {
   json out = json::array();
   for (const auto& s : v)
-    out.push_back({{"name", s.name},
-                   {"kind", s.kind},
-                   {"change", s.change},
-                   {"existed_at_parent", s.existed_at_parent},
-                   {"default_changed", s.default_changed},
-                   {"default_before", s.before.exists ? json(s.before.default_value) : json(nullptr)},
-                   {"default_after", s.after.exists ? json(s.after.default_value) : json(nullptr)},
-                   {"before", side_json(s.before)},
-                   {"after", side_json(s.after)},
-                   {"introduced_by", s.introduced_by}});
+    out.push_back(
+        {{"name", s.name},
+         {"kind", s.kind},
+         {"change", s.change},
+         {"existed_at_parent", s.existed_at_parent},
+         {"default_changed", s.default_changed},
+         {"default_before", s.before.exists ? json(s.before.default_value) : json(nullptr)},
+         {"default_after", s.after.exists ? json(s.after.default_value) : json(nullptr)},
+         {"before", side_json(s.before)},
+         {"after", side_json(s.after)},
+         {"introduced_by", s.introduced_by}});
   for (size_t i = 0; i < v.size(); ++i)
     if (v[i].unread) out[i]["unread"] = true;
   return out;

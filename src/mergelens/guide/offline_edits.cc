@@ -28,14 +28,20 @@ int open_brackets(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     const char ch = s[i];
     if (quote) {
-      if (ch == '\\') ++i;
-      else if (ch == quote) quote = 0;
+      if (ch == '\\')
+        ++i;
+      else if (ch == quote)
+        quote = 0;
       continue;
     }
-    if (ch == '"' || ch == '\'') quote = ch;
-    else if (ch == '#') break;
-    else if (ch == '(' || ch == '[' || ch == '{') ++depth;
-    else if (ch == ')' || ch == ']' || ch == '}') --depth;
+    if (ch == '"' || ch == '\'')
+      quote = ch;
+    else if (ch == '#')
+      break;
+    else if (ch == '(' || ch == '[' || ch == '{')
+      ++depth;
+    else if (ch == ')' || ch == ']' || ch == '}')
+      --depth;
   }
   return depth;
 }
@@ -45,9 +51,9 @@ int open_brackets(std::string_view s) {
 void join_code(std::string& out, std::string_view next) {
   next = trim(next);
   if (next.empty()) return;
-  const bool tight = !out.empty() && (out.back() == '(' || out.back() == '[' ||
-                                      out.back() == '{' || next.front() == ')' ||
-                                      next.front() == ']' || next.front() == '}');
+  const bool tight =
+      !out.empty() && (out.back() == '(' || out.back() == '[' || out.back() == '{' ||
+                       next.front() == ')' || next.front() == ']' || next.front() == '}');
   if (!out.empty() && !tight) out += ' ';
   out += next;
 }
@@ -179,8 +185,8 @@ std::string other_added_statement(const Ctx& c, const FocusRegion& r,
         // A new branch is shown with the first statement it runs ("if c: x = y").
         if (w == 3 && text.ends_with(":") && j + 1 < h.lines.size() &&
             h.lines[j + 1].origin == '+' && !paired.count(h.lines[j + 1].new_no) &&
-            open_brackets(h.lines[j + 1].text) == 0 &&
-            !trim(h.lines[j + 1].text).empty() && !trim(h.lines[j + 1].text).starts_with("#") &&
+            open_brackets(h.lines[j + 1].text) == 0 && !trim(h.lines[j + 1].text).empty() &&
+            !trim(h.lines[j + 1].text).starts_with("#") &&
             h.lines[j + 1].text.find_first_not_of(" \t") > l.text.find_first_not_of(" \t"))
           join_code(text, h.lines[j + 1].text);
         best = std::move(text);

@@ -452,7 +452,7 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     for (size_t xi = 0; xi < f.replacements.size() && rep_rank > 0; ++xi) {
       const Replacement& x = f.replacements[xi];
       if (x.focus != static_cast<std::int32_t>(ri)) continue;
-      const int rank = quoted_edits.count(edit_keys[xi])                              ? 2
+      const int rank = quoted_edits.count(edit_keys[xi])                          ? 2
                        : renames.count(edit_keys[xi]) || extracted_variable(c, x) ? 1
                                                                                   : 0;
       if (rank < rep_rank) rep = &x, rep_rank = rank;

@@ -1,8 +1,8 @@
 // Offline guide: what the code says about itself. Quotes of the comments and
 // docstrings a change adds (Facts::rationale), removed lines shown with the
 // line that replaced them (Facts::replacements), the contract a test is named
-// for, the questions a region's own facts support and the digest paragraph. Every sentence here is built from one of those
-// facts; where none applies the functions return nothing.
+// for, the questions a region's own facts support and the digest paragraph. Every sentence here is
+// built from one of those facts; where none applies the functions return nothing.
 #include <algorithm>
 #include <cctype>
 #include <map>

@@ -30,7 +30,7 @@ struct Phrases {
   std::string_view summary_fixes;
   std::string_view summary_docs_only;
   std::string_view summary_examples_only, summary_docs_examples;  // examples told from docs
-  std::string_view summary_cleanup;  // {kind}
+  std::string_view summary_cleanup;                               // {kind}
   std::string_view summary_shallow;  // {parent sha}: a shallow clone's boundary, no diff
   std::string_view verdict_shallow;  // how to read it: deepen the clone
 

@@ -25,7 +25,6 @@ constexpr size_t kMaxTreeBytes = 1u << 30;
 // A tree this many changed files away from the shared base gets a base of its own.
 constexpr size_t kMaxOverlayFiles = 1500;
 
-
 // Files whose names no code cites: images, archives, weights, translations
 // (skipped before their blobs are read).
 bool media(std::string_view name) {

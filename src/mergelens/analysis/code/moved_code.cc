@@ -68,7 +68,6 @@ void mark_moved(const std::vector<FileState>& files, std::vector<HunkFacts>& hun
   }
 }
 
-
 void drop_moved_todos(const Change& change, std::vector<Signal>& signals) {
   if (std::none_of(signals.begin(), signals.end(),
                    [](const Signal& s) { return s.kind == "todo" && s.added; }))

@@ -16,8 +16,8 @@
 namespace mergelens {
 namespace {
 
-using signal_internal::Cap;
 using signal_internal::call_args;
+using signal_internal::Cap;
 
 #include "mergelens/analysis/code/switch_text.inc"
 
@@ -36,7 +36,6 @@ bool has_nocase(std::string_view hay, std::string_view needle) {
   }
   return false;
 }
-
 
 std::string collapse(std::string_view s, size_t max = 200) {
   std::string out;
@@ -66,10 +65,10 @@ struct PyText {
     return t;
   }();
 
-  std::string code;                // content with comments replaced by spaces
-  std::vector<size_t> starts;      // offset of each line
-  std::vector<int> depth;          // bracket depth at each line's start
-  std::vector<bool> in_string;     // the line starts inside a triple-quoted string
+  std::string code;             // content with comments replaced by spaces
+  std::vector<size_t> starts;   // offset of each line
+  std::vector<int> depth;       // bracket depth at each line's start
+  std::vector<bool> in_string;  // the line starts inside a triple-quoted string
 
   explicit PyText(std::string_view content) : code(content) {
     int d = 0;
@@ -231,10 +230,14 @@ struct Scanner {
           q = 0;
         continue;
       }
-      if (c == '"' || c == '\'') q = c;
-      else if (c == '(' || c == '[' || c == '{') ++d;
-      else if ((c == ')' || c == ']' || c == '}') && d-- == 0) return s.substr(b, k - b);
-      else if (c == ',' && d == 0) return s.substr(b, k - b);
+      if (c == '"' || c == '\'')
+        q = c;
+      else if (c == '(' || c == '[' || c == '{')
+        ++d;
+      else if ((c == ')' || c == ']' || c == '}') && d-- == 0)
+        return s.substr(b, k - b);
+      else if (c == ',' && d == 0)
+        return s.substr(b, k - b);
     }
     return std::nullopt;
   }
@@ -256,22 +259,25 @@ struct Scanner {
       if (!helper.empty() && (!RE2::FullMatch(name, env_style()) || lower.starts_with("env")))
         continue;  // a helper reads env-style names only; Env*(...) builds a registry entry
       const bool subscript =
-          !environ.empty() && std::string_view(environ.data(), static_cast<size_t>(name.data() - environ.data()))
-                                      .find('[') != std::string_view::npos;
+          !environ.empty() &&
+          std::string_view(environ.data(), static_cast<size_t>(name.data() - environ.data()))
+                  .find('[') != std::string_view::npos;
       auto def = subscript ? std::nullopt : read_default(s, end);
       if (!def && !helper.empty()) {
         // get_bool_env_var("X", default="false")
         auto open = s.rfind('(', end);
         if (open != std::string_view::npos) def = keyword(call_args(s, open), "default");
       }
-      size_t line = static_cast<size_t>(t.line_of(static_cast<size_t>(name.data() - t.code.data())) - 1);
+      size_t line =
+          static_cast<size_t>(t.line_of(static_cast<size_t>(name.data() - t.code.data())) - 1);
       emit(std::string(name), "env", def ? "read_default" : "read", def, line, line);
     }
     in = re2::StringPiece(s.data(), s.size());
     while (config && RE2::FindAndConsume(&in, config_read(), &name)) {
       const size_t end = static_cast<size_t>(in.data() - s.data());
       auto def = read_default(s, end);
-      size_t line = static_cast<size_t>(t.line_of(static_cast<size_t>(name.data() - t.code.data())) - 1);
+      size_t line =
+          static_cast<size_t>(t.line_of(static_cast<size_t>(name.data() - t.code.data())) - 1);
       emit(std::string(name), "config", "config_read", def, line, line);
     }
   }
@@ -298,7 +304,8 @@ struct Scanner {
           if (unquote(*action) == "store_false") implied = "True";
           if (!implied.empty()) def = implied;
         }
-      size_t line = static_cast<size_t>(t.line_of(static_cast<size_t>(s.data() + open - t.code.data())) - 1);
+      size_t line =
+          static_cast<size_t>(t.line_of(static_cast<size_t>(s.data() + open - t.code.data())) - 1);
       emit(std::string(best), "cli", "argparse", def, line, std::min(line1, line + 12));
     }
   }
@@ -317,13 +324,17 @@ struct Scanner {
           q = 0;
         continue;
       }
-      if (c == '"' || c == '\'') q = c;
-      else if (c == '(' || c == '[' || c == '{') ++d;
-      else if ((c == ')' || c == ']' || c == '}') && d > 0) --d;
+      if (c == '"' || c == '\'')
+        q = c;
+      else if (c == '(' || c == '[' || c == '{')
+        ++d;
+      else if ((c == ')' || c == ']' || c == '}') && d > 0)
+        --d;
       else if (c == '=' && d == 0 && (k + 1 >= s.size() || s[k + 1] != '=') && k > 0 &&
                std::string_view("=<>!").find(s[k - 1]) == std::string_view::npos) {
         std::string_view v = s.substr(k + 1);
-        while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+        while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front())))
+          v.remove_prefix(1);
         while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
         // field(default=X, ...) / Field(default=X)
         for (std::string_view head : {"field(", "dataclasses.field(", "Field(", "pydantic.Field("})
@@ -331,7 +342,8 @@ struct Scanner {
             auto args = call_args(v, head.size() - 1);
             if (auto x = keyword(args, "default")) return x;
             if (auto x = keyword(args, "default_factory")) return x;
-            if (head.starts_with("Field") && !args.empty() && args[0].find('=') == std::string_view::npos)
+            if (head.starts_with("Field") && !args.empty() &&
+                args[0].find('=') == std::string_view::npos)
               return args[0];
             return std::nullopt;
           }
@@ -348,11 +360,10 @@ struct Scanner {
       int body = -1;  // indentation of its body, once seen
     };
     std::vector<Cls> classes;
-    const bool cheap_reads = t.code.find("env") == std::string::npos &&
-                             t.code.find("ENV") == std::string::npos &&
-                             t.code.find("Env") == std::string::npos &&
-                             t.code.find("onfig") == std::string::npos &&
-                             t.code.find("ONFIG") == std::string::npos;
+    const bool cheap_reads =
+        t.code.find("env") == std::string::npos && t.code.find("ENV") == std::string::npos &&
+        t.code.find("Env") == std::string::npos && t.code.find("onfig") == std::string::npos &&
+        t.code.find("ONFIG") == std::string::npos;
     const bool has_argparse = t.code.find("add_argument") != std::string::npos;
     for (size_t i = 0; i < t.lines(); ++i) {
       if (t.in_string[i]) continue;
@@ -401,8 +412,8 @@ struct Scanner {
                  indent == classes.back().body) {
         Cap sp, field, rest;
         if (RE2::PartialMatch(ln, field_line(), &sp, &field, &rest) &&
-            ln.find("ClassVar") == std::string_view::npos && field != "else" &&
-            field != "try" && field != "finally" && field != "except") {
+            ln.find("ClassVar") == std::string_view::npos && field != "else" && field != "try" &&
+            field != "finally" && field != "except") {
           const size_t end = t.end_of(i);
           std::string_view s = t.span(i, end);
           emit(std::string(field), "config", "field", field_default(s), i, end);

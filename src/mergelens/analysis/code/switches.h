@@ -40,9 +40,9 @@
 namespace mergelens {
 
 struct SwitchDecl {
-  std::string name;   // "SGLANG_X", "--enable-foo", "enable_foo"
-  std::string kind;   // "env", "cli", "config"
-  std::string origin; // "registry", "field", "argparse", "config_read", "read"
+  std::string name;           // "SGLANG_X", "--enable-foo", "enable_foo"
+  std::string kind;           // "env", "cli", "config"
+  std::string origin;         // "registry", "field", "argparse", "config_read", "read"
   std::string default_value;  // as written, whitespace collapsed; "" when none
   bool has_default = false;
   std::string path;
@@ -112,7 +112,7 @@ class SwitchProbe {
 
  private:
   const Change& change_;
-  std::set<std::string> names_;          // candidates
+  std::set<std::string> names_;               // candidates
   std::map<std::string, SwitchDecl> before_;  // primary declaration at the parent
   std::map<std::string, std::vector<SwitchDecl>> parent_decls_;  // changed files' decls
 };

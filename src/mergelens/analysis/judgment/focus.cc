@@ -271,8 +271,9 @@ std::optional<std::string> majority_symbol(const std::vector<const HunkFacts*>& 
       if (name.empty()) continue;
       std::int32_t held = 0;
       for (const auto& [inner, m] : own)
-        if (inner == name || (inner.starts_with(name) && (inner.compare(name.size(), 1, ".") == 0 ||
-                                                          inner.compare(name.size(), 2, "::") == 0)))
+        if (inner == name ||
+            (inner.starts_with(name) &&
+             (inner.compare(name.size(), 1, ".") == 0 || inner.compare(name.size(), 2, "::") == 0)))
           held += m;
       if (held * 3 >= total * 2 && name.size() > best.size()) best = name;
     }

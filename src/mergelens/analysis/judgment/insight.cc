@@ -141,8 +141,8 @@ int words(std::string_view text) {
 // naming its inputs.
 std::string_view prose_part(std::string_view text) {
   size_t cut = text.size();
-  for (std::string_view m : {":param", ":type", ":return", ":rtype", ":raises", "@param",
-                             "@return", "Args:", "Arguments:", "Parameters\n", "Returns:"})
+  for (std::string_view m : {":param", ":type", ":return", ":rtype", ":raises", "@param", "@return",
+                             "Args:", "Arguments:", "Parameters\n", "Returns:"})
     if (const size_t p = text.find(m); p != std::string_view::npos) cut = std::min(cut, p);
   return text.substr(0, cut);
 }
