@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "mergelens/analysis/code/rationale.h"
+#include "mergelens/guide/offline_parts.h"
 #include "mergelens/model/diff.h"
 #include "mergelens/pipeline/analyze.h"
 #include "mergelens/pipeline/ingest.h"
@@ -238,6 +239,25 @@ constexpr const char* kMoeAfter = R"(def apply(layer, mega_fused, mega_supported
     return run(w1, w2)
 )";
 
+constexpr const char* kConsumed = R"(def trace_consumed_names(subgraphs):
+    for input_name in all_inputs(subgraphs):
+        # find the last subgraph that uses it
+        for subgraph in reversed(subgraphs):
+            if input_name in subgraph.input_names:
+                subgraph.consumed_names.add(input_name)
+                break
+    return subgraphs
+)";
+
+constexpr const char* kConsumedAfter = R"(def trace_consumed_names(subgraphs):
+    seen_names = set()
+    # The first occurrence in reverse order is the final use in execution order.
+    for subgraph in reversed(subgraphs):
+        subgraph.consumed_names.update(subgraph.input_names - seen_names)
+        seen_names.update(subgraph.input_names)
+    return subgraphs
+)";
+
 class OfflineTruth8b : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -249,6 +269,7 @@ class OfflineTruth8b : public ::testing::Test {
     repo.write("pkg/round.py", kRound);
     repo.write("pkg/mappings.py", kMappings);
     repo.write("pkg/moe.py", kMoe);
+    repo.write("pkg/consumed.py", kConsumed);
     repo.commit("Initial import", "2026-09-01T08:00:00Z");
 
     repo.write("pkg/ops.py", kOpsAfter);
@@ -262,6 +283,8 @@ class OfflineTruth8b : public ::testing::Test {
     repo.commit("[AWQ] [gemma3] remove input layernorm mapping (#804)", "2026-09-02T12:00:00Z");
     repo.write("pkg/moe.py", kMoeAfter);
     repo.commit("Name the mega path's condition (#805)", "2026-09-02T13:00:00Z");
+    repo.write("pkg/consumed.py", kConsumedAfter);
+    repo.commit("Trace consumed names in one pass (#806)", "2026-09-02T14:00:00Z");
 
     auto s = open_sqlite_store(*dir_ / "db.sqlite");
     ASSERT_TRUE(s);
@@ -470,6 +493,35 @@ TEST_F(OfflineTruth8b, TheHeadlineKeepsAScopeWithADigit) {
     const Guide g = guide(804, lang);
     EXPECT_NE(g.headline.find("gemma3"), std::string::npos) << lang << ": " << g.headline;
   }
+}
+
+}  // namespace
+}  // namespace mergelens
+
+namespace mergelens {
+namespace {
+
+TEST_F(OfflineTruth8b, ALoopMovedOutOfAnotherIsNotSomethingTheRangeAdds) {
+  // The inner "for subgraph in reversed(subgraphs):" became the only loop:
+  // the change removes and writes it again; it adds the seen-names set.
+  bool item = false;
+  for (const char* lang : {"zh", "en"})
+    for (const auto& g : guide(806, lang).focus) {
+      item = item || g.why.find("seen_names") != std::string::npos;
+      EXPECT_EQ(g.why.find("`for subgraph in reversed(subgraphs):`"), std::string::npos)
+          << lang << ": " << g.why;
+    }
+  EXPECT_TRUE(item);
+}
+
+TEST(OfflineTruth8bPairs, AQuotedPairNeverHidesItsEditInACut) {
+  // The new line is cut at its bracket, before the only difference: the
+  // pair would read `register(name=...)` -> `register`... as if name= went.
+  Replacement r;
+  r.old_text = "@TextGenerationDataset.register(name=\"ultrachat_200k\")";
+  r.new_text = "@TextGenerationDataset.register(name=\"ultrachat_200k\", alias=\"ultrachat\")";
+  const std::string label = guide_detail::pair_label(r);
+  EXPECT_NE(label.find("alias=\"ultrachat\""), std::string::npos) << label;
 }
 
 }  // namespace

@@ -153,10 +153,22 @@ std::string other_added_statement(const Ctx& c, const FocusRegion& r,
   for (const RationaleNote& n : c.facts.rationale)
     if (n.path == r.path)
       for (std::int32_t l = n.start_line; l <= n.end_line; ++l) skip.insert(l);
+  auto squeeze = [](std::string_view t) {
+    std::string out;
+    for (char ch : t)
+      if (ch != ' ' && ch != '\t') out += ch;
+    return out;
+  };
   std::string best;
   int best_weight = 0;
   for (const FileChange& fc : c.change.files) {
     if (fc.path != r.path) continue;
+    // A line the change removes and writes again (a loop moved out of
+    // another, a block re-indented) is not something the range adds.
+    std::set<std::string> removed;
+    for (const Hunk& h : fc.hunks)
+      for (const DiffLine& l : h.lines)
+        if (l.origin == '-') removed.insert(squeeze(l.text));
     for (const Hunk& h : fc.hunks) {
       for (size_t k = 0; k < h.lines.size(); ++k) {
         const DiffLine& l = h.lines[k];
@@ -168,7 +180,7 @@ std::string other_added_statement(const Ctx& c, const FocusRegion& r,
             t.starts_with("*") || t.starts_with("\"\"\"") || t.starts_with("'''"))
           continue;
         const int w = weight(t);
-        if (w <= best_weight) continue;
+        if (w <= best_weight || removed.count(squeeze(t))) continue;
         // A statement written over several lines is quoted whole: its added
         // lines up to where its brackets close.
         std::string text;

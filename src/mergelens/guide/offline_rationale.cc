@@ -187,9 +187,22 @@ std::string note_clause(const Ctx& c, const RationaleNote& n) {
                 lines_label(c, n.start_line, n.end_line), quote(c, n.text, 240));
 }
 
+// `text` quoted within `max`; when that cut would fall before the line's
+// first difference from the other side (`differs_at`), the pair would show
+// two equal quotes and hide the edit, so a line of up to 160 characters is
+// quoted whole.
+static std::string pair_side(std::string_view text, size_t max, size_t differs_at) {
+  std::string s = code(text, max);
+  const size_t shown = s.ends_with("…") ? s.size() - std::string_view("`…").size() - 1 : 0;
+  if (shown && shown <= differs_at && text.size() <= 160) s = code(text, text.size());
+  return s;
+}
+
 std::string pair_label(const Replacement& r) {
   const std::string& a = r.old_text;
   const std::string& b = r.new_text;
+  size_t same = 0;
+  while (same < a.size() && same < b.size() && a[same] == b[same]) ++same;
   if (a.size() <= 70 && b.size() <= 70) return fmt::format("{} → {}", code(a, 70), code(b, 70));
   // Long lines: show where they differ, from a token boundary on, with "…"
   // outside the code so each span is still written in the change. Both
@@ -202,7 +215,8 @@ std::string pair_label(const Replacement& r) {
     --start;
   if (start < 20 || start + 3 > a.size() || start + 3 > b.size()) start = 0;
   auto side = [&](const std::string& t) {
-    return (start ? "…" : "") + code(std::string_view(t).substr(std::min(start, t.size())), 60);
+    const size_t from = std::min(start, t.size());
+    return (start ? "…" : "") + pair_side(std::string_view(t).substr(from), 60, same - from);
   };
   return fmt::format("{} → {}", side(a), side(b));
 }
