@@ -193,7 +193,8 @@ std::vector<Item> region_lessons(const Facts& facts, size_t index, std::set<std:
   for (const auto& d : facts.definitions) {
     if (!inside(r, d.at.path, d.at.line)) continue;
     if (d.change == "added" && (d.kind == "class" || d.kind == "struct" || d.kind == "trait"))
-      at("new abstraction", w::kAbstraction, d.at.line, d.at.line);
+      // Said as it is: a subclass that only sets defaults is no "abstraction".
+      at("a new type", w::kAbstraction, d.at.line, d.at.line);
     else if (d.change == "signature_changed")
       at("a signature changed", w::kSignature, d.at.line, d.at.line);
   }
