@@ -258,6 +258,15 @@ constexpr const char* kConsumedAfter = R"(def trace_consumed_names(subgraphs):
     return subgraphs
 )";
 
+// A module of `n` small functions named `prefix_k`.
+std::string module_of(const std::string& prefix, int n) {
+  std::string out = "import os\n";
+  for (int k = 0; k < n; ++k)
+    out += "\n\ndef " + prefix + "_" + std::to_string(k) + "(x):\n    return os.path.join(x, \"" +
+           prefix + "\")\n";
+  return out;
+}
+
 class OfflineTruth8b : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -270,6 +279,7 @@ class OfflineTruth8b : public ::testing::Test {
     repo.write("pkg/mappings.py", kMappings);
     repo.write("pkg/moe.py", kMoe);
     repo.write("pkg/consumed.py", kConsumed);
+    repo.write("pkg/legacy.py", module_of("old_step", 60));
     repo.commit("Initial import", "2026-09-01T08:00:00Z");
 
     repo.write("pkg/ops.py", kOpsAfter);
@@ -285,6 +295,10 @@ class OfflineTruth8b : public ::testing::Test {
     repo.commit("Name the mega path's condition (#805)", "2026-09-02T13:00:00Z");
     repo.write("pkg/consumed.py", kConsumedAfter);
     repo.commit("Trace consumed names in one pass (#806)", "2026-09-02T14:00:00Z");
+    repo.run("rm -q pkg/legacy.py");
+    repo.write("pkg/fresh/legacy.py",
+               "def _private_helper(x):\n    return x\n\n\n" + module_of("new_step", 70));
+    repo.commit("Move the legacy steps to fresh (#807)", "2026-09-02T15:00:00Z");
 
     auto s = open_sqlite_store(*dir_ / "db.sqlite");
     ASSERT_TRUE(s);
@@ -522,6 +536,24 @@ TEST(OfflineTruth8bPairs, AQuotedPairNeverHidesItsEditInACut) {
   r.new_text = "@TextGenerationDataset.register(name=\"ultrachat_200k\", alias=\"ultrachat\")";
   const std::string label = guide_detail::pair_label(r);
   EXPECT_NE(label.find("alias=\"ultrachat\""), std::string::npos) << label;
+}
+
+}  // namespace
+}  // namespace mergelens
+
+namespace mergelens {
+namespace {
+
+TEST_F(OfflineTruth8b, ASummaryNamesWholeFilesAddedOrDeletedByTheirPaths) {
+  // A 240-line module deleted and a 290-line one of the same name added in
+  // another folder: the summary names both files, by path since their names
+  // are one, and not the first private helper the new file defines.
+  for (const char* lang : {"zh", "en"}) {
+    const std::string summary = guide(807, lang).summary;
+    EXPECT_NE(summary.find("`pkg/legacy.py`"), std::string::npos) << lang << ": " << summary;
+    EXPECT_NE(summary.find("`pkg/fresh/legacy.py`"), std::string::npos) << lang << ": " << summary;
+    EXPECT_EQ(summary.find("_private_helper"), std::string::npos) << lang << ": " << summary;
+  }
 }
 
 }  // namespace

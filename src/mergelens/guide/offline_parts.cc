@@ -16,19 +16,6 @@
 namespace mergelens::guide_detail {
 namespace {
 
-bool is_code_role(const Facts& f, const std::string& path) {
-  auto it = f.roles.find(path);
-  if (it == f.roles.end()) return true;
-  switch (it->second) {
-    case FileRole::kCore:
-    case FileRole::kKernel:
-    case FileRole::kModel:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool is_test(const Facts& f, const std::string& path) {
   return is_test_file(f, path);
 }
@@ -108,10 +95,19 @@ std::string summary(const Ctx& c) {
   if (!f.cleanup.empty()) {
     parts.push_back(fmt_rt(c.p.summary_cleanup, c.p.skim_reason(f.cleanup)));
   } else {
-    std::vector<std::string> added, removed, changed;
-    std::set<std::string> seen;
-    for (const auto& d : f.definitions) {
-      if (!is_code_role(f, d.at.path) || d.kind == "section" || !seen.insert(d.name).second)
+    // Large files added or deleted whole are named as files, not by the
+    // first definitions they hold.
+    std::vector<std::string> added, changed, removed;
+    std::set<std::string> seen, whole;
+    for (FileStatus st : {FileStatus::kAdded, FileStatus::kDeleted})
+      for (const FileChange* fc : whole_code_files(c, st, 2, 200)) {
+        whole.insert(fc->path);
+        (st == FileStatus::kAdded ? added : removed).push_back(file_label(c, fc->path));
+      }
+    for (const Definition* dp : definitions_by_weight(c)) {
+      const Definition& d = *dp;
+      if (!is_code_role(f, d.at.path) || d.kind == "section" || whole.count(d.at.path) ||
+          !seen.insert(d.name).second)
         continue;
       if (d.change == "added" && added.size() < 3) added.push_back(def_label(c, d));
       if (d.change == "removed" && removed.size() < 2) removed.push_back(def_label(c, d));
