@@ -310,9 +310,12 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
     }
   }
   if (!words.empty())
-    counted.emplace_back(words_part, fmt::format("the title's words ({}) are those of release "
-                                                 "highlights",
-                                                 fmt::join(words, ", ")));
+    // What the weight is, not what the change is: words other projects'
+    // release notes often give the changes they highlight.
+    counted.emplace_back(words_part,
+                         fmt::format("the title's words ({}) often mark highlights in other "
+                                     "projects' release notes",
+                                     fmt::join(words, ", ")));
   std::stable_sort(counted.begin(), counted.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (auto& [part, reason] : counted)
