@@ -11,6 +11,7 @@
 #include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/markdown.h"
 #include "mergelens/guide/offline.h"
+#include "mergelens/guide/offline_parts.h"
 #include "mergelens/guide/phrases.h"
 #include "mergelens/guide/prose.h"
 #include "test_helpers.h"
@@ -230,9 +231,9 @@ TEST_F(OfflineRationale, TheChineseHeadlineIsTheKindThenTheTitleAndFitsTheSeedLe
   Facts f = facts_of(c);
   Guide g = write_offline_guide(c, f, "zh");
   EXPECT_TRUE(g.headline.starts_with("文档：Explain how the pool")) << g.headline;
-  EXPECT_LE(prose::width(g.headline), 32) << g.headline;
+  EXPECT_LE(prose::width(g.headline), guide_detail::kHeadlineWidth) << g.headline;
   g = write_offline_guide(c, f, "en");
-  EXPECT_LE(prose::width(g.headline), 32) << g.headline;
+  EXPECT_LE(prose::width(g.headline), guide_detail::kHeadlineWidth) << g.headline;
   EXPECT_TRUE(g.headline.ends_with("…")) << g.headline;
   EXPECT_TRUE(g.headline.starts_with("Explain how the pool")) << g.headline;
   // A file the title names is no better: the title says more than its name.

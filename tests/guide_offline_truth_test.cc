@@ -339,9 +339,7 @@ TEST(OfflineTruthPhrases, ImportanceReasonsHaveChinese) {
         "adds 3 code files", "adds 1 code file", "adds 7 definitions", "adds 1 definition",
         "one part of a series of changes", "lands an earlier change again",
         "follows up an earlier change (vllm-project/vllm-ascend#6043)", "2 later changes name it",
-        "the title's words (“support”) often mark highlights in other projects' release notes",
-        "the title's words (“support”, “add”) often mark highlights in other projects' "
-        "release notes"}) {
+        "the title's words (“support”)", "the title's words (“support”, “add”)"}) {
     const std::string zh = phrases::score_reason(reason, "zh");
     EXPECT_NE(zh, reason);
     for (const char* word : {"changed lines", "adds", "series", "earlier", "later", "title",

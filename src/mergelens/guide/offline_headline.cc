@@ -189,7 +189,10 @@ std::string headline(const Ctx& c) {
   // before the figure: without them the headline claims a wider change.
   static const RE2 kNarrowing(
       R"((?i)\b(for|on|in|when|with|without|under|if|during|via|only|except)\b)");
-  if (RE2::PartialMatch(std::string_view(title).substr(cut.size()), kNarrowing))
+  // The cut's last word counts too: "… on" + "ROCm" loses what "on" narrows.
+  const size_t last = cut.rfind(' ');
+  if (RE2::PartialMatch(std::string_view(title).substr(last == std::string::npos ? 0 : last),
+                        kNarrowing))
     return fit_headline(title);
   return fmt_rt(c.p.headline_number, cut + "…", number);
 }

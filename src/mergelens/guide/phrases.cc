@@ -373,8 +373,7 @@ constexpr Rule kScoreRules[] = {
     {R"(lands an earlier change again)", "重新合入之前的改动"},
     {R"(follows up an earlier change \((.*)\))", "跟进之前的改动（\\1）"},
     {R"((\d+) later changes? names? it)", "后来有 \\1 个改动提到它"},
-    {R"(the title's words \((.*)\) often mark highlights in other projects' release notes)",
-     "标题用词（\\1）在其他项目的发布说明中常见于亮点"},
+    {R"(the title's words \((.*)\))", "标题用词（\\1）"},
     {R"(the title says “(.*)”)", "标题写着“\\1”"},
 };
 

@@ -310,12 +310,9 @@ Score score_importance(const Change& change, const Facts& facts, const CodeStats
     }
   }
   if (!words.empty())
-    // What the weight is, not what the change is: words other projects'
-    // release notes often give the changes they highlight.
-    counted.emplace_back(words_part,
-                         fmt::format("the title's words ({}) often mark highlights in other "
-                                     "projects' release notes",
-                                     fmt::join(words, ", ")));
+    // Only what the title says: that such words often go with highlighted
+    // changes is the fitted weight's evidence, not something the change shows.
+    counted.emplace_back(words_part, fmt::format("the title's words ({})", fmt::join(words, ", ")));
   std::stable_sort(counted.begin(), counted.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (auto& [part, reason] : counted)
