@@ -17,6 +17,7 @@
 #include "mergelens/pipeline/analyze.h"
 #include "mergelens/pipeline/ingest.h"
 #include "mergelens/pipeline/write.h"
+#include "offline_guide_fixture.h"
 #include "test_helpers.h"
 
 namespace mergelens {
@@ -139,11 +140,9 @@ constexpr const char* kSpecAfter = R"py(class Speculator:
         return [self.batch.next() for _ in range(steps)]
 )py";
 
-class OfflineTruth8a : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    GitRepo repo(*dir_ / "work");
+class OfflineTruth8a : public testing::OfflineGuideFixture<OfflineTruth8a> {
+ public:
+  static void write_history(GitRepo& repo) {
     repo.run("remote add origin git@github.com:o/r.git");
     repo.write("pkg/__init__.py", "from pkg.api import quantize\n");
     repo.write("pkg/api.py", "def quantize(model, save_directory, scheme):\n    return model\n");
@@ -210,58 +209,11 @@ class OfflineTruth8a : public ::testing::Test {
     repo.run("rm -q svc/manager.py");
     repo.write("svc/util.py", "def half(n):\n    return n >> 1\n");
     repo.commit("Drop the old manager (#808)", "2026-09-02T16:00:00Z");
-
-    auto s = open_sqlite_store(*dir_ / "db.sqlite");
-    ASSERT_TRUE(s);
-    store_ = s->release();
-    IngestOptions io;
-    io.repo_path = repo.path();
-    ASSERT_TRUE(ingest(*store_, io, nullptr));
-    auto r = resolve_repo(*store_, "");
-    ASSERT_TRUE(r);
-    repo_ = new RepoRecord(*r);
-    ASSERT_TRUE(analyze(*store_, *repo_, AnalyzeOptions{}, nullptr));
-    WriteOptions w;
-    w.langs = {"zh", "en"};
-    ASSERT_TRUE(write_guides(*store_, *repo_, w, nullptr));
-  }
-
-  static void TearDownTestSuite() {
-    delete store_;
-    delete repo_;
-    delete dir_;
-    store_ = nullptr;
-    repo_ = nullptr;
-    dir_ = nullptr;
-  }
-
-  static std::int64_t id(std::int64_t number) {
-    auto c = store_->get_change_by_number(repo_->id, number);
-    EXPECT_TRUE(c && *c) << "#" << number;
-    return c && *c ? (**c).id : 0;
-  }
-  static Facts facts(std::int64_t number) {
-    auto f = store_->get_facts(id(number));
-    EXPECT_TRUE(f && *f) << "#" << number;
-    return f && *f ? **f : Facts{};
-  }
-  static Guide guide(std::int64_t number, const std::string& lang) {
-    auto g = store_->get_guide(id(number), lang);
-    EXPECT_TRUE(g && *g) << "#" << number << " " << lang;
-    return g && *g ? **g : Guide{};
   }
   static std::string reasons(const Guide& g) {
     return g.importance.reason + " | " + g.insight.reason;
   }
-
-  static TempDir* dir_;
-  static Store* store_;
-  static RepoRecord* repo_;
 };
-
-TempDir* OfflineTruth8a::dir_ = nullptr;
-Store* OfflineTruth8a::store_ = nullptr;
-RepoRecord* OfflineTruth8a::repo_ = nullptr;
 
 TEST_F(OfflineTruth8a, ARunnableScriptInExperimentalIsAnExampleNotDocs) {
   for (const char* lang : {"zh", "en"}) {

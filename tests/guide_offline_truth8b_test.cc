@@ -17,6 +17,7 @@
 #include "mergelens/pipeline/analyze.h"
 #include "mergelens/pipeline/ingest.h"
 #include "mergelens/pipeline/write.h"
+#include "offline_guide_fixture.h"
 #include "test_helpers.h"
 
 namespace mergelens {
@@ -267,11 +268,9 @@ std::string module_of(const std::string& prefix, int n) {
   return out;
 }
 
-class OfflineTruth8b : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    GitRepo repo(*dir_ / "work");
+class OfflineTruth8b : public testing::OfflineGuideFixture<OfflineTruth8b> {
+ public:
+  static void write_history(GitRepo& repo) {
     repo.run("remote add origin git@github.com:o/r.git");
     repo.write("pkg/ops.py", kOps);
     repo.write("pkg/norm.py", kNorm);
@@ -299,55 +298,8 @@ class OfflineTruth8b : public ::testing::Test {
     repo.write("pkg/fresh/legacy.py",
                "def _private_helper(x):\n    return x\n\n\n" + module_of("new_step", 70));
     repo.commit("Move the legacy steps to fresh (#807)", "2026-09-02T15:00:00Z");
-
-    auto s = open_sqlite_store(*dir_ / "db.sqlite");
-    ASSERT_TRUE(s);
-    store_ = s->release();
-    IngestOptions io;
-    io.repo_path = repo.path();
-    ASSERT_TRUE(ingest(*store_, io, nullptr));
-    auto r = resolve_repo(*store_, "");
-    ASSERT_TRUE(r);
-    repo_ = new RepoRecord(*r);
-    ASSERT_TRUE(analyze(*store_, *repo_, AnalyzeOptions{}, nullptr));
-    WriteOptions w;
-    w.langs = {"zh", "en"};
-    ASSERT_TRUE(write_guides(*store_, *repo_, w, nullptr));
   }
-
-  static void TearDownTestSuite() {
-    delete store_;
-    delete repo_;
-    delete dir_;
-    store_ = nullptr;
-    repo_ = nullptr;
-    dir_ = nullptr;
-  }
-
-  static std::int64_t id(std::int64_t number) {
-    auto c = store_->get_change_by_number(repo_->id, number);
-    EXPECT_TRUE(c && *c) << "#" << number;
-    return c && *c ? (**c).id : 0;
-  }
-  static Facts facts(std::int64_t number) {
-    auto f = store_->get_facts(id(number));
-    EXPECT_TRUE(f && *f) << "#" << number;
-    return f && *f ? **f : Facts{};
-  }
-  static Guide guide(std::int64_t number, const std::string& lang) {
-    auto g = store_->get_guide(id(number), lang);
-    EXPECT_TRUE(g && *g) << "#" << number << " " << lang;
-    return g && *g ? **g : Guide{};
-  }
-
-  static TempDir* dir_;
-  static Store* store_;
-  static RepoRecord* repo_;
 };
-
-TempDir* OfflineTruth8b::dir_ = nullptr;
-Store* OfflineTruth8b::store_ = nullptr;
-RepoRecord* OfflineTruth8b::repo_ = nullptr;
 
 // The line (1-based) of `needle` in `text`.
 std::int32_t line_of(std::string_view text, std::string_view needle) {
