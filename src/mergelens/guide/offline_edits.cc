@@ -3,7 +3,6 @@
 // quoted one (a rename, an equivalent rewrite) were the whole change.
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <set>
 
 #include <re2/re2.h>
@@ -208,72 +207,6 @@ std::string other_added_statement(const Ctx& c, const FocusRegion& r,
     }
   }
   return best;
-}
-
-bool is_code_role(const Facts& f, const std::string& path) {
-  auto it = f.roles.find(path);
-  if (it == f.roles.end()) return true;
-  switch (it->second) {
-    case FileRole::kCore:
-    case FileRole::kKernel:
-    case FileRole::kModel:
-      return true;
-    default:
-      return false;
-  }
-}
-
-std::vector<const Definition*> definitions_by_weight(const Ctx& c) {
-  std::map<std::string, std::int64_t> size;
-  for (const FileChange& fc : c.change.files) size[fc.path] = fc.additions + fc.deletions;
-  std::vector<const Definition*> out;
-  for (const Definition& d : c.facts.definitions) out.push_back(&d);
-  // A public name before a private one ("_helper", "Class._helper").
-  auto hidden = [](const Definition* d) {
-    const size_t dot = d->name.rfind('.');
-    return d->name.compare(dot == std::string::npos ? 0 : dot + 1, 1, "_") == 0;
-  };
-  std::stable_sort(out.begin(), out.end(), [&](const Definition* a, const Definition* b) {
-    if (hidden(a) != hidden(b)) return hidden(b);
-    return size[a->at.path] > size[b->at.path];
-  });
-  return out;
-}
-
-std::string file_label(const Ctx& c, const std::string& path) {
-  const std::string base = path.substr(path.rfind('/') + 1);  // npos + 1 == 0
-  // Copies of one file (the same name and counts in several folders) are
-  // one file to a reader; a same-named file of other content is another.
-  const FileChange* self = nullptr;
-  for (const FileChange& fc : c.change.files)
-    if (fc.path == path) self = &fc;
-  const size_t same =
-      std::count_if(c.change.files.begin(), c.change.files.end(), [&](const FileChange& fc) {
-        return fc.path.substr(fc.path.rfind('/') + 1) == base &&
-               (!self || fc.additions != self->additions || fc.deletions != self->deletions ||
-                fc.status != self->status || &fc == self);
-      });
-  return code(same > 1 ? path : base, std::max<size_t>(path.size(), 60));
-}
-
-std::vector<const FileChange*> whole_code_files(const Ctx& c, FileStatus status, size_t n,
-                                                std::int32_t min_lines) {
-  std::vector<const FileChange*> out;
-  auto copy = [&](const FileChange& fc) {  // of one already taken
-    return std::any_of(out.begin(), out.end(), [&](const FileChange* o) {
-      return o->additions == fc.additions && o->deletions == fc.deletions &&
-             o->path.substr(o->path.rfind('/') + 1) == fc.path.substr(fc.path.rfind('/') + 1);
-    });
-  };
-  for (const FileChange& fc : c.change.files)
-    if (fc.status == status && is_code_role(c.facts, fc.path) && !copy(fc) &&
-        std::max(fc.additions, fc.deletions) >= min_lines)
-      out.push_back(&fc);
-  std::stable_sort(out.begin(), out.end(), [](const FileChange* a, const FileChange* b) {
-    return std::max(a->additions, a->deletions) > std::max(b->additions, b->deletions);
-  });
-  if (out.size() > n) out.resize(n);
-  return out;
 }
 
 }  // namespace mergelens::guide_detail

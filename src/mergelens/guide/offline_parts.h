@@ -209,6 +209,25 @@ const Definition* contract_test(const Ctx& c, const std::string& path, std::int3
                                 std::int32_t to, std::string_view prefer = {});
 // "the test `x` is named for the contract it checks: "…"".
 std::string contract_sentence(const Ctx& c, const Definition& test);
+// --- what a summary names (offline_facts.cc) ---
+// Whether `path` holds code on the main path (core, kernel or model role;
+// a path the analysis gave no role counts as code).
+bool is_code_role(const Facts& f, const std::string& path);
+// The change's definitions in the order a summary names them: those of the
+// public names before private ones ("_helper"), then those of the files with
+// the most changed lines first, the analysis's order within a file.
+// Pointers into `c.facts`.
+std::vector<const Definition*> definitions_by_weight(const Ctx& c);
+// The code files the change adds or deletes whole (`status`) with at least
+// `min_lines` lines, the largest first, at most `n`: "adds `a.py`" and
+// "removes `b.py`" say more than the first definitions they hold.
+// Pointers into `c.change`.
+// A file of the change as a code span: its name, or its whole path when
+// another file of the change has the same name (a module moved to a new
+// folder is `a/x.py` and `b/x.py`, never `x.py` twice).
+std::string file_label(const Ctx& c, const std::string& path);
+std::vector<const FileChange*> whole_code_files(const Ctx& c, FileStatus status, size_t n,
+                                                std::int32_t min_lines);
 // --- what a look-here range changes besides its quoted pair (offline_edits.cc) ---
 // What a replacement changes: the old and new text between the pair's common
 // prefix and suffix ("_gemma_mappings" → "_gemma2_mappings": "" → "2"), as
@@ -230,25 +249,6 @@ bool extracted_variable(const Ctx& c, const Replacement& r);
 // and aliases ("name = x.y") are not candidates. Empty when none qualifies.
 std::string other_added_statement(const Ctx& c, const FocusRegion& r,
                                   const std::vector<const Signal*>& signals);
-
-// Whether `path` holds code on the main path (core, kernel or model role;
-// a path the analysis gave no role counts as code).
-bool is_code_role(const Facts& f, const std::string& path);
-// The change's definitions in the order a summary names them: those of the
-// public names before private ones ("_helper"), then those of the files with
-// the most changed lines first, the analysis's order within a file.
-// Pointers into `c.facts`.
-std::vector<const Definition*> definitions_by_weight(const Ctx& c);
-// The code files the change adds or deletes whole (`status`) with at least
-// `min_lines` lines, the largest first, at most `n`: "adds `a.py`" and
-// "removes `b.py`" say more than the first definitions they hold.
-// Pointers into `c.change`.
-// A file of the change as a code span: its name, or its whole path when
-// another file of the change has the same name (a module moved to a new
-// folder is `a/x.py` and `b/x.py`, never `x.py` twice).
-std::string file_label(const Ctx& c, const std::string& path);
-std::vector<const FileChange*> whole_code_files(const Ctx& c, FileStatus status, size_t n,
-                                                std::int32_t min_lines);
 
 // --- the headline (offline_headline.cc) ---
 // The PR's title in both languages (Chinese: the kind of change first), with
