@@ -19,6 +19,35 @@ const char* role_of(const Facts& f, const std::string& path) {
   return it == f.roles.end() ? "core" : to_string(it->second);
 }
 
+// How a definition's fate reads in the facts: "inherited" and "moved" say
+// where the definition still lives, so a removal is not read as a loss.
+std::string change_words(const std::string& change) {
+  if (change == "inherited") return "removed override (a base class still defines)";
+  if (change == "moved") return "moved (another file defines it on the other side)";
+  return change;
+}
+
+// The test functions the change adds or edits in `path`, by name (at most 30,
+// then a count): what a guide must not ask for as a missing test.
+std::string tests_added(const Facts& f, const std::string& path) {
+  std::vector<std::string> names;
+  size_t more = 0;
+  for (const auto& d : f.definitions) {
+    if (d.at.path != path || (d.change != "added" && d.change != "modified")) continue;
+    if (d.kind != "function" && d.kind != "method") continue;
+    std::string_view leaf = d.name;
+    if (auto dot = leaf.rfind('.'); dot != std::string_view::npos) leaf = leaf.substr(dot + 1);
+    if (!leaf.starts_with("test")) continue;
+    if (names.size() < 30)
+      names.push_back(d.name);
+    else
+      ++more;
+  }
+  std::string out = fmt::format("{}", fmt::join(names, ", "));
+  if (more) out += fmt::format(" and {} more", more);
+  return out;
+}
+
 }  // namespace
 
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
@@ -160,7 +189,8 @@ std::string facts_section(const Change& c, const Facts& f, size_t tokens) {
   for (const auto& d : f.definitions) {
     if (d.change == "modified" || d.kind == "section" || n >= 25) continue;
     if (n++ == 0) line("definitions:");
-    line(fmt::format("  {} {} {} at {}:{}", d.change, d.kind, d.name, d.at.path, d.at.line));
+    line(fmt::format("  {} {} {} at {}:{}", change_words(d.change), d.kind, d.name, d.at.path,
+                     d.at.line));
   }
   // Each list is capped so the facts stay a small share of any budget.
   auto capped = [&](const auto& items, auto render) {
@@ -179,8 +209,10 @@ std::string facts_section(const Change& c, const Facts& f, size_t tokens) {
   capped(f.body_mismatches, [](const BodyMismatch& x) {
     return fmt::format("description vs code: {} {}: {}", x.kind, x.subject, x.detail);
   });
-  capped(f.tests, [](const TestFact& x) {
-    return fmt::format("test: {}{}", x.path, x.covers.empty() ? "" : " covers " + x.covers);
+  capped(f.tests, [&f](const TestFact& x) {
+    std::string added = tests_added(f, x.path);
+    return fmt::format("test: {}{}{}", x.path, x.covers.empty() ? "" : " covers " + x.covers,
+                       added.empty() ? "" : "; the change adds or edits " + added);
   });
   capped(f.gaps,
          [](const Gap& x) { return fmt::format("gap: {} {}: {}", x.kind, x.subject, x.detail); });
