@@ -21,7 +21,7 @@ replay_start() {
   python3 "$(dirname "${BASH_SOURCE[0]}")/replay_llm.py" --port 0 "$@" > "$out" 2>&1 &
   REPLAY_PID=$!
   for _ in $(seq 100); do
-    REPLAY_PORT=$(sed -n 's/^listening on //p' "$out" 2>/dev/null)
+    REPLAY_PORT=$(sed -n 's/^listening on //p' "$out" 2>/dev/null || true)
     [ -n "$REPLAY_PORT" ] && return 0
     sleep 0.1
   done
