@@ -78,6 +78,34 @@ TEST(Analyze, AChainOfFollowUpsIsCompleteAfterOneRun) {
   EXPECT_EQ(again->analyzed, 0u);
 }
 
+// A change merged before #N that names it (written while #N was still open)
+// is not one of #N's later references; a change merged after it is.
+TEST(Analyze, AnEarlierChangeNamingAPrIsNotALaterReference) {
+  TempDir dir;
+  GitRepo repo(dir / "work");
+  repo.write("pkg/core.py", "def step():\n    return 0\n");
+  repo.commit("Initial import", "2026-09-01T08:00:00Z");
+  repo.write("pkg/core.py", "def step():\n    return 1\n");
+  repo.commit("Guard the step (#301)\n\nNeeded once #302 lands.", "2026-09-02T10:00:00Z");
+  repo.write("pkg/core.py", "def step():\n    return 2\n");
+  repo.commit("Make step faster (#302)", "2026-09-03T10:00:00Z");
+  repo.write("pkg/core.py", "def step():\n    return 3\n");
+  repo.commit("Fix step (#303)\n\nFollow-up to #302.", "2026-09-04T10:00:00Z");
+  auto [store, rec] = ingested(dir / "db.sqlite", repo);
+  ASSERT_TRUE(store);
+  ASSERT_TRUE(analyze(*store, rec, AnalyzeOptions{}, nullptr));
+  auto c = store->get_change_by_number(rec.id, 302);
+  ASSERT_TRUE(c && *c);
+  auto f = store->get_facts((**c).id);
+  ASSERT_TRUE(f && *f);
+  ASSERT_EQ((**f).referenced_by.size(), 1u);
+  EXPECT_EQ((**f).referenced_by[0].ref, "#303");
+  auto now = store->referenced_by(rec.id, **c);
+  ASSERT_TRUE(now);
+  ASSERT_EQ(now->size(), 1u);
+  EXPECT_EQ((*now)[0].ref, "#303");
+}
+
 // The later passes of one run re-analyse changes from what the tree thread
 // kept of them (in a temporary file, not in memory): each change gets back
 // its own switches and context, the same facts a run that moves the tree to

@@ -298,6 +298,8 @@ Result<std::vector<Backlink>> SqlStore::referenced_by(std::int64_t repo_id, cons
   // PostgreSQL plans it as an inner join. A change naming this one under
   // several relations shows the first by name. The number is cast because a
   // change without one binds a NULL, which PostgreSQL would take for text.
+  // Only later changes: one merged before this one named it while it was
+  // still open ("needed by #N"), and calling that a later change is false.
   auto st =
       q("SELECT c.id, c.number, c.sha, c.title, min(r.relation), c.merged_at FROM (SELECT "
         "change_id FROM change_refs WHERE number = CAST($3 AS BIGINT) AND number > 0 AND kind IN "
@@ -306,10 +308,12 @@ Result<std::vector<Backlink>> SqlStore::referenced_by(std::int64_t repo_id, cons
         "sha >= substr($4, 1, 7) AND sha <= $4 AND kind = 'commit' AND repo = '') m "
         "CROSS JOIN changes c JOIN change_refs r ON r.change_id = c.id WHERE c.id = m.change_id "
         "AND c.repo_id = $1 AND c.id != $2 AND r.repo = '' AND "
+        "NOT (c.merged_at > 0 AND c.merged_at < CAST($5 AS BIGINT)) AND "
         "((r.kind IN ('pr', 'issue') AND r.number = CAST($3 AS BIGINT)) OR "
         " (r.kind = 'commit' AND length(r.sha) >= 7 AND substr($4, 1, length(r.sha)) = r.sha)) "
         "GROUP BY c.id ORDER BY c.merged_at, c.id");
   st.bind(1, repo_id).bind(2, change.id).bind(3, change.number).bind(4, change.sha);
+  st.bind(5, change.merged_at);
   return st.collect([](const db::Query& r) {
     Backlink b;
     b.change_id = r.i64(0);
