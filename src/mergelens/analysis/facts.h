@@ -17,7 +17,7 @@ namespace mergelens {
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
 inline constexpr int kAnalyzerVersion =
-    21;  // 2: review facts, open PRs; 3: tests cover
+    22;  // 2: review facts, open PRs; 3: tests cover
          // what they import or call; 4: rationale,
          // replacements; 5: reach; 6: importance by
          // reach, insight by density, ranked tags;
@@ -69,6 +69,7 @@ inline constexpr int kAnalyzerVersion =
          // example scripts, include guards, type-narrowing asserts,
          // regions named by the definition holding their lines, no
          // pair across a new branch or between a head and a parameter
+         // 22: insight reasons, the weightiest first
 
 enum class Language {
   kUnknown,

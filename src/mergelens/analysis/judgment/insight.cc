@@ -229,7 +229,8 @@ Score score_insight(const Change& change, const Facts& facts, const CodeStats& s
   // is worth its best lesson and a little of the rest. Decisions then count
   // with diminishing returns, the best first.
   std::set<std::string> edits;
-  std::map<std::string, int> places;  // reason → places, for the reasons
+  // reason → places and points, for the reasons (the weightiest first)
+  std::map<std::string, std::pair<int, double>> places;
   std::vector<double> decisions;
   int lines = 0;
   for (size_t i : read) {
@@ -249,7 +250,8 @@ Score score_insight(const Change& change, const Facts& facts, const CodeStats& s
       best = std::max(best, it.points);
       sum += it.points;
       last = std::max(last, it.last);
-      ++places[it.reason];
+      ++places[it.reason].first;
+      places[it.reason].second += it.points * rate;
       if (it.argued && rate == 1.0) {
         std::string place = fmt::format("{}:{}", r.path, it.first);
         if (std::find(argued.begin(), argued.end(), place) == argued.end())
@@ -260,7 +262,10 @@ Score score_insight(const Change& change, const Facts& facts, const CodeStats& s
   }
   if (stats.code_lines <= w::kSmallChangeLines && stats.perf_claim) {
     decisions.push_back(w::kSmallChangeBigEffect);
-    ++places[fmt::format("small change ({}), large effect", plural(stats.code_lines, "line"))];
+    auto& small =
+        places[fmt::format("small change ({}), large effect", plural(stats.code_lines, "line"))];
+    ++small.first;
+    small.second += w::kSmallChangeBigEffect;
   }
   std::sort(decisions.begin(), decisions.end(), std::greater<>());
   double total = 0, factor = 1;
@@ -272,8 +277,13 @@ Score score_insight(const Change& change, const Facts& facts, const CodeStats& s
   const double cost = std::max(1.0, std::log2(1.0 + lines / w::kLinesPerUnit));
   s.raw = total / cost;
   s.value = scale_level(s.raw, score_fitted::kInsightCuts);
-  for (const auto& [reason, n] : places)
-    s.reasons.push_back(n > 1 ? fmt::format("{} ({} places)", reason, n) : reason);
+  // A guide shows the first few reasons: the ones that weighed most, then by
+  // name so the order is stable.
+  std::vector<std::pair<std::string, std::pair<int, double>>> ranked(places.begin(), places.end());
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  for (const auto& [reason, np] : ranked)
+    s.reasons.push_back(np.first > 1 ? fmt::format("{} ({} places)", reason, np.first) : reason);
   s.reasons.push_back(fmt::format("{} to read in {}", plural(lines, "line"),
                                   plural(static_cast<std::int64_t>(read.size()), "region")));
   if (stats.code_lines > 0 && stats.bulk_lines >= w::kBulkShare * stats.code_lines &&
