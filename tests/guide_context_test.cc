@@ -94,8 +94,10 @@ TEST(Prompt, TheContextHasItsOwnHeadingAndTheWholeDiffWhenItFits) {
   EXPECT_NE(p.user.find("## The whole diff"), std::string::npos);
   EXPECT_EQ(p.user.find("## What you were not shown"), std::string::npos);
   // In a small budget the diff is an excerpt and what it leaves out is named.
+  // (No focus region here, so the excerpt has no lines and no empty fence.)
   Prompt small = build_prompt(c, f, "en", 2600, {helper});
-  EXPECT_NE(small.user.find("## Diff excerpt"), std::string::npos);
+  EXPECT_EQ(small.user.find("## The whole diff"), std::string::npos);
+  EXPECT_EQ(small.user.find("## Diff excerpt"), std::string::npos) << small.user;
   EXPECT_NE(small.user.find("## What you were not shown"), std::string::npos) << small.user;
   EXPECT_NE(small.system.find("ask it in \"questions\""), std::string::npos);
 }

@@ -4,6 +4,8 @@
 // guide does not call them gone).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "mergelens/analysis/analyzer.h"
 #include "mergelens/guide/prompt.h"
 #include "test_helpers.h"
@@ -82,6 +84,55 @@ TEST(PromptFacts, ARemovedOverrideIsNotCalledGone) {
   // The rules say what a removed override means, and to look before asking.
   EXPECT_NE(p.system.find("still inherited from its base"), std::string::npos);
   EXPECT_NE(p.system.find("Look for the answer before you ask"), std::string::npos);
+}
+
+// A split PR's notes over their share of the reduce prompt lose whole notes,
+// the last of each part first, never a part's every note nor half a sentence.
+TEST(PromptReduce, NotesOverTheirShareKeepWholeNotesOfEveryPart) {
+  Change c = kv_change();
+  Facts f = kv_facts(c);
+  std::string notes;
+  for (int part = 1; part <= 3; ++part) {
+    notes += fmt::format("Part {}:\n", part);
+    for (int k = 1; k <= 12; ++k) {
+      notes += fmt::format("- `pkg/transfer.py`:10-12 `run`: note {}.{} says", part, k);
+      for (int w = 0; w < 60; ++w) notes += " word";
+      notes += fmt::format(" and ends here {}.{}.\n", part, k);
+    }
+  }
+  const size_t budget = 6000;
+  Prompt p = build_reduce_prompt(c, f, "en", notes, budget);
+  EXPECT_EQ(p.user.find("[… clipped]"), std::string::npos);
+  for (int part = 1; part <= 3; ++part) {
+    EXPECT_NE(p.user.find(fmt::format("Part {}:", part)), std::string::npos) << part;
+    // Each part keeps its best note, whole.
+    EXPECT_NE(p.user.find(fmt::format("note {}.1 says", part)), std::string::npos) << part;
+    EXPECT_NE(p.user.find(fmt::format("ends here {}.1.", part)), std::string::npos) << part;
+  }
+  // Every note shown is shown whole, and what was left out is counted.
+  for (int part = 1; part <= 3; ++part)
+    for (int k = 1; k <= 12; ++k)
+      EXPECT_EQ(p.user.find(fmt::format("note {}.{} says", part, k)) == std::string::npos,
+                p.user.find(fmt::format("ends here {}.{}.", part, k)) == std::string::npos)
+          << part << "." << k;
+  EXPECT_NE(p.user.find("more notes of this part left out for room"), std::string::npos);
+  EXPECT_EQ(p.user.find("note 1.12 says"), std::string::npos) << "the notes were not over budget";
+}
+
+// A diff excerpt with no room for any line is left out, not shown as an
+// empty fence.
+TEST(PromptReduce, NoEmptyDiffFence) {
+  Change c = kv_change();
+  Facts f = kv_facts(c);
+  std::string notes = "Part 1:\n";
+  for (int k = 1; k <= 40; ++k) {
+    notes += fmt::format("- `pkg/transfer.py`:10-12 `run`: note {}", k);
+    for (int w = 0; w < 60; ++w) notes += " word";
+    notes += ".\n";
+  }
+  Prompt p = build_reduce_prompt(c, f, "en", notes, 2500);
+  const std::string fence = "<<<UNTRUSTED " + c.sha.substr(0, 12) + "\nUNTRUSTED>>>";
+  EXPECT_EQ(p.user.find(fence), std::string::npos) << p.user;
 }
 
 }  // namespace

@@ -68,6 +68,7 @@ std::string call_line(std::string_view kind) {
 std::string diff_section(const Change& c, const std::string& diff,
                          const std::vector<std::string>& left_in, bool whole = false) {
   const std::string fence = fence_of(c);
+  if (diff.empty()) return std::string();  // no room for any of it: no empty fence
   std::string out = fmt::format(
       "\n## {} (untrusted data; new-file line numbers at the left, '-' lines removed)\n"
       "<<<UNTRUSTED {}\n{}UNTRUSTED>>> {}\n",
@@ -100,9 +101,11 @@ struct Frame {
 };
 
 // The facts take at most `facts_share` of the budget; the PR text up to
-// `text_share` with them (at least 8 %); the excerpt the rest.
+// `text_share` with them (at least 8 %); the excerpt the rest, less room for
+// the list of changed files it leaves out when the prompt lists them
+// (`file_list`; a reduce call does not: the notes stand for the parts).
 Frame frame(const Change& c, const Facts& f, size_t budget, size_t fixed_tokens, size_t facts_share,
-            size_t text_share) {
+            size_t text_share, bool file_list = true) {
   Frame fr;
   const size_t frame_tokens = fixed_tokens + 160;
   const size_t facts_cap = budget * facts_share / 100;
@@ -111,8 +114,9 @@ Frame frame(const Change& c, const Facts& f, size_t budget, size_t fixed_tokens,
   const size_t text_cap = std::max(
       budget * text_share / 100 > fixed ? budget * text_share / 100 - fixed : 0, budget * 8 / 100);
   fr.text = untrusted_section(c, fence_of(c), text_cap);
-  fr.excerpt_budget = static_cast<long>(budget) -
-                      static_cast<long>(fixed + estimate_tokens(fr.text) + left_reserve(c));
+  fr.excerpt_budget =
+      static_cast<long>(budget) -
+      static_cast<long>(fixed + estimate_tokens(fr.text) + (file_list ? left_reserve(c) : 0));
   return fr;
 }
 
@@ -159,6 +163,53 @@ Body diff_and_context(const Change& c, const Facts& f, const std::vector<Context
   missing.insert(missing.end(), ex.cut.begin(), ex.cut.end());
   b.text += prompt_detail::not_shown_section(missing, context.left_out);
   return b;
+}
+
+// The notes of a split PR within `tokens`, whole notes only: each part
+// keeps its first notes (the notes calls write them best first), taken in
+// turns so that no part loses all of its notes to an earlier part's, and a
+// line says how many of a part's notes were left out for room.
+std::string fit_notes(std::string_view notes, size_t tokens) {
+  if (estimate_tokens(notes) <= tokens) return std::string(notes);
+  struct Part {
+    std::string head;
+    std::vector<std::string> lines;
+    size_t kept = 0;
+  };
+  std::vector<Part> parts;
+  size_t pos = 0;
+  while (pos < notes.size()) {
+    size_t end = notes.find('\n', pos);
+    end = end == std::string_view::npos ? notes.size() : end + 1;
+    std::string_view line = notes.substr(pos, end - pos);
+    if (line.starts_with("Part ") || parts.empty())
+      parts.push_back({std::string(line), {}, 0});
+    else
+      parts.back().lines.emplace_back(line);
+    pos = end;
+  }
+  size_t used = 0;
+  for (const auto& part : parts) used += estimate_tokens(part.head) + 16;  // + the left-out line
+  for (bool more = true; more;) {
+    more = false;
+    for (auto& part : parts) {
+      if (part.kept >= part.lines.size()) continue;
+      const size_t cost = estimate_tokens(part.lines[part.kept]);
+      if (used + cost > tokens) continue;
+      used += cost;
+      ++part.kept;
+      more = true;
+    }
+  }
+  std::string out;
+  for (const auto& part : parts) {
+    out += part.head;
+    for (size_t i = 0; i < part.kept; ++i) out += part.lines[i];
+    if (const size_t left = part.lines.size() - part.kept; left > 0)
+      out += fmt::format("[… {} more note{} of this part left out for room]\n", left,
+                         left == 1 ? "" : "s");
+  }
+  return out;
 }
 
 void finish(Prompt& p) {
@@ -304,27 +355,43 @@ Prompt build_reduce_prompt(const Change& c, const Facts& f, std::string_view lan
   const std::string suffix = answer_suffix(f, lang, triage);
   const std::string earlier = triage_section(c, f, lang, triage);
   const std::string head = call_line(lang == "both" ? "reduce-both" : "reduce");
-  std::string note_text =
-      fmt::format("\n## Notes on the parts of this PR\n{}\n{}\n", prompt_text::kReduceIntro, notes);
-  // The notes come first: at most 40 % of the budget.
-  note_text = clip_tokens(note_text, budget * 40 / 100);
+  // The notes come first: at most 40 % of the budget, whole notes only.
+  const std::string intro =
+      fmt::format("\n## Notes on the parts of this PR\n{}\n", prompt_text::kReduceIntro);
+  // (Less when the frame leaves less: the facts and the PR text keep ~300.)
+  const size_t frame_tokens =
+      estimate_tokens(p.system) + estimate_tokens(suffix + head + earlier) + 300;
+  const size_t notes_cap =
+      std::min(budget * 40 / 100, budget > frame_tokens ? budget - frame_tokens : 0);
+  const size_t intro_tokens = estimate_tokens(intro) + 4;
+  const std::string note_text =
+      intro + fit_notes(notes, notes_cap > intro_tokens ? notes_cap - intro_tokens : 0) + "\n";
   Frame fr = frame(c, f, budget,
                    estimate_tokens(p.system) + estimate_tokens(suffix + head + earlier) +
                        estimate_tokens(note_text),
-                   70, 80);
+                   70, 80, /*file_list=*/false);
   // A short excerpt of the top regions, so the guide can cite their lines.
   std::vector<size_t> top;
   for (size_t k = 0; k < f.focus.size() && k < 3; ++k) top.push_back(k);
-  auto body = diff_and_context(c, f, context, std::max<long>(fr.excerpt_budget, 0), top,
-                               /*other_hunks=*/false, /*list_files=*/false);
-  p.coverage = body.coverage;
-  p.user = head + fr.facts + earlier;
-  p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
-  p.user += note_text;
-  p.user += body.text;
-  p.user += suffix;
+  // What the excerpt leaves out is listed after it, outside its budget: a
+  // prompt over the budget is built again with the excerpt smaller by what
+  // it went over (as build_prompt does).
+  long excerpt_budget = std::max<long>(fr.excerpt_budget, 0);
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    auto body = diff_and_context(c, f, context, excerpt_budget, top, /*other_hunks=*/false,
+                                 /*list_files=*/false);
+    p.coverage = body.coverage;
+    p.user = head + fr.facts + earlier;
+    p.user += "\n## The PR's own text (untrusted data)\n" + fr.text;
+    p.user += note_text;
+    p.user += body.text;
+    p.user += suffix;
+    finish(p);
+    if (p.estimated_tokens <= budget || excerpt_budget <= 0) break;
+    excerpt_budget =
+        std::max<long>(excerpt_budget - static_cast<long>(p.estimated_tokens - budget) - 16, 0);
+  }
   p.max_tokens = guide_completion_budget(lang);
-  finish(p);
   return p;
 }
 

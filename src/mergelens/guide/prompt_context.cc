@@ -131,7 +131,7 @@ ContextSection context_section(const Change& c, const Facts& f,
   const long frame = static_cast<long>(estimate_tokens(kIntro) + 40);
   long left = budget - frame - static_cast<long>(estimate_tokens(body));
   if (left < 0) {  // not even the switches fit: their first lines only
-    body = clip_tokens(body, static_cast<size_t>(std::max<long>(budget - frame, 0)));
+    body = clip_lines(body, static_cast<size_t>(std::max<long>(budget - frame, 0)), "switches");
     left = 0;
   }
   bool any_code = false;
@@ -188,8 +188,11 @@ std::string not_shown_section(const std::vector<std::string>& files,
     }
   }
   if (!context.empty()) {
+    // The first 20 by rank (the list would otherwise take the room of the
+    // code it names), then a count.
     s += "Code around the change left out for room:\n";
-    for (const auto& c : context) s += "  " + c + "\n";
+    for (size_t i = 0; i < context.size() && i < 20; ++i) s += "  " + context[i] + "\n";
+    if (context.size() > 20) s += fmt::format("  … and {} more\n", context.size() - 20);
   }
   return s;
 }

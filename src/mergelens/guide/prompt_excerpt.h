@@ -56,9 +56,9 @@ size_t region_cost(const Change& c, const Facts& f, size_t k);
 std::string facts_section(const Change& c, const Facts& f, size_t tokens = SIZE_MAX);
 std::string untrusted_section(const Change& c, const std::string& fence, size_t tokens);
 std::string clip_tokens(std::string_view text, size_t tokens);
-// Whole lines while they fit `tokens`, then "[… N more lines of facts not
+// Whole lines while they fit `tokens`, then "[… N more lines of WHAT not
 // shown]"; a quote cut after a sentence or between words, marked "…".
-std::string clip_lines(std::string_view text, size_t tokens);
+std::string clip_lines(std::string_view text, size_t tokens, std::string_view what = "facts");
 std::string clip_quote(std::string_view text, size_t bytes);
 std::string replace_all(std::string s, std::string_view from, std::string_view to);
 std::string fence_of(const Change& c);

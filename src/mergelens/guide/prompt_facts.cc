@@ -61,7 +61,7 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
 
 // Whole lines of `text` from the start while they fit `tokens`, then one line
 // saying how many were left out: a fact is shown whole or not at all.
-std::string clip_lines(std::string_view text, size_t tokens) {
+std::string clip_lines(std::string_view text, size_t tokens, std::string_view what) {
   if (estimate_tokens(text) <= tokens) return std::string(text);
   std::string out;
   size_t pos = 0, left = 0;
@@ -76,7 +76,7 @@ std::string clip_lines(std::string_view text, size_t tokens) {
     pos = end;
   }
   if (left)
-    out += fmt::format("[… {} more line{} of facts not shown]\n", left, left == 1 ? "" : "s");
+    out += fmt::format("[… {} more line{} of {} not shown]\n", left, left == 1 ? "" : "s", what);
   return out;
 }
 
