@@ -346,6 +346,27 @@ TEST(TruthsJudgment, BothLanguagesOfOneAnswerShowOneJudgment) {
   EXPECT_FALSE(en.digest.empty()) << "composed again from the verdict";
 }
 
+// A note is read only by the call that writes the guide, which has the same
+// facts: a note naming them keeps its point, where a guide saying "the facts"
+// loses the sentence.
+TEST_F(Truths, ANoteMayNameTheFactsAGuideMayNot) {
+  ASSERT_FALSE(f.focus.empty());
+  PartNotes p;
+  RegionNote n;
+  n.path = "python/pkg/srt/multimodal.py";
+  n.what = "The facts name `_build_video_cfg` as the place the frame count is read.";
+  p.notes = {n};
+  std::vector<std::string> removed;
+  EXPECT_EQ(check_notes(p, index, removed, "notes-1"), 0u);
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_EQ(p.notes[0].what, n.what);
+  Guide g;
+  g.summary = n.what;
+  auto report = check_guide(g, index);
+  ASSERT_FALSE(report.failures.empty());
+  EXPECT_NE(report.failures[0].reason.find("writer's prompt"), std::string::npos);
+}
+
 TEST_F(Truths, AnEditedNoteKeepsItsLabelsAndTheLogNamesTheField) {
   ASSERT_FALSE(f.focus.empty());
   PartNotes p;
