@@ -242,6 +242,15 @@ TEST_F(OfflineRationale, TheChineseHeadlineIsTheKindThenTheTitleAndFitsTheSeedLe
   g = write_offline_guide(c, f, "zh");
   EXPECT_EQ(g.headline.find("改动 `backends.md`"), std::string::npos) << g.headline;
   EXPECT_TRUE(g.headline.starts_with("文档：Explain how the pool")) << g.headline;
+  // A scope that names the same kind is not said twice ("示例：Examples: …").
+  c.title = "[Examples][NPU] Run the pool (#78)";
+  c.files = {file_from_patch("examples/run_pool.py", "@@ -0,0 +1,2 @@\n+import pool\n+pool.run()\n",
+                             FileStatus::kAdded)};
+  f = facts_of(c);
+  g = write_offline_guide(c, f, "zh");
+  EXPECT_EQ(g.headline, "示例：NPU: Run the pool") << g.headline;
+  g = write_offline_guide(c, f, "en");
+  EXPECT_EQ(g.headline, "Examples/NPU: Run the pool") << g.headline;
 }
 
 TEST_F(OfflineRationale, TheDigestIsTheVerdictWithItsScopeThenTheLessonInTwoOrThreeSentences) {

@@ -3,6 +3,7 @@
 // fits, cut at a word boundary outside code spans.
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -121,6 +122,45 @@ std::string headline_kind(const Ctx& c) {
   return kind;
 }
 
+// `title` without a leading scope that names the same kind of change as the
+// Chinese label `kind` ("Examples: X" under "示例" is "X"; of "Examples/ROCm:
+// X" only "ROCm: X" stays): the label would repeat it in two languages.
+static std::string without_kind_scope(const std::string& title, std::string_view kind) {
+  static const std::map<std::string_view, std::vector<std::string_view>> kWords = {
+      {"示例", {"example", "examples"}},
+      {"文档", {"doc", "docs", "documentation"}},
+      {"CI", {"ci"}},
+      {"测试", {"test", "tests", "testing"}},
+      {"构建", {"build"}},
+      {"配置", {"config", "configs"}},
+      {"回退", {"revert"}},
+      {"修复", {"fix", "bugfix", "bug", "hotfix"}},
+      {"优化", {"perf", "performance", "optimization", "optimize"}},
+      {"重构", {"refactor"}},
+      {"新功能", {"feat", "feature"}}};
+  auto words = kWords.find(kind);
+  const size_t colon = title.find(": ");
+  if (words == kWords.end() || colon == std::string::npos || colon > 40) return title;
+  std::vector<std::string> keep;
+  bool dropped = false;
+  size_t at = 0;
+  while (at <= colon) {
+    size_t slash = title.find('/', at);
+    if (slash == std::string::npos || slash > colon) slash = colon;
+    std::string scope = title.substr(at, slash - at);
+    std::string lower = scope;
+    for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (std::find(words->second.begin(), words->second.end(), lower) != words->second.end())
+      dropped = true;
+    else
+      keep.push_back(scope);
+    at = slash + 1;
+  }
+  if (!dropped) return title;
+  const std::string rest = title.substr(colon + 2);
+  return keep.empty() ? rest : fmt::format("{}: {}", fmt::join(keep, "/"), rest);
+}
+
 std::string citable_headline(const Ctx& c, std::string text) {
   if (citable(c, text)) return text;
   // A word the checker reads as a citation ("CVE-2026-5760" as lines
@@ -166,10 +206,12 @@ std::string headline(const Ctx& c) {
   // The label never costs the title its words: a title that fits alone is
   // not cut to make room for it.
   if (c.zh())
-    if (std::string kind = headline_kind(c); !kind.empty())
+    if (std::string kind = headline_kind(c); !kind.empty()) {
+      title = without_kind_scope(title, kind);
       if (prose::width(kind + "：" + title) <= kHeadlineWidth ||
           prose::width(title) > kHeadlineWidth)
         title = kind + "：" + title;
+    }
   std::string number = key_figure(c.facts.numbers);
   if (number.empty() || title.find(number) != std::string::npos ||
       prose::width(number) > kFigureWidth)
