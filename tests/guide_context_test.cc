@@ -102,6 +102,46 @@ TEST(Prompt, TheContextHasItsOwnHeadingAndTheWholeDiffWhenItFits) {
   EXPECT_NE(small.system.find("ask it in \"questions\""), std::string::npos);
 }
 
+// A class too long to show whole shows its head and then its members: each
+// method's `def` line and the first line of its docstring, so what the class
+// does to its input is in the prompt ("strips decorators").
+TEST(Prompt, ALongClassShowsItsMembersAfterItsHead) {
+  Change c = three_functions();
+  Facts f;
+  f.languages["pkg/steps.py"] = Language::kPython;
+  std::string cls =
+      "class Rewriter(ast.NodeTransformer):\n"
+      "    \"\"\"Rewrites a forward for tracing.\"\"\"\n"
+      "\n"
+      "    def rewrite(self, tree):\n"
+      "        return self.visit(tree)\n"
+      "\n"
+      "    def visit_FunctionDef(self, node):\n"
+      "        \"\"\"\n"
+      "        Remove decorators which prevent recompilation\n"
+      "        \"\"\"\n"
+      "        node.decorator_list = []\n"
+      "        def inner():\n"
+      "            pass\n";
+  for (int i = 0; i < 120; ++i) cls += fmt::format("        node.x{} = {}\n", i, i);
+  cls += "    def visit_Name(self, node):  \"\"\"Collect local names.\"\"\"\n        return node\n";
+  ContextText rewriter{{"callee", "Rewriter", "class", "pkg/rewriter.py", 1, 140, "merge",
+                        "class Rewriter(ast.NodeTransformer)", "pkg/steps.py:3"},
+                       cls};
+  Prompt p = build_prompt(c, f, "en", 12000, {rewriter});
+  const size_t ctx = p.user.find("## Code around the change");
+  ASSERT_NE(ctx, std::string::npos) << p.user;
+  EXPECT_NE(p.user.find("called at pkg/steps.py:3 by a definition this change edits", ctx),
+            std::string::npos)
+      << p.user;
+  EXPECT_NE(p.user.find("    def visit_FunctionDef(self, node):\n", ctx), std::string::npos);
+  EXPECT_NE(p.user.find("Remove decorators which prevent recompilation…", ctx), std::string::npos);
+  EXPECT_NE(p.user.find("    def visit_Name(self, node):", ctx), std::string::npos);
+  EXPECT_NE(p.user.find("Collect local names.\"\"\"\n", ctx), std::string::npos);
+  EXPECT_EQ(p.user.find("def inner():", ctx), std::string::npos) << "a nested def is no member";
+  EXPECT_EQ(p.user.find("node.x100 = 100", ctx), std::string::npos) << "the body stays out";
+}
+
 TEST(PromptLeaks, WordsOfThePromptAreRewrittenOrRemovedInBothLanguages) {
   Guide g;
   g.summary = "According to the facts, `step` returns early. It keeps the cache warm.";

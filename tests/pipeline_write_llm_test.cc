@@ -236,6 +236,40 @@ TEST(WriteLlm, BothLanguagesComeFromOneAnswer) {
   EXPECT_TRUE(schema["properties"].contains("en"));
 }
 
+// The examples ask one sharp question, not a list of doubts: a guide keeps
+// the first four, in both languages alike, and says so in its edits.
+TEST(WriteLlm, AtMostFourQuestionsSharpestFirst) {
+  Change c = large_change(1);
+  Facts f = facts_of(c);
+  FakeServer server([&](int, const json&, httplib::Response& res) {
+    json zh = guide_answer(false), en = guide_answer(true);
+    zh["questions"] = json::array();
+    en["questions"] = json::array();
+    for (int k = 1; k <= 6; ++k) {
+      zh["questions"].push_back(fmt::format("第 {} 个问题：上限是否检查了两次？", k));
+      en["questions"].push_back(fmt::format("Question {}: is the limit checked twice?", k));
+    }
+    json both = {{"zh", zh}, {"en", en}};
+    llm::answer(res, both.dump(), 1500, 700);
+  });
+  llm::Client client(settings(server.base_url()));
+  Fixture fx;
+  LlmOptions o;
+  o.budget_tokens = 60000;
+  LlmWriter writer(client, *fx.store, o);
+  auto guides = writer.write_both(c, f, nullptr);
+  ASSERT_EQ(guides.size(), 2u);
+  for (const auto& g : guides) {
+    EXPECT_EQ(g.writer.kind, "llm") << g.writer.fallback_reason;
+    ASSERT_EQ(g.questions.size(), 4u) << g.lang;
+    EXPECT_NE(g.questions[0].find("1"), std::string::npos) << g.questions[0];
+    EXPECT_NE(g.questions[3].find("4"), std::string::npos) << g.questions[3];
+    EXPECT_TRUE(std::any_of(g.writer.edits.begin(), g.writer.edits.end(), [](const auto& e) {
+      return e.starts_with("questions: 2 beyond the first 4 cut");
+    })) << g.lang;
+  }
+}
+
 TEST(WriteLlm, ALanguageTheAnswerLacksIsAskedAlone) {
   Change c = large_change(1);
   Facts f = facts_of(c);

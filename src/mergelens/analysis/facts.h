@@ -17,7 +17,7 @@ namespace mergelens {
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
 inline constexpr int kAnalyzerVersion =
-    22;  // 2: review facts, open PRs; 3: tests cover
+    23;  // 2: review facts, open PRs; 3: tests cover
          // what they import or call; 4: rationale,
          // replacements; 5: reach; 6: importance by
          // reach, insight by density, ranked tags;
@@ -70,6 +70,7 @@ inline constexpr int kAnalyzerVersion =
          // regions named by the definition holding their lines, no
          // pair across a new branch or between a head and a parameter
          // 22: insight reasons, the weightiest first
+         // 23: context: what edited functions call
 
 enum class Language {
   kUnknown,
@@ -363,7 +364,8 @@ struct ContextItem {
   // "changed": a definition the hunks edit, as it stood at the parent;
   // "called": a function, method or class changed lines call (defined at the parent);
   // "constant": a module-level constant changed lines use (at the parent);
-  // "caller": a definition that calls one whose signature this change edits (at the merge).
+  // "caller": a definition that calls one whose signature this change edits (at the merge);
+  // "callee": what a function the hunks edit calls on its unchanged lines (at the merge).
   std::string why;
   std::string name;  // qualified: "Scheduler.run_batch"
   std::string kind;  // "function", "method", "class", "variable", "macro", ...

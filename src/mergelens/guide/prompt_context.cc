@@ -60,6 +60,8 @@ std::string why_text(const ContextItem& it) {
   if (it.why == "changed") return "a definition this change edits, as it was before the change";
   if (it.why == "called") return fmt::format("called by the changed line {}", it.at);
   if (it.why == "constant") return fmt::format("used by the changed line {}", it.at);
+  if (it.why == "callee")
+    return fmt::format("called at {} by a definition this change edits", it.at);
   if (it.why == "caller")
     return fmt::format("calls a definition whose signature this change edits (call at {})", it.at);
   return it.why;
@@ -98,6 +100,54 @@ std::string head_of(const std::string& text, size_t* shown_lines) {
   }
   *shown_lines = lines;
   return text.substr(0, std::min(pos, text.size()));
+}
+
+// The members of a long Python class after its head (`from` bytes in): each
+// method's `def` line and the first line of its docstring, at most 30, so a
+// reader of the head still sees what the class does ("visit_FunctionDef:
+// Remove decorators ..."). Empty for anything else.
+std::string class_outline(const std::string& text, size_t from) {
+  std::string out;
+  size_t pos = from, methods = 0;
+  std::string indent;  // the first method's, which every member shares
+  bool want_doc = false;
+  while (pos < text.size() && methods <= 30) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string_view l(text.data() + pos, nl - pos);
+    pos = nl + 1;
+    const size_t lead = l.find_first_not_of(" \t");
+    if (lead == std::string_view::npos) continue;
+    std::string_view body = l.substr(lead);
+    if (want_doc) {
+      want_doc = false;
+      if (body.starts_with("\"\"\"") || body.starts_with("'''")) {
+        std::string_view doc = body.substr(3);
+        if (doc.size() >= 3 && (doc.ends_with("\"\"\"") || doc.ends_with("'''")))
+          doc.remove_suffix(3);
+        if (doc.empty() && pos < text.size()) {  // the docstring starts on the next line
+          size_t e = text.find('\n', pos);
+          doc =
+              std::string_view(text).substr(pos, (e == std::string::npos ? text.size() : e) - pos);
+          doc.remove_prefix(std::min(doc.find_first_not_of(" \t"), doc.size()));
+        }
+        if (!doc.empty()) out += fmt::format("{}    \"\"\"{}…\"\"\"\n", indent, doc);
+      }
+      continue;
+    }
+    const bool def = body.starts_with("def ") || body.starts_with("async def ");
+    if (!def) continue;
+    if (indent.empty()) indent = std::string(l.substr(0, lead));
+    if (l.substr(0, lead) != indent) continue;  // nested
+    if (++methods > 30) break;
+    // A signature that goes on over more lines is marked as cut.
+    const bool whole = l.ends_with(":") || l.find("):") != std::string_view::npos ||
+                       l.find(") ->") != std::string_view::npos;
+    out += std::string(l) + (whole ? "" : " …") + "\n";
+    want_doc = true;
+  }
+  if (out.empty()) return out;
+  return "    # … members:\n" + out;
 }
 
 size_t line_count(const std::string& t) {
@@ -145,9 +195,15 @@ ContextSection context_section(const Change& c, const Facts& f,
         static_cast<long>(estimate_tokens(head) + estimate_tokens(code)) > left) {
       size_t shown = 0;
       code = head_of(t.text, &shown);
+      const size_t head_bytes = code.size();
       if (shown < lines)
         code += fmt::format("    … ({} more not shown)\n",
                             plural(static_cast<std::int64_t>(lines - shown), "line"));
+      if (it.kind == "class" && it.path.ends_with(".py") && shown < lines) {
+        const std::string members = class_outline(t.text, head_bytes);
+        if (static_cast<long>(estimate_tokens(head) + estimate_tokens(code + members)) <= left)
+          code += members;
+      }
     }
     const long cost = static_cast<long>(estimate_tokens(head) + estimate_tokens(code));
     if (cost > left) {

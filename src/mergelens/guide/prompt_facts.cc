@@ -170,6 +170,15 @@ std::string facts_section(const Change& c, const Facts& f, size_t tokens) {
                        r.symbol.empty() ? "" : " " + r.symbol, fmt::join(reasons, "; ")));
     }
   }
+  // The tests the change adds come early: a guide must not ask for them,
+  // and facts clipped for room lose their last lines first.
+  for (size_t k = 0; k < f.tests.size() && k < 20; ++k) {
+    const TestFact& x = f.tests[k];
+    std::string added = tests_added(f, x.path);
+    line(fmt::format("test: {}{}{}", x.path, x.covers.empty() ? "" : " covers " + x.covers,
+                     added.empty() ? "" : "; the change adds or edits " + added));
+  }
+  if (f.tests.size() > 20) line(fmt::format("  … and {} more test files", f.tests.size() - 20));
   if (!f.skim.empty()) {
     line("clean-up files (skim):");
     for (const auto& k : f.skim) line(fmt::format("  {} ({})", k.path, k.reason));
@@ -208,11 +217,6 @@ std::string facts_section(const Change& c, const Facts& f, size_t tokens) {
   });
   capped(f.body_mismatches, [](const BodyMismatch& x) {
     return fmt::format("description vs code: {} {}: {}", x.kind, x.subject, x.detail);
-  });
-  capped(f.tests, [&f](const TestFact& x) {
-    std::string added = tests_added(f, x.path);
-    return fmt::format("test: {}{}{}", x.path, x.covers.empty() ? "" : " covers " + x.covers,
-                       added.empty() ? "" : "; the change adds or edits " + added);
   });
   capped(f.gaps,
          [](const Gap& x) { return fmt::format("gap: {} {}: {}", x.kind, x.subject, x.detail); });

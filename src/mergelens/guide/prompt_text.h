@@ -50,10 +50,10 @@ inline constexpr std::string_view kAnswerFormat = R"(Answer format: one JSON obj
 - "focus": up to 5 objects {"path", "start_line", "end_line", "symbol", "question", "why"}: places to read, best first; lines are new-file lines from the excerpt; "question" is the question to hold while reading.
 - "skim": objects {"path", "reason"} for files that are clean-up and need only a glance.
 - "design_decisions": reusable patterns worth learning, each naming where it is.
-- "questions": what a careful reader should ask (risks) that the material leaves open.
+- "questions": at most 4, the sharpest first: what a careful reader should ask (risks) that the material leaves open; before writing one, look for the lines that answer it: when the diff or the code shown answers it, leave it out, or state the answer where it matters.
 - "number_cautions": where the PR's own figures must not be over-read.
 - "body_vs_code": where the PR description and the final code disagree, and which to trust.
-- "gaps": missing tests, benchmarks or observability, concretely; never one the change already has.
+- "gaps": missing tests, benchmarks or observability, concretely; never one the change already has (the facts' "test:" lines name the tests it adds).
 - "advice": objects {"role": "user"|"maintainer"|"reviewer"|"operator", "text"}.
 - "audience": who should read it.
 - "references": objects {"ref", "relation", "note"} for related PRs, issues or commits named in the material.

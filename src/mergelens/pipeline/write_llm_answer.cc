@@ -23,6 +23,7 @@ std::string clip(std::string s, size_t n) {
 }
 
 constexpr size_t kMaxItems = 12;
+constexpr size_t kMaxQuestions = 4;
 
 // The answer's guide for one language, checked and finished.
 struct Processed {
@@ -66,6 +67,13 @@ Processed process(Job& job, Guide g, const std::string& lang) {
   if (const size_t cut = trim_lists(g, kMaxItems); cut > 0)
     g.writer.edits.push_back(
         fmt::format("lists: {} item(s) beyond the first {} of a list cut", cut, kMaxItems));
+  // The questions are the few the examples ask, sharpest first: a long list
+  // of doubts is mostly doubts the diff settles.
+  if (g.questions.size() > kMaxQuestions) {
+    g.writer.edits.push_back(fmt::format("questions: {} beyond the first {} cut",
+                                         g.questions.size() - kMaxQuestions, kMaxQuestions));
+    g.questions.resize(kMaxQuestions);
+  }
   // Lengths as in the examples: a headline is shortened at a phrase
   // boundary, or named back to the model when it has none (never cut
   // mid-word); a digest paragraph keeps its first sentences that fit.

@@ -199,8 +199,28 @@ const CodeTag* SymbolIndex::enclosing(const std::string& path, std::int32_t line
   return best;
 }
 
-void called_names(std::string_view line, std::vector<CalledName>& out) {
-  if (line.find('(') == std::string_view::npos) return;  // every call holds one
+void called_names(std::string_view text, std::vector<CalledName>& out) {
+  if (text.find('(') == std::string_view::npos) return;  // every call holds one
+  // A call written inside a string literal ("use `oneshot(model)`") calls
+  // nothing: the literals of the line are blanked first.
+  std::string blanked(text);
+  char quote = 0;
+  for (size_t i = 0; i < blanked.size(); ++i) {
+    const char ch = blanked[i];
+    if (quote) {
+      if (ch == '\\') {
+        blanked[i] = ' ';
+        if (i + 1 < blanked.size()) blanked[++i] = ' ';
+      } else if (ch == quote) {
+        quote = 0;
+      } else {
+        blanked[i] = ' ';
+      }
+    } else if (ch == '"' || ch == '\'') {
+      quote = ch;
+    }
+  }
+  const std::string_view line = blanked;
   re2::StringPiece in(line.data(), line.size());
   Cap receiver, name;
   while (RE2::FindAndConsume(&in, call_pattern(), &receiver, &name)) {
@@ -407,7 +427,109 @@ std::vector<ContextItem> ContextProbe::finish(const SymbolIndex& merge, const Im
   std::set<std::pair<std::string, std::int32_t>> seen;
   for (auto& c : callers)
     if (seen.emplace(c.path, c.start_line).second) out.push_back(std::move(c));
+  add_callees(out, merge, graph, read, files_read);
   return out;
+}
+
+// What the definitions the change edits call on their unchanged lines (at
+// the merge): where the edited code's results go, which a reviewer opens
+// next ("autowrap_forward" hands the new source to `AutoWrapper.auto_wrap`).
+// At most 4, the most called first, after every other item; none the diff
+// shows or the items already hold.
+void ContextProbe::add_callees(
+    std::vector<ContextItem>& out, const SymbolIndex& merge, const ImportGraph& graph,
+    const MergeReader& read, std::map<std::string, std::optional<std::string>>& files_read) const {
+  if (!read) return;
+  std::map<std::string, std::string> new_path;  // parent path → merge path
+  std::map<std::string, std::vector<std::pair<std::int32_t, std::int32_t>>> added;  // at merge
+  for (const auto& f : change_.files) {
+    new_path[f.old_path.empty() ? f.path : f.old_path] = f.path;
+    for (const auto& h : f.hunks)
+      for (const auto& l : h.lines)
+        if (l.origin == '+' && l.new_no > 0) added[f.path].emplace_back(l.new_no, l.new_no);
+  }
+  auto in_diff = [&](const std::string& path, const CodeTag& t) {
+    auto it = added.find(path);
+    if (it == added.end()) return false;
+    for (auto [a, b] : it->second)
+      if (t.line <= b && a <= t.end) return true;
+    return false;
+  };
+  std::set<std::string> held;  // "path\nname" of the items already given
+  for (const auto& it : out) held.insert(it.path + '\n' + it.name);
+  struct Found {
+    std::string path;
+    const CodeTag* tag;
+    std::string at;
+    int calls;
+  };
+  std::vector<Found> found;
+  std::map<std::string, std::vector<std::string>> imports;
+  for (const auto& item : items_) {
+    if (item.why != "changed" || (item.kind != "function" && item.kind != "method")) continue;
+    auto np = new_path.find(item.path);
+    const std::string path = np == new_path.end() ? item.path : np->second;
+    const auto* tags = merge.in_file(path);
+    if (!tags) continue;
+    const CodeTag* def = nullptr;
+    for (const auto& t : *tags)
+      if (t.qualified() == item.name && (t.kind == "function" || t.kind == "method")) def = &t;
+    if (!def || def->end - def->line > 400) continue;
+    auto file = files_read.find(path);
+    if (file == files_read.end()) file = files_read.emplace(path, read(path)).first;
+    if (!file->second) continue;
+    const std::string& text = *file->second;
+    std::int32_t no = 0;
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      std::string_view line(text.data() + pos, (nl == std::string::npos ? text.size() : nl) - pos);
+      pos = nl == std::string::npos ? text.size() : nl + 1;
+      if (++no <= def->line) continue;
+      if (no > def->end) break;
+      if (auto hash = line.find('#'); hash != std::string_view::npos && path.ends_with(".py"))
+        line = line.substr(0, hash);
+      std::vector<CalledName> names;
+      called_names(line, names);
+      for (const auto& n : names) {
+        auto all = merge.lookup(n.name);
+        std::erase_if(all, [&](const auto& pt) {
+          const CodeTag& t = *pt.second;
+          return !is_definition_kind(t.kind) || (n.receiver.empty() && t.kind == "method") ||
+                 (n.receiver == "self" && t.kind != "method");
+        });
+        const std::pair<const std::string*, const CodeTag*>* pick = nullptr;
+        for (const auto& pt : all)
+          if (*pt.first == path && !pick) pick = &pt;
+        if (!pick) {
+          auto cached = imports.find(path);
+          if (cached == imports.end()) cached = imports.emplace(path, graph.imports_of(path)).first;
+          std::vector<const std::pair<const std::string*, const CodeTag*>*> imported;
+          for (const auto& pt : all)
+            if (std::binary_search(cached->second.begin(), cached->second.end(), *pt.first))
+              imported.push_back(&pt);
+          if (imported.size() == 1) pick = imported.front();
+        }
+        if (!pick) {
+          std::erase_if(all, [](const auto& pt) { return test_path(*pt.first); });
+          if (all.size() == 1) pick = &all.front();
+        }
+        if (!pick) continue;
+        const auto [p, t] = *pick;
+        if (t == def || in_diff(*p, *t) || held.count(*p + '\n' + t->qualified())) continue;
+        auto same = std::find_if(found.begin(), found.end(),
+                                 [&](const Found& x) { return x.path == *p && x.tag == t; });
+        if (same != found.end())
+          ++same->calls;
+        else
+          found.push_back({*p, t, fmt::format("{}:{}", path, no), 1});
+      }
+    }
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Found& a, const Found& b) { return a.calls > b.calls; });
+  if (found.size() > 4) found.resize(4);
+  for (const auto& x : found) out.push_back(item_of("callee", x.path, *x.tag, "merge", x.at));
 }
 
 }  // namespace mergelens

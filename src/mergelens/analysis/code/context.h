@@ -70,7 +70,8 @@ class ContextProbe {
   // On the index and graph at the merge: adds the callers of every definition
   // whose signature changed (their files read through `read`, at most 12 per
   // definition). Items: changed definitions first (at most 8), then called
-  // ones (8), constants (4), callers (6).
+  // ones (8), constants (4), callers (6), then what the changed functions
+  // call on their unchanged lines ("callee", at the merge, 4).
   std::vector<ContextItem> finish(const SymbolIndex& merge, const ImportGraph& merge_graph,
                                   const MergeReader& read) const;
   // On the index at the merge: the fates of the definitions on the change's
@@ -99,6 +100,9 @@ class ContextProbe {
   };
   std::unordered_map<std::string, NamedAt> parent_named_;
   void note_definitions(const SymbolIndex& parent);
+  void add_callees(std::vector<ContextItem>& out, const SymbolIndex& merge,
+                   const ImportGraph& graph, const MergeReader& read,
+                   std::map<std::string, std::optional<std::string>>& files_read) const;
 };
 
 // The names called on one line of code: `name(` and `.name(` (the receiver

@@ -1,0 +1,78 @@
+// The context a reviewer opens next: what a function the change edits calls
+// on its unchanged lines (where the edited code's results go), read at the
+// merge, after the definitions the changed lines call themselves.
+#include <gtest/gtest.h>
+
+#include "mergelens/analysis/facts.h"
+#include "mergelens/pipeline/analyze.h"
+#include "mergelens/pipeline/ingest.h"
+#include "mergelens/source/ctags.h"
+#include "test_helpers.h"
+
+namespace mergelens {
+namespace {
+
+const ContextItem* item(const std::vector<ContextItem>& v, std::string_view why,
+                        std::string_view name) {
+  for (const auto& c : v)
+    if (c.why == why && c.name == name) return &c;
+  return nullptr;
+}
+
+TEST(Context, WhatAnEditedFunctionCallsOnItsUnchangedLines) {
+  if (!CtagsReader::start()) GTEST_SKIP() << "built without universal-ctags";
+  testing::TempDir dir;
+  testing::GitRepo repo(dir / "work");
+  repo.write("pkg/__init__.py", "");
+  repo.write("pkg/wrap.py",
+             "def prepare(x):\n    return x\n\n\ndef helper(x):\n    return x\n\n\n"
+             "class Wrapper:\n    def apply(self, y):\n"
+             "        \"\"\"Strips decorators.\"\"\"\n        return y\n");
+  repo.write("pkg/core.py",
+             "from pkg.wrap import Wrapper, prepare\n\n\ndef build(x):\n    y = prepare(x)\n"
+             "    w = Wrapper()\n    assert y, \"call helper(x) first\"\n    return w.apply(y)\n");
+  repo.commit("Initial import", "2026-09-01T08:00:00Z");
+  repo.write("pkg/core.py",
+             "from pkg.wrap import Wrapper, prepare\n\n\ndef build(x):\n    x = x or 0\n"
+             "    y = prepare(x)\n    w = Wrapper()\n    assert y, \"call helper(x) first\"\n"
+             "    return w.apply(y)\n");
+  repo.commit("Default the input (#8)", "2026-09-02T08:00:00Z");
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  ASSERT_TRUE(store);
+  IngestOptions io;
+  io.repo_path = repo.path();
+  ASSERT_TRUE(ingest(**store, io, nullptr));
+  auto rec = resolve_repo(**store, "");
+  ASSERT_TRUE(rec);
+  ASSERT_TRUE(analyze(**store, *rec, AnalyzeOptions{}, nullptr));
+  auto c = (*store)->get_change_by_number(rec->id, 8);
+  ASSERT_TRUE(c && *c);
+  auto f = (*store)->get_facts((**c).id);
+  ASSERT_TRUE(f && *f);
+  const auto& ctx = (**f).context;
+  ASSERT_TRUE((**f).context_known);
+  ASSERT_NE(item(ctx, "changed", "build"), nullptr);
+  const ContextItem* prepare = item(ctx, "callee", "prepare");
+  ASSERT_NE(prepare, nullptr) << "build hands its input to prepare on an unchanged line";
+  EXPECT_EQ(prepare->path, "pkg/wrap.py");
+  EXPECT_EQ(prepare->revision, "merge");
+  EXPECT_EQ(prepare->at, "pkg/core.py:6");
+  const ContextItem* apply = item(ctx, "callee", "Wrapper.apply");
+  ASSERT_NE(apply, nullptr) << "w.apply( resolves to the one method of that name";
+  EXPECT_EQ(apply->start_line, 10);
+  EXPECT_EQ(item(ctx, "callee", "helper"), nullptr) << "a call inside a string calls nothing";
+  // The callees come after every other item, and nothing is given twice.
+  size_t first_callee = ctx.size();
+  for (size_t i = 0; i < ctx.size(); ++i)
+    if (ctx[i].why == "callee") {
+      first_callee = std::min(first_callee, i);
+    } else {
+      EXPECT_LT(i, first_callee) << ctx[i].why << " " << ctx[i].name;
+    }
+  for (size_t i = 0; i < ctx.size(); ++i)
+    for (size_t j = i + 1; j < ctx.size(); ++j)
+      EXPECT_FALSE(ctx[i].path == ctx[j].path && ctx[i].name == ctx[j].name) << ctx[i].name;
+}
+
+}  // namespace
+}  // namespace mergelens
