@@ -287,5 +287,19 @@ TEST_F(Claims, NewBeforeANameThatModifiesAnotherNounClaimsNothingAboutTheName) {
             (std::vector<std::string>{"summary", "design_decisions[0]", "design_decisions[3]"}));
 }
 
+// The change that first declared a switch is named by the prompt ("First
+// declared by #120"): a guide may cite it; a PR the material never names
+// still fails.
+TEST_F(Claims, TheChangeThatFirstDeclaredASwitchMayBeCited) {
+  Guide g;
+  g.references.push_back({"#120", "context", "first declared `SGLANG_OPT_X`"});
+  g.references.push_back({"#121", "context", "a PR nothing names"});
+  CitationIndex index(c, f);
+  auto fails = check_citations(g, index);
+  std::vector<std::string> refs;
+  for (const auto& x : fails) refs.push_back(x.citation);
+  EXPECT_EQ(refs, std::vector<std::string>{"#121"});
+}
+
 }  // namespace
 }  // namespace mergelens

@@ -235,6 +235,15 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
   claimable_.context_known = facts.context_known;
   for (const auto& sw : facts.switches) {
     add_fact(sw.name);
+    // "First declared by #N": a change before this one, named by the prompt.
+    if (sw.introduced_by.starts_with("#")) {
+      try {
+        prs_.insert(std::stoll(sw.introduced_by.substr(1)));
+      } catch (...) {
+      }
+    } else if (!sw.introduced_by.empty()) {
+      shas_.push_back(sw.introduced_by);
+    }
     for (const SwitchSide* side : {&sw.before, &sw.after})
       if (side->exists) {
         add_fact(side->text);
