@@ -85,7 +85,10 @@ TEST_F(ModelAnswers, EveryAnswerIsPublishedAndKeepsItsItems) {
     Guide g = write_with(c, c.answer);
     EXPECT_EQ(g.writer.kind, "llm") << "#" << c.number << ": " << g.writer.fallback_reason;
     EXPECT_TRUE(g.writer.fallback_reason.empty()) << "#" << c.number;
-    const size_t items = testing::answer_items(c.answer);
+    // The writer publishes at most 4 questions (the first): the rest are cut
+    // by rule, not lost to the check.
+    const size_t questions = c.answer.contains("questions") ? c.answer["questions"].size() : 0;
+    const size_t items = testing::answer_items(c.answer) - (questions > 4 ? questions - 4 : 0);
     total += items;
     kept += count_items(g);
     EXPECT_GE(count_items(g) * 100, items * 90)
@@ -139,7 +142,8 @@ std::vector<Plant> plants(const Case& c) {
   }
   {
     json a = c.answer;
-    a["questions"].push_back("第 9001 行新增的分支为什么没有加锁？");
+    // First: a question past the fourth is cut by rule before any check.
+    a["questions"].insert(a["questions"].begin(), "第 9001 行新增的分支为什么没有加锁？");
     out.push_back({"lines outside the hunks (prose)", "9001", "number not in the change", a});
   }
   {
@@ -156,7 +160,8 @@ std::vector<Plant> plants(const Case& c) {
   }
   {
     json a = c.answer;
-    a["questions"].push_back("`_ghost_refresh_state` 在两个线程同时调用时是否安全？");
+    a["questions"].insert(a["questions"].begin(),
+                          "`_ghost_refresh_state` 在两个线程同时调用时是否安全？");
     out.push_back({"an invented identifier (question)", "`_ghost_refresh_state`",
                    "`_ghost_refresh_state` is not", a});
   }
