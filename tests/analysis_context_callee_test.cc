@@ -74,5 +74,49 @@ TEST(Context, WhatAnEditedFunctionCallsOnItsUnchangedLines) {
       EXPECT_FALSE(ctx[i].path == ctx[j].path && ctx[i].name == ctx[j].name) << ctx[i].name;
 }
 
+// Only what a call names for certain: a method called on an attribute, a
+// tensor or a queue may be any class's (or the standard library's), and
+// `self.m(` is the edited class's own method or nothing.
+TEST(Context, ACalleeIsResolvedOnlyWhenTheCallNamesItForCertain) {
+  if (!CtagsReader::start()) GTEST_SKIP() << "built without universal-ctags";
+  testing::TempDir dir;
+  testing::GitRepo repo(dir / "work");
+  repo.write("pkg/__init__.py", "");
+  repo.write("pkg/backend.py",
+             "class Backend:\n    def put(self, r):\n        return r\n\n"
+             "    def drain(self):\n        return 0\n\n\ndef flatten(x):\n    return x\n");
+  const std::string before =
+      "from pkg.backend import flatten\n\n\nclass Sender:\n    def send(self, r):\n"
+      "        self.queue.put(r)\n        r.flatten()\n        self.drain()\n"
+      "        self.own()\n        return flatten(r)\n\n    def own(self):\n        return 1\n";
+  repo.write("pkg/sender.py", before);
+  repo.commit("Initial import", "2026-09-01T08:00:00Z");
+  std::string after = before;
+  after.replace(after.find("        self.queue.put(r)\n"), 0, "        r = r or 0\n");
+  repo.write("pkg/sender.py", after);
+  repo.commit("Default the request (#9)", "2026-09-02T08:00:00Z");
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  ASSERT_TRUE(store);
+  IngestOptions io;
+  io.repo_path = repo.path();
+  ASSERT_TRUE(ingest(**store, io, nullptr));
+  auto rec = resolve_repo(**store, "");
+  ASSERT_TRUE(rec);
+  ASSERT_TRUE(analyze(**store, *rec, AnalyzeOptions{}, nullptr));
+  auto c = (*store)->get_change_by_number(rec->id, 9);
+  ASSERT_TRUE(c && *c);
+  auto f = (*store)->get_facts((**c).id);
+  ASSERT_TRUE(f && *f);
+  const auto& ctx = (**f).context;
+  ASSERT_NE(item(ctx, "changed", "Sender.send"), nullptr);
+  EXPECT_NE(item(ctx, "callee", "flatten"), nullptr) << "a plain call to an imported function";
+  EXPECT_NE(item(ctx, "callee", "Sender.own"), nullptr) << "self.own( in class Sender";
+  EXPECT_EQ(item(ctx, "callee", "Backend.put"), nullptr) << "self.queue.put( is any queue's";
+  EXPECT_EQ(item(ctx, "callee", "Backend.drain"), nullptr) << "Sender has no drain of its own";
+  int flattens = 0;
+  for (const auto& it : ctx) flattens += it.why == "callee" && it.name == "flatten";
+  EXPECT_EQ(flattens, 1) << "r.flatten() is no call of the function flatten";
+}
+
 }  // namespace
 }  // namespace mergelens

@@ -17,7 +17,7 @@ namespace mergelens {
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
 inline constexpr int kAnalyzerVersion =
-    23;  // 2: review facts, open PRs; 3: tests cover
+    24;  // 2: review facts, open PRs; 3: tests cover
          // what they import or call; 4: rationale,
          // replacements; 5: reach; 6: importance by
          // reach, insight by density, ranked tags;
@@ -71,6 +71,7 @@ inline constexpr int kAnalyzerVersion =
          // pair across a new branch or between a head and a parameter
          // 22: insight reasons, the weightiest first
          // 23: context: what edited functions call
+         // 24: ... only calls that name their target for certain
 
 enum class Language {
   kUnknown,

@@ -479,6 +479,7 @@ void ContextProbe::add_callees(
     if (file == files_read.end()) file = files_read.emplace(path, read(path)).first;
     if (!file->second) continue;
     const std::string& text = *file->second;
+    std::map<std::string, std::string> made;  // variable → the class that made it
     std::int32_t no = 0;
     size_t pos = 0;
     while (pos < text.size()) {
@@ -489,28 +490,52 @@ void ContextProbe::add_callees(
       if (no > def->end) break;
       if (auto hash = line.find('#'); hash != std::string_view::npos && path.ends_with(".py"))
         line = line.substr(0, hash);
+      // `var = ClassName(` in the body: a later `var.m(` calls ClassName.m.
+      static const RE2 kMade(R"re(^\s*(\w+)\s*=\s*([A-Z]\w*)\s*\()re", signal_internal::latin1());
+      std::string var, cls;
+      if (RE2::PartialMatch(line, kMade, &var, &cls)) made[var] = cls;
       std::vector<CalledName> names;
       called_names(line, names);
       for (const auto& n : names) {
+        // Only what the call names for certain is resolved: a plain call to
+        // a function or class (this file, then the one imported file, then
+        // the only one); `self.m(` to the method of the edited method's own
+        // class; `var.m(` when `var` was made by `ClassName(` here; and
+        // `module.f(` to a function of an imported file of that name. A
+        // method called on anything else (an attribute, a tensor, a queue)
+        // may be any class's, or the standard library's.
         auto all = merge.lookup(n.name);
+        const bool self = n.receiver == "self" || n.receiver == "cls";
+        auto made_it = made.find(n.receiver);
         std::erase_if(all, [&](const auto& pt) {
           const CodeTag& t = *pt.second;
-          return !is_definition_kind(t.kind) || (n.receiver.empty() && t.kind == "method") ||
-                 (n.receiver == "self" && t.kind != "method");
+          if (!is_definition_kind(t.kind)) return true;
+          if (n.receiver.empty()) return t.kind == "method";
+          if (self) return t.kind != "method" || *pt.first != path || t.scope != def->scope;
+          if (made_it != made.end())
+            return t.kind != "method" ||
+                   (t.scope != made_it->second && !t.scope.ends_with("." + made_it->second));
+          if (t.kind == "method") return true;
+          const std::string& file = *pt.first;  // module.f: the module is the file's stem
+          const size_t slash = file.rfind('/') + 1, dot = file.rfind('.');
+          return file.substr(slash, dot == std::string::npos ? dot : dot - slash) != n.receiver;
         });
+        if (self && def->scope.empty()) all.clear();
         const std::pair<const std::string*, const CodeTag*>* pick = nullptr;
         for (const auto& pt : all)
-          if (*pt.first == path && !pick) pick = &pt;
+          if (*pt.first == path && !pick && n.receiver.empty()) pick = &pt;
+        if (self && all.size() == 1) pick = &all.front();
         if (!pick) {
           auto cached = imports.find(path);
           if (cached == imports.end()) cached = imports.emplace(path, graph.imports_of(path)).first;
           std::vector<const std::pair<const std::string*, const CodeTag*>*> imported;
           for (const auto& pt : all)
-            if (std::binary_search(cached->second.begin(), cached->second.end(), *pt.first))
+            if (*pt.first == path ||
+                std::binary_search(cached->second.begin(), cached->second.end(), *pt.first))
               imported.push_back(&pt);
           if (imported.size() == 1) pick = imported.front();
         }
-        if (!pick) {
+        if (!pick && (n.receiver.empty() || made_it != made.end())) {
           std::erase_if(all, [](const auto& pt) { return test_path(*pt.first); });
           if (all.size() == 1) pick = &all.front();
         }
