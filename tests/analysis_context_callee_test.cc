@@ -82,13 +82,17 @@ TEST(Context, ACalleeIsResolvedOnlyWhenTheCallNamesItForCertain) {
   testing::TempDir dir;
   testing::GitRepo repo(dir / "work");
   repo.write("pkg/__init__.py", "");
+  repo.write("scripts/train.py", "def set_seed(n):\n    return n\n");
   repo.write("pkg/backend.py",
              "class Backend:\n    def put(self, r):\n        return r\n\n"
              "    def drain(self):\n        return 0\n\n\ndef flatten(x):\n    return x\n");
   const std::string before =
-      "from pkg.backend import flatten\n\n\nclass Sender:\n    def send(self, r):\n"
+      "from pkg.backend import flatten\nfrom transformers import (\n    AutoModel,\n    "
+      "set_seed,\n)\n"
+      "\n\nclass Sender:\n    def send(self, r):\n"
       "        self.queue.put(r)\n        r.flatten()\n        self.drain()\n"
-      "        self.own()\n        return flatten(r)\n\n    def own(self):\n        return 1\n";
+      "        set_seed(0)\n        self.own()\n        return flatten(r)\n\n"
+      "    def own(self):\n        return 1\n";
   repo.write("pkg/sender.py", before);
   repo.commit("Initial import", "2026-09-01T08:00:00Z");
   std::string after = before;
@@ -113,6 +117,8 @@ TEST(Context, ACalleeIsResolvedOnlyWhenTheCallNamesItForCertain) {
   EXPECT_NE(item(ctx, "callee", "Sender.own"), nullptr) << "self.own( in class Sender";
   EXPECT_EQ(item(ctx, "callee", "Backend.put"), nullptr) << "self.queue.put( is any queue's";
   EXPECT_EQ(item(ctx, "callee", "Backend.drain"), nullptr) << "Sender has no drain of its own";
+  EXPECT_EQ(item(ctx, "callee", "set_seed"), nullptr)
+      << "set_seed is imported from transformers, not the repository's only set_seed";
   int flattens = 0;
   for (const auto& it : ctx) flattens += it.why == "callee" && it.name == "flatten";
   EXPECT_EQ(flattens, 1) << "r.flatten() is no call of the function flatten";

@@ -480,6 +480,21 @@ void ContextProbe::add_callees(
     if (!file->second) continue;
     const std::string& text = *file->second;
     std::map<std::string, std::string> made;  // variable → the class that made it
+    // The names this file's `from X import a, b as c` lines bring in.
+    std::set<std::string> imported_names;
+    if (path.ends_with(".py")) {
+      static const RE2 kFrom(R"re((?m)^\s*from\s+\S+\s+import\s+(\([^)]*\)|[^\n#]*))re",
+                             signal_internal::latin1());
+      static const RE2 kWord(R"re((\w+)(?:\s+as\s+(\w+))?)re");
+      re2::StringPiece in(text.data(), text.size());
+      std::string list;
+      while (RE2::FindAndConsume(&in, kFrom, &list)) {
+        re2::StringPiece words(list);
+        std::string word, alias;
+        while (RE2::FindAndConsume(&words, kWord, &word, &alias))
+          imported_names.insert(alias.empty() ? word : alias);
+      }
+    }
     std::int32_t no = 0;
     size_t pos = 0;
     while (pos < text.size()) {
@@ -535,7 +550,11 @@ void ContextProbe::add_callees(
               imported.push_back(&pt);
           if (imported.size() == 1) pick = imported.front();
         }
-        if (!pick && (n.receiver.empty() || made_it != made.end())) {
+        // The only definition of the name in the repository is no answer
+        // when this file imports the name from elsewhere (`from transformers
+        // import set_seed`): that import is what the call reaches.
+        if (!pick && (n.receiver.empty() || made_it != made.end()) &&
+            !imported_names.count(n.receiver.empty() ? n.name : made_it->second)) {
           std::erase_if(all, [](const auto& pt) { return test_path(*pt.first); });
           if (all.size() == 1) pick = &all.front();
         }
