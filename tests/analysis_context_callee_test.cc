@@ -3,6 +3,8 @@
 // merge, after the definitions the changed lines call themselves.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "mergelens/analysis/facts.h"
 #include "mergelens/pipeline/analyze.h"
 #include "mergelens/pipeline/ingest.h"
@@ -17,6 +19,35 @@ const ContextItem* item(const std::vector<ContextItem>& v, std::string_view why,
   for (const auto& c : v)
     if (c.why == why && c.name == name) return &c;
   return nullptr;
+}
+
+// The facts of change #`number` after ingesting and analysing `repo` into a
+// store in `dir`; nullopt (and a test failure) when a step fails.
+std::optional<Facts> analysed_facts(const testing::TempDir& dir, const testing::GitRepo& repo,
+                                    std::int64_t number) {
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  IngestOptions io;
+  io.repo_path = repo.path();
+  if (!store || !ingest(**store, io, nullptr)) {
+    ADD_FAILURE() << "ingest failed";
+    return std::nullopt;
+  }
+  auto rec = resolve_repo(**store, "");
+  if (!rec || !analyze(**store, *rec, AnalyzeOptions{}, nullptr)) {
+    ADD_FAILURE() << "analyze failed";
+    return std::nullopt;
+  }
+  auto c = (*store)->get_change_by_number(rec->id, number);
+  if (!c || !*c) {
+    ADD_FAILURE() << "no change #" << number;
+    return std::nullopt;
+  }
+  auto f = (*store)->get_facts((**c).id);
+  if (!f || !*f) {
+    ADD_FAILURE() << "no facts for #" << number;
+    return std::nullopt;
+  }
+  return std::move(**f);
 }
 
 TEST(Context, WhatAnEditedFunctionCallsOnItsUnchangedLines) {
@@ -37,20 +68,10 @@ TEST(Context, WhatAnEditedFunctionCallsOnItsUnchangedLines) {
              "    y = prepare(x)\n    w = Wrapper()\n    assert y, \"call helper(x) first\"\n"
              "    return w.apply(y)\n");
   repo.commit("Default the input (#8)", "2026-09-02T08:00:00Z");
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  ASSERT_TRUE(store);
-  IngestOptions io;
-  io.repo_path = repo.path();
-  ASSERT_TRUE(ingest(**store, io, nullptr));
-  auto rec = resolve_repo(**store, "");
-  ASSERT_TRUE(rec);
-  ASSERT_TRUE(analyze(**store, *rec, AnalyzeOptions{}, nullptr));
-  auto c = (*store)->get_change_by_number(rec->id, 8);
-  ASSERT_TRUE(c && *c);
-  auto f = (*store)->get_facts((**c).id);
-  ASSERT_TRUE(f && *f);
-  const auto& ctx = (**f).context;
-  ASSERT_TRUE((**f).context_known);
+  const std::optional<Facts> f = analysed_facts(dir, repo, 8);
+  ASSERT_TRUE(f);
+  const auto& ctx = f->context;
+  ASSERT_TRUE(f->context_known);
   ASSERT_NE(item(ctx, "changed", "build"), nullptr);
   const ContextItem* prepare = item(ctx, "callee", "prepare");
   ASSERT_NE(prepare, nullptr) << "build hands its input to prepare on an unchanged line";
@@ -99,19 +120,9 @@ TEST(Context, ACalleeIsResolvedOnlyWhenTheCallNamesItForCertain) {
   after.replace(after.find("        self.queue.put(r)\n"), 0, "        r = r or 0\n");
   repo.write("pkg/sender.py", after);
   repo.commit("Default the request (#9)", "2026-09-02T08:00:00Z");
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  ASSERT_TRUE(store);
-  IngestOptions io;
-  io.repo_path = repo.path();
-  ASSERT_TRUE(ingest(**store, io, nullptr));
-  auto rec = resolve_repo(**store, "");
-  ASSERT_TRUE(rec);
-  ASSERT_TRUE(analyze(**store, *rec, AnalyzeOptions{}, nullptr));
-  auto c = (*store)->get_change_by_number(rec->id, 9);
-  ASSERT_TRUE(c && *c);
-  auto f = (*store)->get_facts((**c).id);
-  ASSERT_TRUE(f && *f);
-  const auto& ctx = (**f).context;
+  const std::optional<Facts> f = analysed_facts(dir, repo, 9);
+  ASSERT_TRUE(f);
+  const auto& ctx = f->context;
   ASSERT_NE(item(ctx, "changed", "Sender.send"), nullptr);
   EXPECT_NE(item(ctx, "callee", "flatten"), nullptr) << "a plain call to an imported function";
   EXPECT_NE(item(ctx, "callee", "Sender.own"), nullptr) << "self.own( in class Sender";
