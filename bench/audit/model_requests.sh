@@ -23,43 +23,18 @@ root="$here/../.."
 out="$(realpath -m "${1:?usage: model_requests.sh OUT requests|replay}")"
 stage="${2:-requests}"
 mirrors="${MERGELENS_AUDIT_MIRRORS:?set MERGELENS_AUDIT_MIRRORS to the folder of OWNER+NAME/repo clones}"
-before="${MERGELENS_BEFORE:?set MERGELENS_BEFORE to main's mergelens binary}"
+before="${MERGELENS_BEFORE:?set MERGELENS_BEFORE to the mergelens binary of main}"
 after="$(cd "$root" && realpath "$(mergelens_bin)")"
 mkdir -p "$out"
 
+# Each side is bench/audit/model_side.sh for its build; the committed
+# answers (our own text) are used when no answer is in OUT.
 for build in before after; do
   bin="$before"
   [ "$build" = after ] && bin="$after"
-  dir="$out/$build"
-  mkdir -p "$dir/requests" "$dir/answers" "$dir/guides"
-  # Committed answers (our own text) are used when no answer is in OUT.
+  mkdir -p "$out/$build/answers"
   if [ -d "$here/answers/$build" ]; then
-    cp -n "$here/answers/$build"/*.json "$dir/answers/" 2>/dev/null || true
+    cp -n "$here/answers/$build"/*.json "$out/$build/answers/" 2>/dev/null || true
   fi
-  for mirror in $(tail -n +2 "$here/prs.tsv" | cut -f1 | sort -u); do
-    db="$dir/${mirror}.db"
-    name="${mirror/+//}"
-    if [ ! -f "$db" ]; then
-      "$bin" ingest "$mirrors/$mirror/repo" --db "$db" --repo "$name" >/dev/null
-      "$bin" analyze --db "$db" >/dev/null
-    fi
-    prs=$(awk -F'\t' -v m="$mirror" '$1 == m {print $2}' "$here/prs.tsv" | tr '\n' ' ')
-    log="$dir/replay-$mirror.jsonl"
-    args=(--answers "$dir/answers" --log "$log")
-    if [ "$stage" = requests ]; then args+=(--synthesize --dump "$dir/requests"); fi
-    replay_start "$dir/server.out" "${args[@]}"
-    # shellcheck disable=SC2086
-    OPENAI_BASE_URL="http://127.0.0.1:$REPLAY_PORT" OPENAI_API_KEY=replay OPENAI_MODEL=stand-in \
-      "$bin" write --db "$db" --llm --lang both --no-triage --force $prs > "$dir/write-$mirror.txt" 2>&1 || true
-    replay_stop
-    if [ "$stage" = replay ]; then
-      for n in $prs; do
-        for lang in zh en; do
-          "$bin" show --db "$db" "$n" --lang "$lang" --json > "$dir/guides/$n.$lang.json" 2>/dev/null || true
-          "$bin" show --db "$db" "$n" --lang "$lang" > "$dir/guides/$n.$lang.md" 2>/dev/null || true
-        done
-      done
-    fi
-  done
-  echo "$build: $(ls "$dir/requests" | wc -l) requests in $dir/requests, $(ls "$dir/answers" | wc -l) answers"
+  echo "$build: $(MERGELENS_AUDIT_MIRRORS="$mirrors" "$here/model_side.sh" "$bin" "$out/$build" "$stage")"
 done
