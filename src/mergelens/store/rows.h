@@ -30,14 +30,17 @@ inline constexpr std::string_view kJudgedImportance = "coalesce(tr.importance, f
 inline constexpr std::string_view kJudgedInsight = "coalesce(tr.insight, fa.insight)";
 
 // Columns 0-18 of a ChangeSummary (FROM kJudgedFrom); a query selecting more
-// reads them from kSummaryCount on.
+// reads them from kSummaryCount on. The last (a later change of the same
+// number) is looked up by number: the unary + keeps SQLite's planner from
+// walking changes_by_time instead, every change merged later, for each row
+// (50 ms for 50 rows of a whole-history store, where the number takes 0.1 ms).
 inline constexpr std::string_view kSummaryColumns =
     "c.id, c.kind, c.number, c.sha, c.title, c.author_name, c.author_email, c.author_login, "
     "c.merged_at, c.url, c.file_count, c.additions, c.deletions, "
     "coalesce(tr.verdict, fa.verdict, ''), coalesce(tr.importance, fa.importance, 0), "
     "coalesce(tr.insight, fa.insight, 0), c.open, c.repo_id, "
     "EXISTS (SELECT 1 FROM changes d WHERE d.repo_id = c.repo_id AND d.number = c.number AND "
-    "(d.merged_at > c.merged_at OR (d.merged_at = c.merged_at AND d.id > c.id)))";
+    "(+d.merged_at > c.merged_at OR (+d.merged_at = c.merged_at AND d.id > c.id)))";
 inline constexpr int kSummaryCount = 19;
 
 // The repository condition of a page query: `column = param` for one
