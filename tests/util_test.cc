@@ -134,6 +134,50 @@ TEST(Utf8, StrictDecoderRejectsSurrogatesOverlongsAndTruncation) {
             "b\n\tc\xEF\xBF\xBD");
 }
 
+// clean_utf8_text copies whole runs; the result is what the code point by
+// code point definition gives, on random bytes weighted towards UTF-8.
+TEST(Utf8, CleanTextMatchesThePerCharacterDefinition) {
+  auto reference = [](std::string_view s) {
+    std::string out;
+    for (size_t i = 0; i < s.size();) {
+      const Utf8Char c = decode_utf8(s, i);
+      if (c.cp == Utf8Char::kInvalid || c.cp == 0xFFFE || c.cp == 0xFFFF)
+        out += "\xEF\xBF\xBD";
+      else if (c.cp >= 0x20 || c.cp == '\n' || c.cp == '\t')
+        out.append(s.substr(i, c.len));
+      i += c.len;
+    }
+    return out;
+  };
+  const std::string pieces[] = {"a",
+                                "Z",
+                                " ",
+                                "\n",
+                                "\t",
+                                "\r",
+                                std::string(1, '\0'),
+                                "\x01",
+                                "\x7f",
+                                "\xC3\xA9",
+                                "\xE4\xB8\x80",
+                                "\xF0\x9F\x98\x80",
+                                "\xEF\xBF\xBF",
+                                "\xED\xA0\x80",
+                                "\x80",
+                                "\xC3",
+                                "\xE4\xB8",
+                                "\xFF",
+                                "\xC0\xAF"};
+  std::uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (int round = 0; round < 2000; ++round) {
+    std::string s;
+    const size_t n = next() % 24;
+    for (size_t k = 0; k < n; ++k) s += pieces[(next() >> 8) % std::size(pieces)];
+    EXPECT_EQ(clean_utf8_text(s), reference(s)) << round;
+  }
+}
+
 // Issue 22: ESC, OSC and CR from commit text must not reach a terminal raw.
 TEST(Utf8, TerminalSafeMakesControlCharactersVisible) {
   EXPECT_EQ(terminal_safe("\x1b]0;pwned\x07title\rX"), "\\x1b]0;pwned\\x07title\\x0dX");

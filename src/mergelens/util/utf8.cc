@@ -29,17 +29,37 @@ Utf8Char decode_utf8(std::string_view s, size_t pos) {
 }
 
 std::string clean_utf8_text(std::string_view s) {
+  // Copies runs of bytes that stay whole (most text is one run) instead of
+  // appending code point by code point.
   std::string out;
   out.reserve(s.size());
+  size_t run = 0;  // the first byte not yet copied
   for (size_t i = 0; i < s.size();) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    if (u >= 0x20 && u < 0x80) {
+      ++i;
+      continue;
+    }
+    if (u == '\n' || u == '\t') {
+      ++i;
+      continue;
+    }
+    if (u < 0x20) {  // a control character: dropped
+      out.append(s.substr(run, i - run));
+      run = ++i;
+      continue;
+    }
     const Utf8Char c = decode_utf8(s, i);
     if (c.cp == Utf8Char::kInvalid || c.cp == 0xFFFE || c.cp == 0xFFFF) {
+      out.append(s.substr(run, i - run));
       out += "\xEF\xBF\xBD";
-    } else if (c.cp >= 0x20 || c.cp == '\n' || c.cp == '\t') {
-      out.append(s.substr(i, c.len));
+      i += c.len;
+      run = i;
+      continue;
     }
     i += c.len;
   }
+  out.append(s.substr(run));
   return out;
 }
 
