@@ -275,29 +275,49 @@ TEST(SqliteStore, RefusesDamagedForeignAndNewerFiles) {
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
 }
 
+// Writes a store at `path` as an older build left it: the migrations
+// `applied` (indexes into sql::migrations(), in order), schema `version`,
+// repository o/r, then `rows`.
+::testing::AssertionResult write_old_store(const std::string& path, std::vector<size_t> applied,
+                                           int version, const std::string& rows) {
+  sqlite3* raw = nullptr;
+  if (sqlite3_open(path.c_str(), &raw) != SQLITE_OK)
+    return ::testing::AssertionFailure() << "cannot open " << path;
+  const auto steps = sql::migrations();
+  std::string script;
+  for (size_t i : applied) script += std::string(steps[i]);
+  script += fmt::format("PRAGMA user_version = {};", version);
+  script += fmt::format("PRAGMA application_id = {};", sql::kApplicationId);
+  script += "INSERT INTO repos(name) VALUES('o/r');" + rows;
+  char* err = nullptr;
+  const int rc = sqlite3_exec(raw, script.c_str(), nullptr, nullptr, &err);
+  const std::string message = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(raw);
+  if (rc != SQLITE_OK) return ::testing::AssertionFailure() << message;
+  return ::testing::AssertionSuccess();
+}
+
+// Change #9 of repository 1, as an INSERT: `extra_columns` and `extra_values`
+// name columns the schema of the test has beyond the first ones.
+std::string change_nine(const std::string& extra_columns = "",
+                        const std::string& extra_values = "") {
+  return "INSERT INTO changes(repo_id, kind, number, sha, parent_sha, title, body, author_name, "
+         "author_email, author_login, merged_at, url, file_count, additions, deletions, "
+         "files_truncated" +
+         extra_columns + ") VALUES(1, 'squash', 9, '" + std::string(40, 'c') +
+         "', '', 't', '', '', '', '', 1, '', 0, 0, 0, 0" + extra_values + ");";
+}
+
 // The branch that added changes.shallow numbered it migration 6, before the
 // deliveries and jobs migrations took 6 and 7: its stores still open, keep
 // their boundaries and gain the tables they lacked.
 TEST(SqliteStore, UpgradesAStoreWhoseShallowColumnWasMigrationSix) {
   TempDir dir;
   const std::string path = dir / "v6.db";
-  sqlite3* raw = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  ASSERT_TRUE(write_old_store(path, {0, 1, 2, 3, 4, 7}, 6, change_nine(", shallow", ", 1")));
   const auto steps = sql::migrations();
-  std::string script;
-  for (size_t i = 0; i < 5; ++i) script += std::string(steps[i]);
-  script += std::string(steps[7]);
-  script += "PRAGMA user_version = 6;";
-  script += fmt::format("PRAGMA application_id = {};", sql::kApplicationId);
-  script += "INSERT INTO repos(name) VALUES('o/r');";
-  script +=
-      "INSERT INTO changes(repo_id, kind, number, sha, parent_sha, title, body, author_name, "
-      "author_email, author_login, merged_at, url, file_count, additions, deletions, "
-      "files_truncated, shallow) VALUES(1, 'squash', 9, '" +
-      std::string(40, 'c') + "', '', 't', '', '', '', '', 1, '', 0, 0, 0, 0, 1);";
-  char* err = nullptr;
-  ASSERT_EQ(sqlite3_exec(raw, script.c_str(), nullptr, nullptr, &err), SQLITE_OK) << err;
-  sqlite3_close(raw);
+  sqlite3* raw = nullptr;
 
   auto s = open_sqlite_store(path, StoreOptions{.create = false});
   ASSERT_TRUE(s) << s.error().message;
@@ -314,6 +334,59 @@ TEST(SqliteStore, UpgradesAStoreWhoseShallowColumnWasMigrationSix) {
   EXPECT_EQ(sqlite3_column_int64(st, 0), static_cast<std::int64_t>(steps.size()));
   EXPECT_EQ(sqlite3_column_int64(st, 1), 2);
   sqlite3_finalize(st);
+  sqlite3_close(raw);
+}
+
+// Migration 15 rebuilds guides as a rowid table (a lookup no longer reads
+// whole rows): a v14 store's guides are kept as they were, and new facts
+// still mark them stale.
+TEST(SqliteStore, MigrationFifteenKeepsGuidesAndMarksThemStale) {
+  TempDir dir;
+  const std::string path = dir / "v14.db";
+  const auto steps = sql::migrations();
+  ASSERT_GE(steps.size(), 15u);
+  ASSERT_TRUE(write_old_store(
+      path, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}, 14,
+      change_nine() +
+          "INSERT INTO guides(change_id, lang, writer, headline, text, stale, written_at, doc) "
+          "VALUES(1, 'zh', 'offline', '标题', 'text', 0, 5, x'0102'), "
+          "(1, 'en', 'offline', 'Headline', 'words', 0, 6, x'03');"));
+
+  ASSERT_TRUE(open_sqlite_store(path, StoreOptions{.create = false}));
+  sqlite3* raw = nullptr;
+  char* err = nullptr;
+  sqlite3_open(path.c_str(), &raw);
+  auto rows = [&](const char* sql) {
+    std::vector<std::string> out;
+    sqlite3_stmt* st = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(raw, sql, -1, &st, nullptr), SQLITE_OK) << sql;
+    while (sqlite3_step(st) == SQLITE_ROW)
+      out.push_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+    sqlite3_finalize(st);
+    return out;
+  };
+  EXPECT_EQ(rows("SELECT lang || '|' || writer || '|' || headline || '|' || text || '|' || stale "
+                 "|| '|' || written_at || '|' || hex(doc) FROM guides ORDER BY lang"),
+            (std::vector<std::string>{"en|offline|Headline|words|0|6|03",
+                                      "zh|offline|标题|text|0|5|0102"}));
+  EXPECT_EQ(rows("SELECT sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE name = 'guides'"),
+            std::vector<std::string>{"0"});
+  EXPECT_EQ(rows("SELECT user_version FROM pragma_user_version"),
+            std::vector<std::string>{std::to_string(steps.size())});
+  // The stale triggers came back with the table.
+  ASSERT_EQ(sqlite3_exec(raw,
+                         "INSERT INTO facts(change_id, version, verdict, importance, insight, "
+                         "lines_worth_reading, doc) VALUES(1, 1, 'skim', 1, 1, 0, x'00')",
+                         nullptr, nullptr, &err),
+            SQLITE_OK)
+      << err;
+  EXPECT_EQ(rows("SELECT group_concat(stale) FROM guides"), std::vector<std::string>{"1,1"});
+  // The key still refuses a second guide of one change and language.
+  EXPECT_NE(sqlite3_exec(raw,
+                         "INSERT INTO guides(change_id, lang, writer, headline, text, written_at, "
+                         "doc) VALUES(1, 'zh', 'x', 'h', 't', 7, x'00')",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(raw);
 }
 
