@@ -53,8 +53,11 @@ inline std::string pg_url_with_db(const std::string& url, const std::string& db)
 // A location (file path or URL) with a fresh, empty store behind it.
 class TestLocation {
  public:
-  explicit TestLocation(const TempDir& dir, const std::string& file = "db.sqlite") {
-    server_ = test_pg_url();
+  // `sqlite_only`: a file even when MERGELENS_TEST_PG names a server (a test
+  // of what only SQLite does).
+  explicit TestLocation(const TempDir& dir, const std::string& file = "db.sqlite",
+                        bool sqlite_only = false) {
+    if (!sqlite_only) server_ = test_pg_url();
     if (server_.empty()) {
       location_ = dir / file;
       return;

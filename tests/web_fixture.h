@@ -20,14 +20,15 @@ inline constexpr const char* kHostile =
 
 struct WebStore {
   TempDir dir;
-  TestLocation location{dir, "web.db"};
+  TestLocation location;
   std::string db = location.str();  // a file, or a PostgreSQL URL (tests/test_store.h)
   std::unique_ptr<Store> store;
   RepoRecord repo;
 
   // Changes on 2026-09-14 (two), 2026-09-16 (three, one at 23:30 UTC which is
-  // 2026-09-17 in Asia/Shanghai); none on 2026-09-15.
-  WebStore() {
+  // 2026-09-17 in Asia/Shanghai); none on 2026-09-15. `sqlite_only`: a SQLite
+  // file whatever MERGELENS_TEST_PG says.
+  explicit WebStore(bool sqlite_only = false) : location(dir, "web.db", sqlite_only) {
     auto s = open_store_at(db);
     EXPECT_TRUE(s) << s.error().message;
     store = std::move(*s);

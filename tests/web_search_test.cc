@@ -2,7 +2,11 @@
 // FTS5 with CJK bigrams (1-, 2- and 4-character Chinese queries, English
 // prefixes, phrases and exclusions), plus highlighted snippets.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
+#include <map>
+
+#include "mergelens/store/sqlite_fts.h"
 #include "mergelens/web/search.h"
 #include "web_fixture.h"
 
@@ -88,6 +92,76 @@ TEST(WebSearch, NewGuidesAreIndexedInTheSameTransaction) {
   // Replacing the guide replaces its document.
   w.add_guide(1002, "en", "Scheduler", "something else");
   EXPECT_TRUE(numbers(*w.store, w.repo, "调度器").empty());
+}
+
+// SQLite ranks a one-term search (the term or its other forms, phrases joined
+// by OR) in one pass over the index (store/sqlite_fts.h): the ranks are the
+// very doubles bm25() gives, and the order is theirs.
+TEST(WebSearch, OnePassRanksAreTheRanksOfBm25) {
+  WebStore w(/*sqlite_only=*/true);  // PostgreSQL ranks with ts_rank
+  w.add_guide(1001, "zh", "KV cache 缓存命中", "cache cache cache：缓存命中率，缓存驱逐。");
+  w.add_guide(1002, "zh", "Docs", "a cache note, 缓存 once, quantised caches");
+  w.add_guide(1003, "zh", "Hostile", "nothing about it at all, only words and more words here");
+  w.add_guide(1004, "zh", "MXFP4 量化", "quantization pads the cache of MXFP4 weights 缓存命中");
+  w.add_guide(1005, "zh", "MoE", "命中 cache 命中 缓存 cache quant");
+  struct Case {
+    std::vector<SearchTerm> terms;
+    const char* match;  // the same query written for bm25()
+  };
+  const std::vector<Case> cases = {
+      {{{"cache", false, false, {}}}, "\"cache\""},
+      {{{"缓存命中", false, false, {}}}, "\"缓存 存命 命中\""},
+      {{{"quant", true, false, {}}}, "\"quant\"*"},
+      {{{"缓存", false, false, {{"cache", false}, {"quant", true}}}},
+       "(\"缓存\" OR \"cache\" OR \"quant\"*)"},
+  };
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(w.db.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  std::unique_ptr<sqlite3, decltype(&sqlite3_close)> db(raw, sqlite3_close);
+  ASSERT_TRUE(sql::register_fts_functions(db.get()));
+  for (const auto& c : cases) {
+    std::map<std::int64_t, double> bm25;
+    sqlite3_stmt* st = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db.get(),
+                                 "SELECT rowid, bm25(search_docs) FROM search_docs "
+                                 "WHERE search_docs MATCH ?1",
+                                 -1, &st, nullptr),
+              SQLITE_OK);
+    sqlite3_bind_text(st, 1, c.match, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW)
+      bm25[sqlite3_column_int64(st, 0)] = sqlite3_column_double(st, 1);
+    sqlite3_finalize(st);
+    // The function itself, over the same rows.
+    ASSERT_EQ(sqlite3_prepare_v2(db.get(),
+                                 "SELECT rowid, ml_bm25_parts(search_docs) FROM search_docs "
+                                 "WHERE search_docs MATCH ?1",
+                                 -1, &st, nullptr),
+              SQLITE_OK);
+    sqlite3_bind_text(st, 1, c.match, -1, SQLITE_STATIC);
+    std::vector<std::int64_t> ids;
+    std::vector<sql::FtsRowParts> parts;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      ids.push_back(sqlite3_column_int64(st, 0));
+      auto p = sql::read_bm25_parts(std::string_view(
+          static_cast<const char*>(sqlite3_column_blob(st, 1)), sqlite3_column_bytes(st, 1)));
+      ASSERT_TRUE(p) << c.match;
+      parts.push_back(*p);
+    }
+    sqlite3_finalize(st);
+    const auto ranks = sql::fts_bm25(parts);
+    ASSERT_EQ(ranks.size(), bm25.size()) << c.match;
+    for (size_t i = 0; i < ids.size(); ++i) EXPECT_EQ(ranks[i], bm25[ids[i]]) << c.match;
+    auto hits = w.store->search(w.repo.id, c.terms, "zh", 50);
+    ASSERT_TRUE(hits) << c.match << ": " << hits.error().message;
+    ASSERT_EQ(hits->size(), bm25.size()) << c.match;
+    ASSERT_GE(hits->size(), 2u) << c.match;
+    for (size_t i = 0; i < hits->size(); ++i) {
+      const auto& h = (*hits)[i];
+      ASSERT_TRUE(bm25.contains(h.change.id)) << c.match;
+      EXPECT_EQ(h.rank, bm25[h.change.id]) << c.match << " #" << h.change.number.value_or(0);
+      if (i) EXPECT_LE((*hits)[i - 1].rank, h.rank) << c.match;
+    }
+  }
 }
 
 TEST(WebSearch, StoreRefusesTermsWithoutWords) {

@@ -27,11 +27,13 @@
 // The terms' grouping (AND of the terms, OR of a term's other forms, NOT of
 // the excluded ones), the ranking cut-off and the reading of hits are shared.
 #include <algorithm>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "mergelens/store/pg_util.h"
 #include "mergelens/store/sql_store.h"
+#include "mergelens/store/sqlite_fts.h"
 #include "mergelens/util/utf8.h"
 
 namespace mergelens {
@@ -336,6 +338,90 @@ Result<size_t> SqlStore::refresh_search_index() {
   return tx<size_t>([&]() { return index_missing(); });
 }
 
+Result<std::vector<SearchHit>> SqlStore::search_one_pass(const std::string& match,
+                                                         std::string_view lang, size_t limit) {
+  // Up to kRankedMatches matches, oldest first (FTS5 reads a term's matches
+  // backwards only by loading them whole). As many: the newest `limit` are
+  // the answer, and nothing is ranked.
+  auto first = q(fmt::format("SELECT rowid FROM search_docs WHERE search_docs MATCH $1 LIMIT {}",
+                             kRankedMatches));
+  first.bind(1, match);
+  auto ids = first.collect([](const db::Query& r) { return r.i64(0); });
+  if (!ids) return refused(ids.error());
+  const bool ranked = ids->size() < static_cast<size_t>(kRankedMatches);
+  if (!ranked) {
+    auto newest =
+        q("SELECT rowid FROM search_docs WHERE search_docs MATCH $1 "
+          "ORDER BY rowid DESC LIMIT $2");
+    newest.bind(1, match).bind(2, static_cast<std::int64_t>(limit));
+    ids = newest.collect([](const db::Query& r) { return r.i64(0); });
+    if (!ids) return refused(ids.error());
+  }
+  // Fewer: all of them again, each with what bm25() reads, ranked here with
+  // the phrases' document counts taken from these rows (sqlite_fts.h).
+  std::vector<sql::FtsRowParts> parts;
+  if (ranked && !ids->empty()) {
+    ids->clear();
+    auto st =
+        q("SELECT rowid, ml_bm25_parts(search_docs) FROM search_docs "
+          "WHERE search_docs MATCH $1");
+    st.bind(1, match);
+    for (;;) {
+      auto row = st.step();
+      if (!row) {
+        // A SQLite without the function: the caller ranks with bm25().
+        if (row.error().message.find("ml_bm25_parts") != std::string::npos)
+          return fail(ErrorKind::kUnsupported, "no one-pass ranking");
+        return refused(row.error());
+      }
+      if (!*row) break;
+      auto p = sql::read_bm25_parts(st.blob(1));
+      if (!p) return fail(ErrorKind::kUnsupported, "no one-pass ranking");
+      ids->push_back(st.i64(0));
+      parts.push_back(std::move(*p));
+    }
+    st.reset();
+  }
+  std::vector<double> ranks;
+  std::vector<size_t> order(ids->size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (ranked) {
+    ranks = sql::fts_bm25(parts);
+    // Equal ranks keep the older change, as SQLite's sort of the two-pass
+    // statement does (it reads the matches oldest first).
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return ranks[a] != ranks[b] ? ranks[a] < ranks[b] : (*ids)[a] < (*ids)[b];
+    });
+  }
+  if (order.size() > limit) order.resize(limit);
+  // Their rows, in one statement whatever the ids; the guide in `lang`, else
+  // the first other (two lookups: ORDER BY would sort for every row).
+  std::vector<std::int64_t> wanted;
+  for (size_t i : order) wanted.push_back((*ids)[i]);
+  auto rows = q(fmt::format(
+      "SELECT {}, 0.0, coalesce((SELECT g.headline || char(1) || g.text FROM guides g "
+      "WHERE g.change_id = c.id AND g.lang = $2), (SELECT g.headline || char(1) || g.text "
+      "FROM guides g WHERE g.change_id = c.id ORDER BY g.lang LIMIT 1)) "
+      "FROM changes c LEFT JOIN facts fa ON fa.change_id = c.id "
+      "LEFT JOIN triage tr ON tr.change_id = fa.change_id WHERE {}",
+      kSummaryColumns, in_ids("c.id", 1)));
+  rows.bind(1, ids_value(wanted)).bind(2, lang);
+  auto hits = rows.collect(read_hit);
+  if (!hits) return refused(hits.error());
+  std::unordered_map<std::int64_t, double> rank_of;
+  if (ranked)
+    for (size_t i : order) rank_of.emplace((*ids)[i], ranks[i]);
+  for (auto& h : *hits)
+    if (auto it = rank_of.find(h.change.id); it != rank_of.end()) h.rank = it->second;
+  // As the two-pass statement orders them: by rank, then newest first.
+  std::sort(hits->begin(), hits->end(), [](const SearchHit& a, const SearchHit& b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    if (a.change.merged_at != b.change.merged_at) return a.change.merged_at > b.change.merged_at;
+    return a.change.id > b.change.id;
+  });
+  return hits;
+}
+
 Result<std::vector<SearchHit>> SqlStore::search(std::int64_t repo_id,
                                                 std::span<const SearchTerm> terms,
                                                 std::string_view lang, size_t limit) {
@@ -355,9 +441,15 @@ Result<std::vector<SearchHit>> SqlStore::search(std::int64_t repo_id,
     // one of them is asked for.
     auto repos = q("SELECT count(*) FROM repos").first_i64();
     if (!repos) return std::unexpected(repos.error());
+    const bool filtered = repos->value_or(0) > 1 && repo_id != kAllRepos;
+    // One term (with its other forms: phrases joined by OR), over every row:
+    // ranked in one pass (sqlite_fts.h).
+    if (!filtered && terms.size() == 1 && !terms[0].exclude) {
+      auto hits = search_one_pass(*match, lang, limit);
+      if (hits || hits.error().kind != ErrorKind::kUnsupported) return hits;
+    }
     docs = "search_docs WHERE search_docs MATCH $1";
-    if (repos->value_or(0) > 1 && repo_id != kAllRepos)
-      docs += " AND +rowid IN (SELECT id FROM changes WHERE repo_id = $2)";
+    if (filtered) docs += " AND +rowid IN (SELECT id FROM changes WHERE repo_id = $2)";
     id = "rowid";
     rank = "rank";
     by_rank = "rank";
@@ -376,13 +468,14 @@ Result<std::vector<SearchHit>> SqlStore::search(std::int64_t repo_id,
   // hit's positions.
   auto st = q(fmt::format(
       "WITH hits AS MATERIALIZED (SELECT {} AS id, {} AS rank FROM {} ORDER BY {} LIMIT $4) "
-      "SELECT {}, h.rank, (SELECT g.headline || {} || g.text FROM guides g "
-      "WHERE g.change_id = c.id ORDER BY g.lang != $3 LIMIT 1) "
+      "SELECT {}, h.rank, coalesce((SELECT g.headline || {sep} || g.text FROM guides g "
+      "WHERE g.change_id = c.id AND g.lang = $3), (SELECT g.headline || {sep} || g.text "
+      "FROM guides g WHERE g.change_id = c.id ORDER BY g.lang LIMIT 1)) "
       "FROM hits h JOIN changes c ON c.id = h.id LEFT JOIN facts fa ON fa.change_id = c.id "
       "LEFT JOIN triage tr ON tr.change_id = fa.change_id ORDER BY {}",
       id, ranked ? rank : pick("0.0", "0.0::float8"), docs, ranked ? by_rank : id + " DESC",
-      kSummaryColumns, pick("char(1)", "chr(1)"),
-      ranked ? "h.rank, c.merged_at DESC" : "c.merged_at DESC, c.id DESC"));
+      kSummaryColumns, ranked ? "h.rank, c.merged_at DESC" : "c.merged_at DESC, c.id DESC",
+      fmt::arg("sep", pick("char(1)", "chr(1)"))));
   st.bind(1, *match).bind(2, repo_id).bind(3, lang).bind(4, static_cast<std::int64_t>(limit));
   auto hits = st.collect(read_hit);
   // A query the parser let through but the index refuses is still the user's input.

@@ -165,6 +165,10 @@ class SqlStore : public Store {
   Result<size_t> fill_page_rows() override;
   Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
                                         std::string_view lang, size_t limit) override;
+  // SQLite, one term over every row: matches read once, ranked as bm25()
+  // ranks them (sqlite_fts.h). kUnsupported when this SQLite cannot.
+  Result<std::vector<SearchHit>> search_one_pass(const std::string& match, std::string_view lang,
+                                                 size_t limit);
 
  protected:
   // A statement for `sql`, written with $1, $2, ... placeholders.

@@ -8,6 +8,7 @@
 
 #include "mergelens/store/schema.h"
 #include "mergelens/store/sqlite_store_impl.h"
+#include "mergelens/store/sqlite_fts.h"
 #include "mergelens/store/sqlite_util.h"
 #include "mergelens/util/deadline.h"
 
@@ -111,6 +112,8 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
   sqlite3_progress_handler(
       db.get(), 4096, [](void*) { return deadline_passed() ? 1 : 0; }, nullptr);
   sqlite3_extended_result_codes(db.get(), 1);
+  // Without it, search ranks with bm25() (store/sqlite_fts.h).
+  sql::register_fts_functions(db.get());
 
   auto app_id = pragma_int(db, "application_id");
   if (!app_id) {
