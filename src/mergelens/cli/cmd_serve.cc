@@ -1,3 +1,5 @@
+#include <malloc.h>
+
 #include <csignal>
 #include <cstdio>
 #include <thread>
@@ -60,6 +62,11 @@ Runner setup_serve(CLI::App& sub, const Globals& g) {
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    // No fastbins: a request frees thousands of small blocks (its JSON), and
+    // glibc merged them all on the next request's first large allocation
+    // (SQLite's full-text buffers), 5 % of a search's CPU
+    // (bench/README.md, "Search, 2026-12-05"). tcache still serves the small ones.
+    mallopt(M_MXFAST, 0);
     auto server =
         web::Server::create([db] { return open_store_at(db, StoreOptions{.create = false}); }, *o);
     if (!server) return std::unexpected(server.error());
