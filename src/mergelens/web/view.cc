@@ -293,37 +293,41 @@ std::string author_of(const Person& p) {
 
 nlohmann::json change_item(const Site& site, const ChangeSummary& s,
                            const std::vector<std::string>& tags, const std::string& headline) {
+  // Built key by key: an initializer list of pairs makes a two-element array
+  // per pair first (twice the allocations, on every entry of every list).
   nlohmann::json tag_list = nlohmann::json::array();
-  for (const auto& t : tags)
-    tag_list.push_back({{"name", clean_text(tag_display_name(t, lang_code(site.lang)))},
-                        {"tag", clean_text(t)},
-                        {"href", site.links.tag(t)}});
+  for (const auto& t : tags) {
+    nlohmann::json tag = nlohmann::json::object();
+    tag["name"] = clean_text(tag_display_name(t, lang_code(site.lang)));
+    tag["tag"] = clean_text(t);
+    tag["href"] = site.links.tag(t);
+    tag_list.push_back(std::move(tag));
+  }
   const std::string title = clean_text(s.title);
   const Links links = site.links_of(s.repo_id);
-  nlohmann::json item = {
-      {"id", s.id},
-      {"ref", display_ref(s)},
-      {"href", links.pr(url_ref(s))},
-      {"title", title},
-      {"headline", headline.empty() ? title : clean_text(headline)},
-      {"has_guide", !headline.empty()},
-      {"verdict", s.verdict},
-      {"verdict_label", verdict_label(site.lang, s.verdict)},
-      {"verdict_class", s.verdict.empty() ? "none" : s.verdict},
-      {"close_read", s.verdict == "close_read"},
-      {"open", s.open},
-      {"importance", s.importance},
-      {"insight", s.insight},
-      {"scored", !s.verdict.empty()},
-      {"tags", tag_list},
-      {"author", author_of(s.author)},
-      {"merged", site.tz.minute(s.merged_at)},
-      {"merged_utc", format_utc(s.merged_at)},
-      {"url", safe_url(s.url)},
-      {"additions", s.additions},
-      {"deletions", s.deletions},
-      {"files", s.file_count},
-  };
+  nlohmann::json item = nlohmann::json::object();
+  item["id"] = s.id;
+  item["ref"] = display_ref(s);
+  item["href"] = links.pr(url_ref(s));
+  item["title"] = title;
+  item["headline"] = headline.empty() ? title : clean_text(headline);
+  item["has_guide"] = !headline.empty();
+  item["verdict"] = s.verdict;
+  item["verdict_label"] = verdict_label(site.lang, s.verdict);
+  item["verdict_class"] = s.verdict.empty() ? "none" : s.verdict;
+  item["close_read"] = s.verdict == "close_read";
+  item["open"] = s.open;
+  item["importance"] = s.importance;
+  item["insight"] = s.insight;
+  item["scored"] = !s.verdict.empty();
+  item["tags"] = std::move(tag_list);
+  item["author"] = author_of(s.author);
+  item["merged"] = site.tz.minute(s.merged_at);
+  item["merged_utc"] = format_utc(s.merged_at);
+  item["url"] = safe_url(s.url);
+  item["additions"] = s.additions;
+  item["deletions"] = s.deletions;
+  item["files"] = s.file_count;
   // On the pages of every repository each entry names its own (always set:
   // an empty value stops a template's lookup from reaching the page's).
   item["repo_name"] = site.all() ? clean_text(site.repo_name(s.repo_id)) : "";
