@@ -2,7 +2,7 @@
 """First view of each page kind on a freshly started server, and first-time searches.
 
     bench/first_view.py --db STORE --bin AFTER [--base-bin BEFORE [--base-db COPY]] [--rounds 7]
-                        [--searches 200]
+                        [--searches 200] [--search-runs 1] [--kinds day,pr,tags,tag,week]
 
 For each of the five page kinds (a day digest, a PR page, the tag list, a tag's
 aggregation, a week page) and each round, a `mergelens serve` is started on a
@@ -21,7 +21,10 @@ filled in then, once; that start is not timed).
 Then --searches distinct queries (half Chinese of 2-4 characters cut from
 guide text, half English words or prefixes from titles; the same generator as
 bench/serve.sh) go one by one to /api/search of one server per binary, each
-the first request for its query; p50/p95/max are printed.
+the first request for its query; p50/p95/max of the wall time and the server's
+CPU per query are printed. --search-runs N starts N fresh servers per binary,
+alternated, and prints the medians of their figures (--kinds "" for searches
+only).
 """
 
 import argparse
@@ -180,6 +183,8 @@ def main():
     ap.add_argument("--base-db", help="BEFORE's copy of the store (default: --db)")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--searches", type=int, default=200)
+    ap.add_argument("--search-runs", type=int, default=1,
+                    help="fresh servers per binary for the searches, alternated (medians printed)")
     ap.add_argument("--kinds", default="day,pr,tags,tag,week",
                     help="page kinds to measure (comma-separated)")
     a = ap.parse_args()
@@ -228,18 +233,29 @@ def main():
               (f" ≤ {target} |" if target else " - |"))
     if a.searches:
         qs = search_queries(a.db, a.searches)
-        print(f"\nsearch: {len(qs)} distinct queries over HTTP (/api/search), each its first request:")
-        for name, binary in bins:
-            s = Server(binary, dbs[name])
-            lat = []
-            try:
-                for q in qs:
-                    ms, _, _ = s.get("/api/search?q=" + urllib.parse.quote(q))
-                    lat.append(ms)
-            finally:
-                s.stop()
-            print(f"  {name}: p50 {pct(lat, 50):.2f} ms, p95 {pct(lat, 95):.2f} ms, "
-                  f"max {max(lat):.2f} ms")
+        print(f"\nsearch: {len(qs)} distinct queries over HTTP (/api/search), each its first request"
+              f" (wall ms; server CPU ms), {a.search_runs} fresh server(s) per binary:")
+        runs = {name: [] for name, _ in bins}
+        for r in range(a.search_runs):
+            for name, binary in bins:
+                s = Server(binary, dbs[name])
+                lat, cpu = [], []
+                try:
+                    for q in qs:
+                        ms, c, _ = s.get("/api/search?q=" + urllib.parse.quote(q))
+                        lat.append(ms)
+                        cpu.append(c)
+                finally:
+                    s.stop()
+                row = (pct(lat, 50), pct(lat, 95), max(lat), pct(cpu, 50), pct(cpu, 95))
+                runs[name].append(row)
+                print(f"  {name}: p50 {row[0]:.2f} ms, p95 {row[1]:.2f} ms, max {row[2]:.2f} ms; "
+                      f"CPU p50 {row[3]:.2f}, p95 {row[4]:.2f}")
+        if a.search_runs > 1:
+            for name, rows in runs.items():
+                m = [statistics.median(x) for x in zip(*rows)]
+                print(f"  {name}, medians of {len(rows)}: p50 {m[0]:.2f} ms, p95 {m[1]:.2f} ms, "
+                      f"max {m[2]:.2f} ms; CPU p50 {m[3]:.2f}, p95 {m[4]:.2f}")
     load = os.getloadavg()
     print(f"\nload average at the end {load[0]:.1f}")
 
