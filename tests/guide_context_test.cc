@@ -301,5 +301,57 @@ TEST_F(Claims, TheChangeThatFirstDeclaredASwitchMayBeCited) {
   EXPECT_EQ(refs, std::vector<std::string>{"#121"});
 }
 
+// A gap asking for an assertion the change's tests already add is false (the
+// model proposed, word for word, an `assert` its PR adds): the sentence goes.
+// The same assertion in a code file, a different one, a short fragment or a
+// test the change does not touch leave the gap alone.
+TEST(GapClaims, AnAssertionTheChangeAlreadyAddsIsNoGap) {
+  Change c;
+  c.repo = "o/r";
+  c.files.push_back(
+      file_from_patch("tests/ut/test_registration.py",
+                      "@@ -1,2 +1,9 @@\n def test_registered():\n     registrations = load()\n"
+                      "+    assert registrations[\"OffloadingConnector\"] == (\n"
+                      "+        \"vllm_ascend.kv_offload\",\n"
+                      "+        \"AscendConnector\",\n"
+                      "+    )\n"
+                      "+    assert len(registrations)   >  3\n"
+                      "+    self.assertEqual(load_spec(\"cpu\").backend, \"native\")\n",
+                      FileStatus::kModified));
+  c.files.push_back(file_from_patch(
+      "pkg/registry.py", "@@ -1 +1,2 @@\n x = 1\n+assert handlers[\"npu\"] is not None\n",
+      FileStatus::kModified));
+  Facts f;
+  f.roles["tests/ut/test_registration.py"] = FileRole::kTest;
+  f.roles["pkg/registry.py"] = FileRole::kCore;
+  Guide g;
+  g.gaps = {
+      "Pin the registration: add `assert registrations['OffloadingConnector'] == …` to the test.",
+      "Add `assert registrations[\"OffloadingConnector\"] == (\"vllm_ascend.kv_offload\", "
+      "\"AscendConnector\")` to the test. Also cover two workers.",
+      "补一条断言 `assert len(registrations) > 3`。",
+      "Add `self.assertEqual(load_spec(\"cpu\").backend, \"native\")` beside the NPU case.",
+      "Add `assert handlers[\"npu\"] is not None` to a test.",
+      "Add `assert len(registrations) > 4` for the new entry.",
+      "Add `assert x`.",
+      "Measure `load()` on 8 workers.",
+      "Next to `assert len(registrations) > 3`, check the CPU backend too."};
+  CitationIndex index(c, f);
+  std::vector<CitationFailure> fails;
+  check_gap_claims(g, index, fails);
+  std::vector<std::string> fields;
+  for (const auto& x : fails) fields.push_back(x.field);
+  EXPECT_EQ(fields, (std::vector<std::string>{"gaps[0]", "gaps[1]", "gaps[2]", "gaps[3]"}))
+      << "gaps[0] quotes with single quotes (the same Python), gaps[4] an assertion of a code "
+         "file, gaps[5] another bound, gaps[6] too short a fragment, gaps[8] names the "
+         "assertion as a place";
+  ASSERT_EQ(fails.size(), 4u);
+  EXPECT_EQ(g.gaps[1].substr(fails[1].begin, fails[1].end - fails[1].begin),
+            "Add `assert registrations[\"OffloadingConnector\"] == (\"vllm_ascend.kv_offload\", "
+            "\"AscendConnector\")` to the test. ")
+      << "only the sentence that asks for it";
+  EXPECT_NE(fails[1].reason.find("tests/ut/test_registration.py"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mergelens

@@ -12,6 +12,7 @@
 
 #include "mergelens/guide/citation_text.h"
 #include "mergelens/guide/citations.h"
+#include "mergelens/guide/claims.h"
 #include "mergelens/guide/vocabulary.h"
 
 namespace mergelens {
@@ -274,6 +275,20 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
   for (const auto& f : change.files) {
     claimable_.files[f.path] = f.status;
     if (!f.old_path.empty()) claimable_.files[f.old_path] = FileStatus::kModified;
+    auto role = facts.roles.find(f.path);
+    if (role == facts.roles.end() || role->second != FileRole::kTest) continue;
+    std::string& added = claimable_.added_test_lines[f.path];
+    for (const auto& h : f.hunks) {
+      std::string run;  // a statement may span several added lines
+      for (size_t i = 0; i <= h.lines.size(); ++i) {
+        if (i < h.lines.size() && h.lines[i].origin == '+') {
+          run += h.lines[i].text + "\n";
+        } else if (!run.empty()) {
+          added += code_key(run) + "\n";
+          run.clear();
+        }
+      }
+    }
   }
   scan_tokens(facts_code_, tokens_);
   unquoted_ = unquoted(corpus_) + "\n" + unquoted(facts_code_);

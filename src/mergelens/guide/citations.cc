@@ -500,6 +500,7 @@ CitationReport check_guide(const Guide& g, const CitationIndex& index, bool publ
   // and words that only a writer's prompt has.
   check_claims(g, index, out.failures);
   check_order_claims(g, index, out.failures);
+  check_gap_claims(g, index, out.failures);
   if (published) find_prompt_leaks(g, out.failures);
   return out;
 }

@@ -167,6 +167,9 @@ class CitationIndex {
     // PRs of this repository the store says merged before this change (they
     // name it, but are no later change): number → merge time, UTC seconds.
     std::map<std::int64_t, std::int64_t> earlier;
+    // The lines the change adds to each test file (facts' roles): each run
+    // of added lines as code_key (claims.h) writes it, one run a line.
+    std::map<std::string, std::string> added_test_lines;
     bool context_known = false;
   };
   const Claimable& claimable() const { return claimable_; }

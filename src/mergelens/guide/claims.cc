@@ -423,4 +423,70 @@ void check_claims(const Guide& g, const CitationIndex& index, std::vector<Citati
   });
 }
 
+namespace {
+
+// A quoted assertion of a test: what a gap asking for it would quote.
+bool is_assertion(std::string_view code) {
+  static const RE2 re(
+      R"(^(?:assert[\s(]|self\.assert[A-Za-z]*\(|(?:[A-Za-z_][\w.]*\.)?(?:testing\.)?assert_[a-z_]+\(|pytest\.raises\(|(?:EXPECT|ASSERT)_[A-Z_]+\())");
+  return RE2::PartialMatch(re2::StringPiece(code.data(), code.size()), re);
+}
+
+// Whether the words before a quoted assertion ask to add it ("add `assert
+// …`", "添加 `assert …`"), not name it as a place ("next to `assert …`").
+bool asks_to_add(std::string_view before) {
+  static const RE2 en(
+      R"((?i)\b(?:add|adds|adding|pin(?:s|ning)?|insert|include|assert\s+that)\s+(?:(?:an?|the|one)\s+)?(?:(?:assertion|assert|check|line)s?\s+)?(?:(?:like|such\s+as|as)\s+)?(?:e\.g\.\s*)?[:,]?\s*$)");
+  static const RE2 zh(
+      R"((?:添加|加上|加入|补上|补一条|补充|增加|补)(?:一条|一个|一行)?(?:断言|检查)?(?:如|例如|比如)?[：:，,]?\s*$)");
+  const re2::StringPiece piece(before.data(), before.size());
+  return RE2::PartialMatch(piece, en) || RE2::PartialMatch(piece, zh);
+}
+
+}  // namespace
+
+std::string code_key(std::string_view code) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  bool space = false;
+  for (char c : code) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = true;
+      continue;
+    }
+    if (c == '\'') c = '"';
+    if ((c == ')' || c == ']' || c == '}') && !out.empty() && out.back() == ',') out.pop_back();
+    if (space && !out.empty() && word(out.back()) && word(c)) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+void check_gap_claims(const Guide& g, const CitationIndex& index,
+                      std::vector<CitationFailure>& out) {
+  const auto& tests = index.claimable().added_test_lines;
+  if (tests.empty()) return;
+  for (size_t i = 0; i < g.gaps.size(); ++i) {
+    const std::string& text = g.gaps[i];
+    for (const auto& span : prose::code_spans(text)) {
+      std::string code = code_key(span.code);
+      for (std::string_view tail : {"\u2026", "..."})
+        while (code.ends_with(tail)) code = code_key(code.substr(0, code.size() - tail.size()));
+      if (code.size() < 12 || !is_assertion(code)) continue;
+      const size_t from = span.begin > 60 ? span.begin - 60 : 0;
+      if (!asks_to_add(std::string_view(text).substr(from, span.begin - from))) continue;
+      for (const auto& [path, added] : tests) {
+        if (added.find(code) == std::string::npos) continue;
+        size_t begin = 0, end = text.size();
+        for (const auto& r : prose::sentences(text))
+          if (r.begin <= span.begin && span.begin < r.end) begin = r.begin, end = r.end;
+        out.push_back({fmt::format("gaps[{}]", i), "", "`" + code + "`",
+                       fmt::format("the change already adds it to {}", path), begin, end});
+        break;
+      }
+    }
+  }
+}
+
 }  // namespace mergelens

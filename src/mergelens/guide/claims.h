@@ -14,6 +14,8 @@
 // or, for a "new switch", a gradual rollout built on it). Both languages.
 #pragma once
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "mergelens/guide/citations.h"
@@ -34,6 +36,18 @@ void check_claims(const Guide& guide, const CitationIndex& index,
 // such a claim. Nothing when the store knows no such PR.
 void check_order_claims(const Guide& guide, const CitationIndex& index,
                         std::vector<CitationFailure>& out);
+
+// Gaps that ask for what the change already has: an assertion (`assert x ==
+// y`, `self.assertEqual(...)`, `pytest.raises(...)`, `EXPECT_EQ(...)`) quoted
+// in a gap, a trailing "…" dropped, that stands (as code_key writes both) in
+// a run of lines the change adds to one of its test files. Appends one failure per such
+// sentence, naming the file.
+void check_gap_claims(const Guide& guide, const CitationIndex& index,
+                      std::vector<CitationFailure>& out);
+// Code as check_gap_claims compares it: no whitespace but one space between
+// two words, single quotes made double, no comma before a closing bracket
+// (Python reads the same code either way).
+std::string code_key(std::string_view code);
 
 // A reference whose relation says it came later ("later fix", "follow_up",
 // "fixed_by", "后续") while the store says it merged before this change gets
