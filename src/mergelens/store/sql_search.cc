@@ -368,15 +368,11 @@ Result<std::vector<SearchHit>> SqlStore::search_one_pass(const std::string& matc
     st.bind(1, match);
     for (;;) {
       auto row = st.step();
-      if (!row) {
-        // A SQLite without the function: the caller ranks with bm25().
-        if (row.error().message.find("ml_bm25_parts") != std::string::npos)
-          return fail(ErrorKind::kUnsupported, "no one-pass ranking");
-        return refused(row.error());
-      }
+      if (!row) return refused(row.error());
       if (!*row) break;
       auto p = sql::read_bm25_parts(st.blob(1));
-      if (!p) return fail(ErrorKind::kUnsupported, "no one-pass ranking");
+      if (!p)
+        return fail(ErrorKind::kInternal, "ml_bm25_parts returned {} bytes", st.blob(1).size());
       ids->push_back(st.i64(0));
       parts.push_back(std::move(*p));
     }
@@ -444,10 +440,8 @@ Result<std::vector<SearchHit>> SqlStore::search(std::int64_t repo_id,
     const bool filtered = repos->value_or(0) > 1 && repo_id != kAllRepos;
     // One term (with its other forms: phrases joined by OR), over every row:
     // ranked in one pass (sqlite_fts.h).
-    if (!filtered && terms.size() == 1 && !terms[0].exclude) {
-      auto hits = search_one_pass(*match, lang, limit);
-      if (hits || hits.error().kind != ErrorKind::kUnsupported) return hits;
-    }
+    if (ranks_in_one_pass() && !filtered && terms.size() == 1 && !terms[0].exclude)
+      return search_one_pass(*match, lang, limit);
     docs = "search_docs WHERE search_docs MATCH $1";
     if (filtered) docs += " AND +rowid IN (SELECT id FROM changes WHERE repo_id = $2)";
     id = "rowid";

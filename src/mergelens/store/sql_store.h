@@ -165,10 +165,6 @@ class SqlStore : public Store {
   Result<size_t> fill_page_rows() override;
   Result<std::vector<SearchHit>> search(std::int64_t repo_id, std::span<const SearchTerm> terms,
                                         std::string_view lang, size_t limit) override;
-  // SQLite, one term over every row: matches read once, ranked as bm25()
-  // ranks them (sqlite_fts.h). kUnsupported when this SQLite cannot.
-  Result<std::vector<SearchHit>> search_one_pass(const std::string& match, std::string_view lang,
-                                                 size_t limit);
 
  protected:
   // A statement for `sql`, written with $1, $2, ... placeholders.
@@ -238,6 +234,9 @@ class SqlStore : public Store {
   // (Re)writes the search documents of these changes; call it inside the
   // write transaction that changed them.
   Result<void> index_changes(std::span<const std::int64_t> ids);
+  // Whether the connection ranks a one-term search in one pass (SQLite with
+  // the function of sqlite_fts.h registered); the search then takes it.
+  virtual bool ranks_in_one_pass() const { return false; }
 
  private:
   // Search (sql_search.cc).
@@ -245,6 +244,10 @@ class SqlStore : public Store {
   std::string unindexed_changes() const;
   // Indexes the changes that have no search document; returns how many.
   Result<size_t> index_missing();
+  // One term over every row, where ranks_in_one_pass(): the matches read
+  // once and ranked as bm25() ranks them (sqlite_fts.h).
+  Result<std::vector<SearchHit>> search_one_pass(const std::string& match, std::string_view lang,
+                                                 size_t limit);
 
   // Changes (sql_changes.cc).
   // Inserts `c` with its files, commits and labels; its id, or 0 when a

@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "mergelens/store/schema.h"
-#include "mergelens/store/sqlite_store_impl.h"
 #include "mergelens/store/sqlite_fts.h"
+#include "mergelens/store/sqlite_store_impl.h"
 #include "mergelens/store/sqlite_util.h"
 #include "mergelens/util/deadline.h"
 
@@ -113,7 +113,7 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
       db.get(), 4096, [](void*) { return deadline_passed() ? 1 : 0; }, nullptr);
   sqlite3_extended_result_codes(db.get(), 1);
   // Without it, search ranks with bm25() (store/sqlite_fts.h).
-  sql::register_fts_functions(db.get());
+  const bool one_pass = sql::register_fts_functions(db.get());
 
   auto app_id = pragma_int(db, "application_id");
   if (!app_id) {
@@ -167,7 +167,7 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
     if (auto r = migrate(db, *version); !r)
       return fail(r.error().kind, "database {}: {}", path, r.error().message);
   }
-  return std::unique_ptr<Store>(new SqliteStore(path, std::move(db)));
+  return std::unique_ptr<Store>(new SqliteStore(path, std::move(db), one_pass));
 }
 
 }  // namespace mergelens

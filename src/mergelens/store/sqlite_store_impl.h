@@ -22,7 +22,8 @@ class SqliteStore final : public SqlStore {
   using Stmt = sql::Stmt;
 
  public:
-  SqliteStore(std::string path, Db db) : path_(std::move(path)), db_(std::move(db)) {}
+  SqliteStore(std::string path, Db db, bool one_pass)
+      : path_(std::move(path)), db_(std::move(db)), one_pass_(one_pass) {}
 
  protected:
   db::Query q(std::string_view sql) override { return sql::query(db_, &stmts_, sql, path_); }
@@ -35,6 +36,7 @@ class SqliteStore final : public SqlStore {
   }
   // One writer at a time: a unique index is never raced.
   bool last_was_unique_violation() const override { return false; }
+  bool ranks_in_one_pass() const override { return one_pass_; }
 
  private:
   // Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back on failure.
@@ -46,6 +48,7 @@ class SqliteStore final : public SqlStore {
 
   std::string path_;
   Db db_;
+  bool one_pass_ = false;         // sqlite_fts.h's function is registered
   mutable sql::StmtCache stmts_;  // after db_: destroyed before the connection closes
 };
 
