@@ -14,6 +14,18 @@
 namespace mergelens {
 namespace {
 
+// Whether the lines of definition `t` overlap one of `path`'s [first, last]
+// line ranges in `ranges`.
+bool overlaps(
+    const std::map<std::string, std::vector<std::pair<std::int32_t, std::int32_t>>>& ranges,
+    const std::string& path, const CodeTag& t) {
+  auto it = ranges.find(path);
+  if (it == ranges.end()) return false;
+  for (auto [a, b] : it->second)
+    if (t.line <= b && a <= t.end) return true;
+  return false;
+}
+
 using signal_internal::Cap;
 
 const RE2& call_pattern() {
@@ -292,11 +304,7 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
     }
   }
   auto inside_hunk = [&](const std::string& path, const CodeTag& t) {
-    auto it = spans.find(path);
-    if (it == spans.end()) return false;
-    for (auto [a, b] : it->second)
-      if (t.line <= b && a <= t.end) return true;
-    return false;
+    return overlaps(spans, path, t);
   };
   std::map<std::string, std::vector<std::string>> imports;  // per file, read once
   // Resolves a name used in `path` to one definition at the parent: in the
@@ -449,11 +457,7 @@ void ContextProbe::add_callees(
         if (l.origin == '+' && l.new_no > 0) added[f.path].emplace_back(l.new_no, l.new_no);
   }
   auto in_diff = [&](const std::string& path, const CodeTag& t) {
-    auto it = added.find(path);
-    if (it == added.end()) return false;
-    for (auto [a, b] : it->second)
-      if (t.line <= b && a <= t.end) return true;
-    return false;
+    return overlaps(added, path, t);
   };
   std::set<std::string> held;  // "path\nname" of the items already given
   for (const auto& it : out) held.insert(it.path + '\n' + it.name);
