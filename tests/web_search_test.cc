@@ -120,30 +120,22 @@ TEST(WebSearch, OnePassRanksAreTheRanksOfBm25) {
   std::unique_ptr<sqlite3, decltype(&sqlite3_close)> db(raw, sqlite3_close);
   ASSERT_TRUE(sql::register_fts_functions(db.get()));
   for (const auto& c : cases) {
+    // bm25() and the function itself, over the same rows.
     std::map<std::int64_t, double> bm25;
-    sqlite3_stmt* st = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(db.get(),
-                                 "SELECT rowid, bm25(search_docs) FROM search_docs "
-                                 "WHERE search_docs MATCH ?1",
-                                 -1, &st, nullptr),
-              SQLITE_OK);
-    sqlite3_bind_text(st, 1, c.match, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW)
-      bm25[sqlite3_column_int64(st, 0)] = sqlite3_column_double(st, 1);
-    sqlite3_finalize(st);
-    // The function itself, over the same rows.
-    ASSERT_EQ(sqlite3_prepare_v2(db.get(),
-                                 "SELECT rowid, ml_bm25_parts(search_docs) FROM search_docs "
-                                 "WHERE search_docs MATCH ?1",
-                                 -1, &st, nullptr),
-              SQLITE_OK);
-    sqlite3_bind_text(st, 1, c.match, -1, SQLITE_STATIC);
     std::vector<std::int64_t> ids;
     std::vector<sql::FtsRowParts> parts;
+    sqlite3_stmt* st = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db.get(),
+                                 "SELECT rowid, bm25(search_docs), ml_bm25_parts(search_docs) "
+                                 "FROM search_docs WHERE search_docs MATCH ?1",
+                                 -1, &st, nullptr),
+              SQLITE_OK);
+    sqlite3_bind_text(st, 1, c.match, -1, SQLITE_STATIC);
     while (sqlite3_step(st) == SQLITE_ROW) {
       ids.push_back(sqlite3_column_int64(st, 0));
+      bm25[ids.back()] = sqlite3_column_double(st, 1);
       auto p = sql::read_bm25_parts(std::string_view(
-          static_cast<const char*>(sqlite3_column_blob(st, 1)), sqlite3_column_bytes(st, 1)));
+          static_cast<const char*>(sqlite3_column_blob(st, 2)), sqlite3_column_bytes(st, 2)));
       ASSERT_TRUE(p) << c.match;
       parts.push_back(*p);
     }
