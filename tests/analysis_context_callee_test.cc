@@ -14,12 +14,7 @@
 namespace mergelens {
 namespace {
 
-const ContextItem* item(const std::vector<ContextItem>& v, std::string_view why,
-                        std::string_view name) {
-  for (const auto& c : v)
-    if (c.why == why && c.name == name) return &c;
-  return nullptr;
-}
+using testing::context_item;
 
 // The facts of change #`number` after ingesting and analysing `repo` into a
 // store in `dir`; nullopt (and a test failure) when a step fails.
@@ -72,16 +67,17 @@ TEST(Context, WhatAnEditedFunctionCallsOnItsUnchangedLines) {
   ASSERT_TRUE(f);
   const auto& ctx = f->context;
   ASSERT_TRUE(f->context_known);
-  ASSERT_NE(item(ctx, "changed", "build"), nullptr);
-  const ContextItem* prepare = item(ctx, "callee", "prepare");
+  ASSERT_NE(context_item(ctx, "changed", "build"), nullptr);
+  const ContextItem* prepare = context_item(ctx, "callee", "prepare");
   ASSERT_NE(prepare, nullptr) << "build hands its input to prepare on an unchanged line";
   EXPECT_EQ(prepare->path, "pkg/wrap.py");
   EXPECT_EQ(prepare->revision, "merge");
   EXPECT_EQ(prepare->at, "pkg/core.py:6");
-  const ContextItem* apply = item(ctx, "callee", "Wrapper.apply");
+  const ContextItem* apply = context_item(ctx, "callee", "Wrapper.apply");
   ASSERT_NE(apply, nullptr) << "w.apply( resolves to the one method of that name";
   EXPECT_EQ(apply->start_line, 10);
-  EXPECT_EQ(item(ctx, "callee", "helper"), nullptr) << "a call inside a string calls nothing";
+  EXPECT_EQ(context_item(ctx, "callee", "helper"), nullptr)
+      << "a call inside a string calls nothing";
   // The callees come after every other item, and nothing is given twice.
   size_t first_callee = ctx.size();
   for (size_t i = 0; i < ctx.size(); ++i)
@@ -123,12 +119,15 @@ TEST(Context, ACalleeIsResolvedOnlyWhenTheCallNamesItForCertain) {
   const std::optional<Facts> f = analysed_facts(dir, repo, 9);
   ASSERT_TRUE(f);
   const auto& ctx = f->context;
-  ASSERT_NE(item(ctx, "changed", "Sender.send"), nullptr);
-  EXPECT_NE(item(ctx, "callee", "flatten"), nullptr) << "a plain call to an imported function";
-  EXPECT_NE(item(ctx, "callee", "Sender.own"), nullptr) << "self.own( in class Sender";
-  EXPECT_EQ(item(ctx, "callee", "Backend.put"), nullptr) << "self.queue.put( is any queue's";
-  EXPECT_EQ(item(ctx, "callee", "Backend.drain"), nullptr) << "Sender has no drain of its own";
-  EXPECT_EQ(item(ctx, "callee", "set_seed"), nullptr)
+  ASSERT_NE(context_item(ctx, "changed", "Sender.send"), nullptr);
+  EXPECT_NE(context_item(ctx, "callee", "flatten"), nullptr)
+      << "a plain call to an imported function";
+  EXPECT_NE(context_item(ctx, "callee", "Sender.own"), nullptr) << "self.own( in class Sender";
+  EXPECT_EQ(context_item(ctx, "callee", "Backend.put"), nullptr)
+      << "self.queue.put( is any queue's";
+  EXPECT_EQ(context_item(ctx, "callee", "Backend.drain"), nullptr)
+      << "Sender has no drain of its own";
+  EXPECT_EQ(context_item(ctx, "callee", "set_seed"), nullptr)
       << "set_seed is imported from transformers, not the repository's only set_seed";
   int flattens = 0;
   for (const auto& it : ctx) flattens += it.why == "callee" && it.name == "flatten";

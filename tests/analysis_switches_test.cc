@@ -357,12 +357,7 @@ TEST(Switches, ThePipelineKnowsEachChangesParentHoweverTheRunStarts) {
 namespace mergelens {
 namespace {
 
-const ContextItem* item(const std::vector<ContextItem>& v, std::string_view why,
-                        std::string_view name) {
-  for (const auto& c : v)
-    if (c.why == why && c.name == name) return &c;
-  return nullptr;
-}
+using testing::context_item;
 
 // Tags as ctags writes them, escapes and non-ASCII bytes included (the
 // reader's own JSON scanner hands those lines to nlohmann's parser).
@@ -436,21 +431,22 @@ TEST(Context, DefinitionsAtTheParentAndCallersAtTheMerge) {
   ASSERT_TRUE(f && *f);
   const auto& ctx = (**f).context;
   ASSERT_TRUE((**f).context_known);
-  const ContextItem* run = item(ctx, "changed", "Runner.run");
+  const ContextItem* run = context_item(ctx, "changed", "Runner.run");
   ASSERT_NE(run, nullptr);
   EXPECT_EQ(run->revision, "parent");
   EXPECT_EQ(run->start_line, 8);
   EXPECT_EQ(run->end_line, 9);
-  const ContextItem* clamp = item(ctx, "called", "clamp");
+  const ContextItem* clamp = context_item(ctx, "called", "clamp");
   ASSERT_NE(clamp, nullptr);
   EXPECT_EQ(clamp->path, "pkg/util.py");
   EXPECT_EQ(clamp->start_line, 4);
   EXPECT_EQ(clamp->end_line, 6);
-  ASSERT_NE(item(ctx, "called", "Runner.step"), nullptr) << "self.step( resolves in the class";
-  const ContextItem* limit = item(ctx, "constant", "LIMIT_MAX");
+  ASSERT_NE(context_item(ctx, "called", "Runner.step"), nullptr)
+      << "self.step( resolves in the class";
+  const ContextItem* limit = context_item(ctx, "constant", "LIMIT_MAX");
   ASSERT_NE(limit, nullptr);
   EXPECT_EQ(limit->start_line, 1);
-  const ContextItem* caller = item(ctx, "caller", "go");
+  const ContextItem* caller = context_item(ctx, "caller", "go");
   ASSERT_NE(caller, nullptr) << "run's signature changed: its caller in an importer is context";
   EXPECT_EQ(caller->revision, "merge");
   EXPECT_EQ(caller->at, "pkg/user.py:5");
@@ -486,9 +482,9 @@ TEST(Context, LinesAddedBeforeADefinitionDoNotEditIt) {
   auto f = (*store)->get_facts((**c).id);
   ASSERT_TRUE(f && *f);
   const auto& ctx = (**f).context;
-  EXPECT_NE(item(ctx, "changed", "K.a"), nullptr) << "x += 1 is inside a";
-  EXPECT_NE(item(ctx, "changed", "K"), nullptr) << "new is added to the class";
-  EXPECT_EQ(item(ctx, "changed", "K.b"), nullptr) << "b and its decorator are untouched";
+  EXPECT_NE(context_item(ctx, "changed", "K.a"), nullptr) << "x += 1 is inside a";
+  EXPECT_NE(context_item(ctx, "changed", "K"), nullptr) << "new is added to the class";
+  EXPECT_EQ(context_item(ctx, "changed", "K.b"), nullptr) << "b and its decorator are untouched";
 }
 
 // The parser's ranges start at `def`: a decorator replaced, or one added
@@ -518,9 +514,9 @@ TEST(Context, ADecoratorEditsTheDefinitionItDecorates) {
   auto f = (*store)->get_facts((**c).id);
   ASSERT_TRUE(f && *f);
   const auto& ctx = (**f).context;
-  EXPECT_NE(item(ctx, "changed", "K.c"), nullptr) << "its decorator was replaced";
-  EXPECT_NE(item(ctx, "changed", "K.d"), nullptr) << "it gained a decorator";
-  EXPECT_EQ(item(ctx, "changed", "K"), nullptr) << "no line outside c and d changed";
+  EXPECT_NE(context_item(ctx, "changed", "K.c"), nullptr) << "its decorator was replaced";
+  EXPECT_NE(context_item(ctx, "changed", "K.d"), nullptr) << "it gained a decorator";
+  EXPECT_EQ(context_item(ctx, "changed", "K"), nullptr) << "no line outside c and d changed";
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "mergelens/analysis/facts.h"
 #include "mergelens/model/diff.h"
 
 namespace mergelens::testing {
@@ -50,6 +51,14 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// The context item of `v` with this reason and name; nullptr when none.
+inline const ContextItem* context_item(const std::vector<ContextItem>& v, std::string_view why,
+                                       std::string_view name) {
+  for (const auto& c : v)
+    if (c.why == why && c.name == name) return &c;
+  return nullptr;
+}
 
 inline void write_file(const std::string& path, const std::string& content) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
