@@ -206,6 +206,17 @@ TEST(WriteLlm, MaxCallsBoundsTheSplit) {
   EXPECT_FALSE(plan_split(large_change(1), facts_of(large_change(1)), 60000, 4));  // fits
 }
 
+// Both guides of `c`, written in one call to the model `server` plays, with
+// a budget of 60,000 tokens.
+std::vector<Guide> write_both_from(FakeServer& server, const Change& c, const Facts& f) {
+  llm::Client client(settings(server.base_url()));
+  Fixture fx;
+  LlmOptions o;
+  o.budget_tokens = 60000;
+  LlmWriter writer(client, *fx.store, o);
+  return writer.write_both(c, f, nullptr);
+}
+
 TEST(WriteLlm, BothLanguagesComeFromOneAnswer) {
   Change c = large_change(1);
   Facts f = facts_of(c);
@@ -215,12 +226,7 @@ TEST(WriteLlm, BothLanguagesComeFromOneAnswer) {
     json both = {{"zh", guide_answer(false)}, {"en", guide_answer(true)}};
     llm::answer(res, both.dump(), 1500, 700);
   });
-  llm::Client client(settings(server.base_url()));
-  Fixture fx;
-  LlmOptions o;
-  o.budget_tokens = 60000;
-  LlmWriter writer(client, *fx.store, o);
-  auto guides = writer.write_both(c, f, nullptr);
+  auto guides = write_both_from(server, c, f);
   ASSERT_EQ(guides.size(), 2u);
   EXPECT_EQ(calls, std::vector<std::string>{"both"});
   EXPECT_EQ(guides[0].lang, "zh");
@@ -252,12 +258,7 @@ TEST(WriteLlm, AtMostFourQuestionsSharpestFirst) {
     json both = {{"zh", zh}, {"en", en}};
     llm::answer(res, both.dump(), 1500, 700);
   });
-  llm::Client client(settings(server.base_url()));
-  Fixture fx;
-  LlmOptions o;
-  o.budget_tokens = 60000;
-  LlmWriter writer(client, *fx.store, o);
-  auto guides = writer.write_both(c, f, nullptr);
+  auto guides = write_both_from(server, c, f);
   ASSERT_EQ(guides.size(), 2u);
   for (const auto& g : guides) {
     EXPECT_EQ(g.writer.kind, "llm") << g.writer.fallback_reason;
