@@ -214,8 +214,10 @@ const CodeTag* SymbolIndex::enclosing(const std::string& path, std::int32_t line
 void called_names(std::string_view text, std::vector<CalledName>& out) {
   if (text.find('(') == std::string_view::npos) return;  // every call holds one
   // A call written inside a string literal ("use `oneshot(model)`") calls
-  // nothing: the literals of the line are blanked first.
-  std::string blanked(text);
+  // nothing: the literals of the line are blanked first (on a copy, made
+  // only when the line has a quote).
+  std::string blanked;
+  if (text.find_first_of("\"'") != std::string_view::npos) blanked = text;
   char quote = 0;
   for (size_t i = 0; i < blanked.size(); ++i) {
     const char ch = blanked[i];
@@ -232,7 +234,7 @@ void called_names(std::string_view text, std::vector<CalledName>& out) {
       quote = ch;
     }
   }
-  const std::string_view line = blanked;
+  const std::string_view line = blanked.empty() ? text : std::string_view(blanked);
   re2::StringPiece in(line.data(), line.size());
   Cap receiver, name;
   while (RE2::FindAndConsume(&in, call_pattern(), &receiver, &name)) {
