@@ -42,7 +42,8 @@ bool get_int(const json& j, const char* key, std::int32_t& out, std::string& err
 const json& notes_answer_schema() {
   static const json schema = [] {
     json str = {{"type", "string"}}, integer = {{"type", "integer"}};
-    return obj({{"notes",
+    return obj({{"checked", checked_schema()},
+                {"notes",
                  {{"type", "array"},
                   {"items", obj({{"path", str},
                                  {"start_line", integer},
