@@ -109,7 +109,7 @@ TEST(WriteLlm, ALargePrIsReadInNotesCallsThenWrittenOnce) {
   Change c = large_change(8);
   Facts f = facts_of(c);
   ASSERT_GE(f.focus.size(), 4u);
-  constexpr size_t kBudget = 4200;  // the guide system prompt and answer format are ~2.9k
+  constexpr size_t kBudget = 3600;  // the guide system prompt and answer format are ~2.3k
   auto plan = plan_split(c, f, kBudget, 4);
   ASSERT_TRUE(plan);
   ASSERT_GE(plan->groups.size(), 2u);
@@ -152,13 +152,6 @@ TEST(WriteLlm, ALargePrIsReadInNotesCallsThenWrittenOnce) {
                        {"question", ""},
                        {"risk", ""}}}},
                     {"skim", json::array()}};
-      // Doubts looked up: one the part's code answers, one left open, one
-      // answered by a file the change does not have.
-      notes["checked"] = {{{"doubt", "Is the limit enforced at each step?"},
-                           {"answer", "Yes: each step raises `ValueError` past the limit."}},
-                          {{"doubt", "Do the callers catch it?"}, {"answer", "open"}},
-                          {{"doubt", "Does a failed step retry?"},
-                           {"answer", "Yes: `python/pkg/backends/ghost_backend.py` retries it."}}};
       return llm::answer(res, notes.dump(), 800, 100);
     }
     llm::answer(res, guide_answer(false).dump(), 900, 300);
@@ -183,20 +176,10 @@ TEST(WriteLlm, ALargePrIsReadInNotesCallsThenWrittenOnce) {
   EXPECT_NE(reduce.find("## Notes on the parts of this PR"), std::string::npos);
   EXPECT_NE(reduce.find("Fail fast on oversize batches."), std::string::npos);
   EXPECT_EQ(reduce.find("ghost_backend"), std::string::npos);
-  // It learned which doubts the parts' code settled, and only those.
-  EXPECT_NE(reduce.find("- settled: Is the limit enforced at each step? Answer: Yes: each step "
-                        "raises `ValueError` past the limit."),
-            std::string::npos);
-  EXPECT_EQ(reduce.find("Do the callers catch it?"), std::string::npos);
-  EXPECT_EQ(reduce.find("Does a failed step retry?"), std::string::npos);
-  EXPECT_NE(reduce.find("A \"settled\" line is a doubt"), std::string::npos);
-  bool ghost_recorded = false, ghost_doubt_recorded = false;
-  for (const auto& r : g.writer.removed) {
+  bool ghost_recorded = false;
+  for (const auto& r : g.writer.removed)
     ghost_recorded = ghost_recorded || r.find("ghost_backend.py") != std::string::npos;
-    ghost_doubt_recorded = ghost_doubt_recorded || r.find("settled[1].answer") != std::string::npos;
-  }
   EXPECT_TRUE(ghost_recorded);
-  EXPECT_TRUE(ghost_doubt_recorded);
   // Every top region was shown to some notes call.
   std::string notes_prompts;
   for (int i = 0; i + 1 < server.requests(); ++i) notes_prompts += user_of(server.seen(i).body);

@@ -1,8 +1,5 @@
 #include "mergelens/guide/notes.h"
 
-#include <algorithm>
-#include <cctype>
-
 #include <fmt/format.h>
 
 #include "mergelens/guide/guide_json.h"
@@ -83,21 +80,6 @@ Result<PartNotes> notes_from_answer(const json& a) {
       out.notes.push_back(std::move(r));
     }
   }
-  if (auto it = a.find("checked"); it != a.end() && it->is_array()) {
-    // A malformed doubt is skipped: "checked" is the model's own working.
-    for (const auto& c : *it) {
-      if (!c.is_object()) continue;
-      auto text = [&](const char* key) {
-        auto f = c.find(key);
-        return f != c.end() && f->is_string() ? f->get<std::string>() : std::string();
-      };
-      SettledDoubt d{text("doubt"), text("answer")};
-      std::string head = d.answer.substr(0, 8);
-      for (auto& ch : head) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      if (d.doubt.empty() || d.answer.empty() || head.starts_with("open")) continue;
-      out.settled.push_back(std::move(d));
-    }
-  }
   if (auto it = a.find("skim"); it != a.end() && !it->is_null()) {
     if (!it->is_array()) return fail(ErrorKind::kInvalidInput, "field skim must be an array");
     size_t i = 0;
@@ -176,26 +158,6 @@ size_t check_notes(PartNotes& p, const CitationIndex& index, std::vector<std::st
     kept.push_back(std::move(n));
   }
   p.notes = std::move(kept);
-  std::vector<SettledDoubt> settled;
-  for (size_t i = 0; i < p.settled.size(); ++i) {
-    auto& d = p.settled[i];
-    const std::string where = fmt::format("{} settled[{}]", call, i);
-    bool whole = true;
-    for (auto [field, name] : {std::pair{&d.doubt, ".doubt"}, std::pair{&d.answer, ".answer"}}) {
-      Guide q;
-      q.questions = {*field};
-      auto report = check_guide(q, index, /*published=*/false);
-      if (report.failures.empty()) continue;
-      failures += report.failures.size();
-      remove_failed_citations(q, report.failures, Guide{}, index, report.suggested);
-      for (const auto& r : q.writer.removed)
-        removed.push_back(r.starts_with("questions[0]") ? where + name + r.substr(12) : r);
-      *field = q.questions.empty() ? std::string() : q.questions[0];
-      whole = whole && !field->empty();
-    }
-    if (whole) settled.push_back(std::move(d));
-  }
-  p.settled = std::move(settled);
   std::vector<GuideSkim> skim;
   for (size_t i = 0; i < p.skim.size(); ++i) {
     auto& s = p.skim[i];
@@ -212,34 +174,23 @@ size_t check_notes(PartNotes& p, const CitationIndex& index, std::vector<std::st
 }
 
 std::string render_notes(const std::vector<PartNotes>& parts) {
-  auto flat = [](std::string s) {
-    for (auto& ch : s)
-      if (ch == '\n') ch = ' ';
-    return s;
-  };
   std::string out;
   for (size_t k = 0; k < parts.size(); ++k) {
     out += fmt::format("Part {}:\n", k + 1);
-    // A note, then a settled doubt, in turn: when the notes must be cut for
-    // room (whole lines from the end of each part), the doubts the part's
-    // code settled keep their share beside its best notes.
-    const auto& notes = parts[k].notes;
-    const auto& settled = parts[k].settled;
-    for (size_t i = 0; i < std::max(notes.size(), settled.size()); ++i) {
-      if (i < notes.size()) {
-        const auto& n = notes[i];
-        std::string place = "`" + n.path + "`";
-        if (n.start_line > 0) place += fmt::format(":{}-{}", n.start_line, n.end_line);
-        if (!n.symbol.empty()) place += " `" + n.symbol + "`";
-        out += fmt::format("- {}: {}", place, flat(n.what));
-        if (!n.question.empty()) out += " Ask: " + flat(n.question);
-        if (!n.lesson.empty()) out += " Lesson: " + flat(n.lesson);
-        if (!n.risk.empty()) out += " Risk: " + flat(n.risk);
-        out += "\n";
-      }
-      if (i < settled.size())
-        out += fmt::format("- settled: {} Answer: {}\n", flat(settled[i].doubt),
-                           flat(settled[i].answer));
+    for (const auto& n : parts[k].notes) {
+      std::string place = "`" + n.path + "`";
+      if (n.start_line > 0) place += fmt::format(":{}-{}", n.start_line, n.end_line);
+      if (!n.symbol.empty()) place += " `" + n.symbol + "`";
+      auto flat = [](std::string s) {
+        for (auto& ch : s)
+          if (ch == '\n') ch = ' ';
+        return s;
+      };
+      out += fmt::format("- {}: {}", place, flat(n.what));
+      if (!n.question.empty()) out += " Ask: " + flat(n.question);
+      if (!n.lesson.empty()) out += " Lesson: " + flat(n.lesson);
+      if (!n.risk.empty()) out += " Risk: " + flat(n.risk);
+      out += "\n";
     }
     for (const auto& s : parts[k].skim) out += fmt::format("- skim `{}`: {}\n", s.path, s.reason);
   }

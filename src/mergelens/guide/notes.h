@@ -25,24 +25,13 @@ struct RegionNote {
   std::string risk;      // the risk or the missing test, may be empty
 };
 
-// A doubt the notes call looked up in its part's code, with what those
-// lines say ("checked" answers other than "open"): the final call cannot see
-// the part, so it learns here which doubts are settled.
-struct SettledDoubt {
-  std::string doubt;
-  std::string answer;
-};
-
 struct PartNotes {
   std::vector<RegionNote> notes;
   std::vector<GuideSkim> skim;
-  std::vector<SettledDoubt> settled;
 };
 
 // The response_format schema of a notes answer, and its reader (kInvalidInput
-// naming the first offending field; never throws). Of "checked", only the
-// doubts answered ("open" and empty answers are left out) are kept, in
-// `settled`.
+// naming the first offending field; never throws).
 const nlohmann::json& notes_answer_schema();
 Result<PartNotes> notes_from_answer(const nlohmann::json& answer);
 
@@ -52,16 +41,12 @@ Result<PartNotes> notes_from_answer(const nlohmann::json& answer);
 // field keeps its place (what, lesson, question, risk), so an edited note
 // keeps its labels. Appends what was removed to `removed`, naming the call
 // (`call`, "notes-2"), the note and its exact field ("notes-2 notes[3]
-// (`x.py`).risk: …"). A settled doubt is checked as a question: a failing
-// sentence of its answer is cut, and a doubt left without an answer goes
-// ("notes-2 settled[1].answer: …"). Returns the number of failures.
+// (`x.py`).risk: …"). Returns the number of failures.
 size_t check_notes(PartNotes& notes, const CitationIndex& index, std::vector<std::string>& removed,
                    std::string_view call = "notes");
 
 // The notes of every part as the final prompt shows them, one line a note:
-// "- `path`:10-20 `symbol`: what … Lesson: … Ask: … Risk: …", each followed
-// by a settled doubt of the part while any is left: "- settled: doubt
-// Answer: …".
+// "- `path`:10-20 `symbol`: what … Lesson: … Ask: … Risk: …".
 std::string render_notes(const std::vector<PartNotes>& parts);
 
 }  // namespace mergelens

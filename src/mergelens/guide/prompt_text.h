@@ -98,8 +98,6 @@ inline constexpr std::string_view kNotesFormat =
 inline constexpr std::string_view kReduceIntro =
     "This PR is too large to show whole. Colleagues read its parts and left the notes below "
     "(checked against the diff); a short excerpt of the most important regions follows them. "
-    "A \"settled\" line is a doubt a colleague looked up in that part's code, with what the "
-    "code says: do not ask it again, in questions, focus points, gaps or advice; state its "
-    "answer where it matters. Write the reading guide from both.";
+    "Write the reading guide from both.";
 
 }  // namespace mergelens::prompt_text
