@@ -287,9 +287,9 @@ TEST(Prompt, FocusFirstWithinBudgetAndTheBodyFenced) {
   }
   // The test file does not fit in a small budget next to the two others: it
   // is named in the list of files left out. (The system message and the
-  // answer format alone take about 2,800 tokens.)
-  Prompt small = build_prompt(c, f, "en", 3500);
-  EXPECT_LE(small.estimated_tokens, 3500u);
+  // answer format alone take about 2,500 tokens.)
+  Prompt small = build_prompt(c, f, "en", 3200);
+  EXPECT_LE(small.estimated_tokens, 3200u);
   ASSERT_FALSE(small.coverage.files_left_out.empty());
   for (const auto& path : small.coverage.files_left_out)
     EXPECT_NE(small.user.find("  " + path + " (+"), std::string::npos) << path;

@@ -349,8 +349,7 @@ TEST_F(ModelPath, TheTriagesScopeAndBothReasonsReachTheGuide) {
 TEST_F(ModelPath, BudgetsFollowTheSchemaAndACutAnswerIsAskedInFewerItems) {
   EXPECT_GE(notes_completion_budget(8), 1800 * 4 / 3);
   EXPECT_LT(notes_completion_budget(4), notes_completion_budget(8));
-  // Both languages: two guides and one "checked" list.
-  EXPECT_GT(guide_completion_budget("both"), guide_completion_budget("zh") * 3 / 2);
+  EXPECT_GE(guide_completion_budget("both"), 2 * guide_completion_budget("zh"));
   EXPECT_LE(guide_completion_budget("both"), 16384);
   EXPECT_GE(triage_completion_budget(52), 52 * 190);
   int calls = 0;

@@ -9,7 +9,6 @@
 
 #include "fake_openai.h"
 #include "mergelens/analysis/analyzer.h"
-#include "mergelens/guide/guide_json.h"
 #include "mergelens/guide/prompt.h"
 #include "mergelens/llm/tokens.h"
 #include "mergelens/pipeline/write_llm.h"
@@ -125,10 +124,6 @@ TEST(WriteLlm, ALargePrIsReadInNotesCallsThenWrittenOnce) {
       calls.push_back(call);
     }
     if (call.starts_with("notes-")) {
-      // A notes call, too, writes the doubts it looked up first.
-      const json& schema = body["response_format"]["json_schema"]["schema"];
-      EXPECT_EQ(schema["properties"].begin().key(), "checked");
-      EXPECT_NE(user_of(body).find("\"checked\": written first"), std::string::npos);
       // A true note on the first region shown, and one on a file that does
       // not exist.
       std::string path, line;
@@ -228,16 +223,11 @@ TEST(WriteLlm, BothLanguagesComeFromOneAnswer) {
   std::vector<std::string> calls;
   FakeServer server([&](int, const json& body, httplib::Response& res) {
     calls.push_back(call_of(body));
-    // The doubts looked up first, once for both languages: never published.
-    json checked = json::array({{{"doubt", "Is the limit checked twice?"},
-                                 {"answer", "Zebra-quokka: only once, at line 12."}}});
-    json both = {{"checked", checked}, {"zh", guide_answer(false)}, {"en", guide_answer(true)}};
+    json both = {{"zh", guide_answer(false)}, {"en", guide_answer(true)}};
     llm::answer(res, both.dump(), 1500, 700);
   });
   auto guides = write_both_from(server, c, f);
   ASSERT_EQ(guides.size(), 2u);
-  for (const auto& g : guides)
-    EXPECT_EQ(guide_text(g).find("Zebra-quokka"), std::string::npos) << g.lang;
   EXPECT_EQ(calls, std::vector<std::string>{"both"});
   EXPECT_EQ(guides[0].lang, "zh");
   EXPECT_EQ(guides[1].lang, "en");
@@ -250,16 +240,6 @@ TEST(WriteLlm, BothLanguagesComeFromOneAnswer) {
   const json& schema = body0["response_format"]["json_schema"]["schema"];
   EXPECT_TRUE(schema["properties"].contains("zh"));
   EXPECT_TRUE(schema["properties"].contains("en"));
-  // "checked" is required beside the guides, not inside them, and the
-  // prompt asks for it before anything else.
-  std::vector<std::string> required = schema["required"];
-  EXPECT_NE(std::find(required.begin(), required.end(), "checked"), required.end());
-  EXPECT_EQ(schema["properties"]["checked"]["items"]["required"], json::array({"doubt", "answer"}));
-  EXPECT_FALSE(schema["properties"]["en"]["properties"].contains("checked"));
-  EXPECT_EQ(schema["properties"].begin().key(), "checked");  // sent first
-  EXPECT_NE(body0["messages"][1]["content"].get<std::string>().find(
-                "\"checked\": written first, never published"),
-            std::string::npos);
 }
 
 // The examples ask one sharp question, not a list of doubts: a guide keeps

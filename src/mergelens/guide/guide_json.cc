@@ -315,13 +315,6 @@ const json& guide_answer_schema() {
   return schema;
 }
 
-const json& checked_schema() {
-  static const json schema = {{"type", "array"},
-                              {"items", object_schema({{"doubt", {{"type", "string"}}},
-                                                       {"answer", {{"type", "string"}}}})}};
-  return schema;
-}
-
 json guide_document_schema() {
   json s = guide_answer_schema();
   json str = {{"type", "string"}};

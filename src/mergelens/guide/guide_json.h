@@ -23,12 +23,6 @@ Result<Guide> guide_from_json(const nlohmann::json& j);
 const nlohmann::json& guide_answer_schema();
 Result<Guide> guide_from_answer(const nlohmann::json& answer);
 
-// The schema of "checked", the list the guide and notes calls write before
-// anything else: the doubts the model looked up, each {"doubt", "answer"}
-// ("open" when the material does not settle it). Never published or stored;
-// the readers above ignore it.
-const nlohmann::json& checked_schema();
-
 // The JSON schema (draft 2020-12) of a stored guide, as guide_to_json writes
 // it: the answer fields plus lang, verdict, tags, source and writer. The copy
 // in docs/guide.schema.json is generated from it (`mergelens schema`).

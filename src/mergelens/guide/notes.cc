@@ -42,8 +42,7 @@ bool get_int(const json& j, const char* key, std::int32_t& out, std::string& err
 const json& notes_answer_schema() {
   static const json schema = [] {
     json str = {{"type", "string"}}, integer = {{"type", "integer"}};
-    return obj({{"checked", checked_schema()},
-                {"notes",
+    return obj({{"notes",
                  {{"type", "array"},
                   {"items", obj({{"path", str},
                                  {"start_line", integer},

@@ -400,18 +400,15 @@ int guide_completion_budget(std::string_view lang) {
   // up to 300 Chinese characters, summary, verdict, lesson, audience, two
   // score reasons and the judgment, ~1,200 tokens), five focus points of
   // ~250 and some sixteen list items of ~90: about 3,900, asked with a
-  // third to spare. Both languages twice that. "checked", written once
-  // before the guides, is eight doubts with their answers, ~130 tokens each.
+  // third to spare. Both languages twice that.
   constexpr int kOne = (1200 + 5 * 250 + 16 * 90) * 4 / 3;
-  constexpr int kChecked = 8 * 130 * 4 / 3;
-  return (lang == "both" ? 2 * kOne : kOne) + kChecked;
+  return lang == "both" ? 2 * kOne : kOne;
 }
 
 int notes_completion_budget(size_t notes) {
   // A careful note of eight fields is ~225 tokens (eight of them ~1,800),
-  // a skim entry ~30 (up to ten), "checked" eight doubts of ~130; a third to
-  // spare.
-  return static_cast<int>((100 + 8 * 130 + std::max<size_t>(notes, 1) * 225 + 10 * 30) * 4 / 3);
+  // a skim entry ~30 (up to ten); a third to spare.
+  return static_cast<int>((100 + std::max<size_t>(notes, 1) * 225 + 10 * 30) * 4 / 3);
 }
 
 std::string citation_retry_message(const std::vector<CitationFailure>& failures,

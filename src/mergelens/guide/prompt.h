@@ -25,7 +25,7 @@ namespace mergelens {
 struct TriageJudgment;  // guide/triage.h
 
 // Part of the answer-cache key: bump when the prompt's wording or layout changes.
-inline constexpr std::string_view kPromptVersion = "guide-prompt-8";
+inline constexpr std::string_view kPromptVersion = "guide-prompt-7";
 
 // A context item of the facts (Facts::context) with its lines, read by the
 // pipeline from the clone at the item's revision (pipeline/context_text.h).

@@ -122,18 +122,8 @@ Processed process(Job& job, Guide g, const std::string& lang) {
 }  // namespace
 
 nlohmann::json answer_schema(const std::vector<std::string>& langs) {
-  // "checked", the doubts looked up before writing: inside a one-language
-  // guide, or once beside both (where it sorts first, so a model that writes
-  // keys in schema order writes it before either guide).
-  if (langs.size() == 1) {
-    nlohmann::json s = guide_answer_schema();
-    s["properties"]["checked"] = checked_schema();
-    s["required"].push_back("checked");
-    return s;
-  }
+  if (langs.size() == 1) return guide_answer_schema();
   nlohmann::json props = nlohmann::json::object(), req = nlohmann::json::array();
-  props["checked"] = checked_schema();
-  req.push_back("checked");
   for (const auto& l : langs) {
     props[l] = guide_answer_schema();
     req.push_back(l);
