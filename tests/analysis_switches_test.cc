@@ -351,6 +351,51 @@ TEST(Switches, ThePipelineKnowsEachChangesParentHoweverTheRunStarts) {
   }
 }
 
+// A field name is not one switch in the whole tree: the `dataset` of a class
+// deleted long ago did not "first declare" the `dataset` another class
+// declares later. An environment variable keeps its first declaration.
+TEST(Switches, AFieldsOriginIsItsOwnFilesNotAnEarlierNamesake) {
+  testing::TempDir dir;
+  testing::GitRepo repo(dir / "work");
+  repo.write("pkg/readme.md", "A package.\n");
+  repo.commit("Initial import", "2026-09-01T08:00:00Z");
+  repo.write("pkg/old_args.py", "class OldArgs:\n    dataset: str = None\n");
+  repo.write("pkg/environ.py", "class Envs:\n    PKG_DEBUG = EnvBool(False)\n");
+  repo.commit("Old arguments (#1)", "2026-09-02T08:00:00Z");
+  repo.run("rm -q pkg/old_args.py");
+  repo.write("pkg/environ.py", "class Envs:\n    PKG_OTHER = EnvBool(False)\n");
+  repo.commit("Drop the old arguments (#2)", "2026-09-03T08:00:00Z");
+  repo.write("pkg/args.py", "class DatasetArguments:\n    dataset: str = None\n");
+  repo.write("pkg/environ.py",
+             "class Envs:\n    PKG_OTHER = EnvBool(False)\n    PKG_DEBUG = EnvBool(False)\n");
+  repo.commit("Dataset arguments (#3)", "2026-09-04T08:00:00Z");
+  repo.write("pkg/args.py", "class DatasetArguments:\n    dataset: str = \"c4\"\n");
+  repo.write("pkg/environ.py",
+             "class Envs:\n    PKG_OTHER = EnvBool(False)\n    PKG_DEBUG = EnvBool(True)\n");
+  repo.commit("Default to c4 (#4)", "2026-09-05T08:00:00Z");
+
+  auto store = open_sqlite_store(dir / "db.sqlite");
+  ASSERT_TRUE(store);
+  IngestOptions io;
+  io.repo_path = repo.path();
+  ASSERT_TRUE(ingest(**store, io, nullptr));
+  auto rec = resolve_repo(**store, "");
+  ASSERT_TRUE(rec);
+  auto report = analyze(**store, *rec, AnalyzeOptions{}, nullptr);
+  ASSERT_TRUE(report) << report.error().message;
+  auto c = (*store)->get_change_by_number(rec->id, 4);
+  ASSERT_TRUE(c && *c);
+  auto f = (*store)->get_facts((**c).id);
+  ASSERT_TRUE(f && *f);
+  const SwitchFact* field = fact((**f).switches, "dataset");
+  ASSERT_NE(field, nullptr);
+  EXPECT_EQ(field->change, "default_changed");
+  EXPECT_EQ(field->introduced_by, "#3") << "#1 declared another class's field";
+  const SwitchFact* env = fact((**f).switches, "PKG_DEBUG");
+  ASSERT_NE(env, nullptr);
+  EXPECT_EQ(env->introduced_by, "#1") << "an environment variable is one name";
+}
+
 }  // namespace
 }  // namespace mergelens
 

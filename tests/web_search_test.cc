@@ -151,7 +151,9 @@ TEST(WebSearch, OnePassRanksAreTheRanksOfBm25) {
       const auto& h = (*hits)[i];
       ASSERT_TRUE(bm25.contains(h.change.id)) << c.match;
       EXPECT_EQ(h.rank, bm25[h.change.id]) << c.match << " #" << h.change.number.value_or(0);
-      if (i) EXPECT_LE((*hits)[i - 1].rank, h.rank) << c.match;
+      if (i) {
+        EXPECT_LE((*hits)[i - 1].rank, h.rank) << c.match;
+      }
     }
   }
 }

@@ -17,7 +17,7 @@ namespace mergelens {
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
 inline constexpr int kAnalyzerVersion =
-    24;  // 2: review facts, open PRs; 3: tests cover
+    25;  // 2: review facts, open PRs; 3: tests cover
          // what they import or call; 4: rationale,
          // replacements; 5: reach; 6: importance by
          // reach, insight by density, ranked tags;
@@ -72,6 +72,7 @@ inline constexpr int kAnalyzerVersion =
          // 22: insight reasons, the weightiest first
          // 23: context: what edited functions call
          // 24: ... only calls that name their target for certain
+         // 25: a field's or option's origin is its own file's
 
 enum class Language {
   kUnknown,
@@ -356,6 +357,17 @@ struct SwitchFact {
   // switch selects nothing.
   bool unread = false;
 };
+
+// The key under which a switch's first declaration is remembered
+// (Store::switch_origins). An environment variable is one name in the whole
+// tree; a configuration field or a command-line option is named anew by each
+// class or parser declaring one (`dataset`, `--model`), so its key adds the
+// file that declares it on `side`: "dataset@pkg/args.py". A switch of another
+// file, or one that moved, then names no origin rather than a stranger's.
+inline std::string switch_origin_key(const SwitchFact& s, const SwitchSide& side) {
+  if (s.kind == "env") return s.name;
+  return s.name + "@" + side.path;
+}
 
 // Code a careful reviewer opens beside the diff (analysis/code/context.h),
 // found by a parser in the tree at the change's parent, or at its merge for

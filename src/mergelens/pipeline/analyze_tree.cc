@@ -357,15 +357,17 @@ class TreeTracker::Impl {
       return merged < x.merged_at || (merged == x.merged_at && id < x.id);
     };
     for (auto& sw : switches) {
-      auto it = origins_.find(sw.name);
+      // Looked up where the parent declared it; recorded where the merge does.
+      auto it = origins_.find(switch_origin_key(sw, sw.before));
       if (sw.existed_at_parent && it != origins_.end() &&
           earlier(it->second.merged_at, it->second.change_id, c))
         sw.introduced_by = it->second.ref;
-      if (sw.change == "added" &&
-          (it == origins_.end() || !earlier(it->second.merged_at, it->second.change_id, c)))
-        origins_[sw.name] = {sw.name, c.id,
-                             c.number ? fmt::format("#{}", *c.number) : c.sha.substr(0, 12),
-                             c.merged_at};
+      if (sw.change != "added") continue;
+      const std::string key = switch_origin_key(sw, sw.after);
+      auto at = origins_.find(key);
+      if (at == origins_.end() || !earlier(at->second.merged_at, at->second.change_id, c))
+        origins_[key] = {key, c.id, c.number ? fmt::format("#{}", *c.number) : c.sha.substr(0, 12),
+                         c.merged_at};
     }
   }
 

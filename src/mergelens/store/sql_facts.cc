@@ -146,7 +146,7 @@ Result<size_t> SqlStore::put_facts(std::span<const std::pair<std::int64_t, Facts
       if (auto r = del_origins.run(); !r) return std::unexpected(r.error());
       for (const auto& sw : facts.switches)
         if (sw.change == "added") {
-          ins_origin.bind(1, id).bind(2, sw.name);
+          ins_origin.bind(1, id).bind(2, switch_origin_key(sw, sw.after));
           if (auto r = ins_origin.run(); !r) return std::unexpected(r.error());
         }
       for (const auto& t : facts.tags) {

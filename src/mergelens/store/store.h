@@ -292,7 +292,7 @@ class DeliveryStore {
 // The job queue and worker settings (JobStore) are declared in store/jobs.h.
 // Where a switch was first declared (Store::switch_origins).
 struct SwitchOrigin {
-  std::string name;
+  std::string name;  // switch_origin_key: the name, and for a field or option its file
   std::int64_t change_id = 0;
   std::string ref;  // "#123", or the short sha of a change without a PR number
   std::int64_t merged_at = 0;
