@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "analysed_facts.h"
 #include "mergelens/analysis/facts.h"
 #include "mergelens/pipeline/analyze.h"
 #include "mergelens/pipeline/ingest.h"
@@ -14,36 +15,8 @@
 namespace mergelens {
 namespace {
 
+using testing::analysed_facts;
 using testing::context_item;
-
-// The facts of change #`number` after ingesting and analysing `repo` into a
-// store in `dir`; nullopt (and a test failure) when a step fails.
-std::optional<Facts> analysed_facts(const testing::TempDir& dir, const testing::GitRepo& repo,
-                                    std::int64_t number) {
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  IngestOptions io;
-  io.repo_path = repo.path();
-  if (!store || !ingest(**store, io, nullptr)) {
-    ADD_FAILURE() << "ingest failed";
-    return std::nullopt;
-  }
-  auto rec = resolve_repo(**store, "");
-  if (!rec || !analyze(**store, *rec, AnalyzeOptions{}, nullptr)) {
-    ADD_FAILURE() << "analyze failed";
-    return std::nullopt;
-  }
-  auto c = (*store)->get_change_by_number(rec->id, number);
-  if (!c || !*c) {
-    ADD_FAILURE() << "no change #" << number;
-    return std::nullopt;
-  }
-  auto f = (*store)->get_facts((**c).id);
-  if (!f || !*f) {
-    ADD_FAILURE() << "no facts for #" << number;
-    return std::nullopt;
-  }
-  return std::move(**f);
-}
 
 TEST(Context, WhatAnEditedFunctionCallsOnItsUnchangedLines) {
   if (!CtagsReader::start()) GTEST_SKIP() << "built without universal-ctags";

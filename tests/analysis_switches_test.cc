@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analysed_facts.h"
 #include "mergelens/analysis/code/context.h"
 #include "mergelens/analysis/code/switches.h"
 #include "mergelens/analysis/facts.h"
@@ -16,6 +17,7 @@
 namespace mergelens {
 namespace {
 
+using testing::analysed_facts;
 using testing::file_from_patch;
 
 const SwitchDecl* find(const std::vector<SwitchDecl>& v, std::string_view name,
@@ -374,24 +376,13 @@ TEST(Switches, AFieldsOriginIsItsOwnFilesNotAnEarlierNamesake) {
              "class Envs:\n    PKG_OTHER = EnvBool(False)\n    PKG_DEBUG = EnvBool(True)\n");
   repo.commit("Default to c4 (#4)", "2026-09-05T08:00:00Z");
 
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  ASSERT_TRUE(store);
-  IngestOptions io;
-  io.repo_path = repo.path();
-  ASSERT_TRUE(ingest(**store, io, nullptr));
-  auto rec = resolve_repo(**store, "");
-  ASSERT_TRUE(rec);
-  auto report = analyze(**store, *rec, AnalyzeOptions{}, nullptr);
-  ASSERT_TRUE(report) << report.error().message;
-  auto c = (*store)->get_change_by_number(rec->id, 4);
-  ASSERT_TRUE(c && *c);
-  auto f = (*store)->get_facts((**c).id);
-  ASSERT_TRUE(f && *f);
-  const SwitchFact* field = fact((**f).switches, "dataset");
+  auto f = analysed_facts(dir, repo, 4);
+  ASSERT_TRUE(f);
+  const SwitchFact* field = fact(f->switches, "dataset");
   ASSERT_NE(field, nullptr);
   EXPECT_EQ(field->change, "default_changed");
   EXPECT_EQ(field->introduced_by, "#3") << "#1 declared another class's field";
-  const SwitchFact* env = fact((**f).switches, "PKG_DEBUG");
+  const SwitchFact* env = fact(f->switches, "PKG_DEBUG");
   ASSERT_NE(env, nullptr);
   EXPECT_EQ(env->introduced_by, "#1") << "an environment variable is one name";
 }
@@ -402,6 +393,7 @@ TEST(Switches, AFieldsOriginIsItsOwnFilesNotAnEarlierNamesake) {
 namespace mergelens {
 namespace {
 
+using testing::analysed_facts;
 using testing::context_item;
 
 // Tags as ctags writes them, escapes and non-ASCII bytes included (the
@@ -462,20 +454,10 @@ TEST(Context, DefinitionsAtTheParentAndCallersAtTheMerge) {
              "        if fast:\n            return clamp(self.step(n)) + LIMIT_MAX\n        return "
              "self.step(n)\n");
   repo.commit("Clamp the fast path (#7)", "2026-09-02T08:00:00Z");
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  ASSERT_TRUE(store);
-  IngestOptions io;
-  io.repo_path = repo.path();
-  ASSERT_TRUE(ingest(**store, io, nullptr));
-  auto rec = resolve_repo(**store, "");
-  ASSERT_TRUE(rec);
-  ASSERT_TRUE(analyze(**store, *rec, AnalyzeOptions{}, nullptr));
-  auto c = (*store)->get_change_by_number(rec->id, 7);
-  ASSERT_TRUE(c && *c);
-  auto f = (*store)->get_facts((**c).id);
-  ASSERT_TRUE(f && *f);
-  const auto& ctx = (**f).context;
-  ASSERT_TRUE((**f).context_known);
+  auto f = analysed_facts(dir, repo, 7);
+  ASSERT_TRUE(f);
+  const auto& ctx = f->context;
+  ASSERT_TRUE(f->context_known);
   const ContextItem* run = context_item(ctx, "changed", "Runner.run");
   ASSERT_NE(run, nullptr);
   EXPECT_EQ(run->revision, "parent");
@@ -514,19 +496,9 @@ TEST(Context, LinesAddedBeforeADefinitionDoNotEditIt) {
              "    @staticmethod\n    def new():\n        return 3\n\n"
              "    @staticmethod\n    def b():\n        return 2\n");
   repo.commit("Add new (#8)", "2026-09-02T08:00:00Z");
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  ASSERT_TRUE(store);
-  IngestOptions io;
-  io.repo_path = repo.path();
-  ASSERT_TRUE(ingest(**store, io, nullptr));
-  auto rec = resolve_repo(**store, "");
-  ASSERT_TRUE(rec);
-  ASSERT_TRUE(analyze(**store, *rec, AnalyzeOptions{}, nullptr));
-  auto c = (*store)->get_change_by_number(rec->id, 8);
-  ASSERT_TRUE(c && *c);
-  auto f = (*store)->get_facts((**c).id);
-  ASSERT_TRUE(f && *f);
-  const auto& ctx = (**f).context;
+  auto f = analysed_facts(dir, repo, 8);
+  ASSERT_TRUE(f);
+  const auto& ctx = f->context;
   EXPECT_NE(context_item(ctx, "changed", "K.a"), nullptr) << "x += 1 is inside a";
   EXPECT_NE(context_item(ctx, "changed", "K"), nullptr) << "new is added to the class";
   EXPECT_EQ(context_item(ctx, "changed", "K.b"), nullptr) << "b and its decorator are untouched";
@@ -546,19 +518,9 @@ TEST(Context, ADecoratorEditsTheDefinitionItDecorates) {
              "class K:\n    @cached_property\n    def c(self):\n        return 1\n\n"
              "    @torch.no_grad()\n    def d(self):\n        return 2\n");
   repo.commit("Decorate (#9)", "2026-09-02T08:00:00Z");
-  auto store = open_sqlite_store(dir / "db.sqlite");
-  ASSERT_TRUE(store);
-  IngestOptions io;
-  io.repo_path = repo.path();
-  ASSERT_TRUE(ingest(**store, io, nullptr));
-  auto rec = resolve_repo(**store, "");
-  ASSERT_TRUE(rec);
-  ASSERT_TRUE(analyze(**store, *rec, AnalyzeOptions{}, nullptr));
-  auto c = (*store)->get_change_by_number(rec->id, 9);
-  ASSERT_TRUE(c && *c);
-  auto f = (*store)->get_facts((**c).id);
-  ASSERT_TRUE(f && *f);
-  const auto& ctx = (**f).context;
+  auto f = analysed_facts(dir, repo, 9);
+  ASSERT_TRUE(f);
+  const auto& ctx = f->context;
   EXPECT_NE(context_item(ctx, "changed", "K.c"), nullptr) << "its decorator was replaced";
   EXPECT_NE(context_item(ctx, "changed", "K.d"), nullptr) << "it gained a decorator";
   EXPECT_EQ(context_item(ctx, "changed", "K"), nullptr) << "no line outside c and d changed";
