@@ -43,7 +43,7 @@ TEST(Switches, TheNameIndexFollowsEdits) {
 // the file's order, whatever order files were set, replaced and removed in.
 TEST(Context, TheSymbolIndexLookupFollowsEdits) {
   auto tag = [](std::string name, std::string scope, std::int32_t line) {
-    return CodeTag{std::move(name), std::move(scope), "method", line, line + 2, "(self)"};
+    return CodeTag{std::move(name), std::move(scope), "method", line, line + 2, "(self)", ""};
   };
   SymbolIndex index;
   index.set_file("z.py", {tag("run", "Z", 3), tag("stop", "Z", 9), tag("run", "Y", 20)});

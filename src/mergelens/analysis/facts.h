@@ -17,7 +17,7 @@ namespace mergelens {
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
 inline constexpr int kAnalyzerVersion =
-    25;  // 2: review facts, open PRs; 3: tests cover
+    26;  // 2: review facts, open PRs; 3: tests cover
          // what they import or call; 4: rationale,
          // replacements; 5: reach; 6: importance by
          // reach, insight by density, ranked tags;
@@ -73,6 +73,8 @@ inline constexpr int kAnalyzerVersion =
          // 23: context: what edited functions call
          // 24: ... only calls that name their target for certain
          // 25: a field's or option's origin is its own file's
+         // 26: context shows where the attributes added lines read are set
+         //     (the class, its bases, the file) and _PRIVATE constants
 
 enum class Language {
   kUnknown,
@@ -378,6 +380,7 @@ struct ContextItem {
   // "called": a function, method or class changed lines call (defined at the parent);
   // "constant": a module-level constant changed lines use (at the parent);
   // "caller": a definition that calls one whose signature this change edits (at the merge);
+  // "attribute": where an attribute that added lines read is set, unchanged (at the merge);
   // "callee": what a function the hunks edit calls on its unchanged lines (at the merge).
   std::string why;
   std::string name;  // qualified: "Scheduler.run_batch"

@@ -62,6 +62,9 @@ std::string why_text(const ContextItem& it) {
   if (it.why == "constant") return fmt::format("used by the changed line {}", it.at);
   if (it.why == "callee")
     return fmt::format("called at {} by a definition this change edits", it.at);
+  if (it.why == "attribute")
+    return fmt::format("where `{}`, read by the changed line {}, is set; unchanged by this change",
+                       it.name, it.at);
   if (it.why == "caller")
     return fmt::format("calls a definition whose signature this change edits (call at {})", it.at);
   return it.why;

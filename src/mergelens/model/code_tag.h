@@ -14,6 +14,7 @@ struct CodeTag {
   std::int32_t line = 0;  // 1-based line of the name
   std::int32_t end = 0;   // last line of the body (== line when the parser gave none)
   std::string signature;  // "(self, x, y=2)" for functions; "" otherwise
+  std::string bases;      // a class's bases as written: "Base, Mixin" ("" when none)
 
   std::string qualified() const { return scope.empty() ? name : scope + "." + name; }
 };

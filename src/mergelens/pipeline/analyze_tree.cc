@@ -122,13 +122,13 @@ class TagCache {
   size_t bytes() const { return bytes_; }
 
  private:
-  // Each tag as its four strings, length first, then its line and end.
+  // Each tag as its five strings, length first, then its line and end.
   static std::string pack(const std::vector<CodeTag>& tags) {
     std::string out;
     auto put = [&](std::uint32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
     put(static_cast<std::uint32_t>(tags.size()));
     for (const auto& t : tags) {
-      for (const std::string* f : {&t.name, &t.scope, &t.kind, &t.signature}) {
+      for (const std::string* f : {&t.name, &t.scope, &t.kind, &t.signature, &t.bases}) {
         put(static_cast<std::uint32_t>(f->size()));
         out += *f;
       }
@@ -158,7 +158,7 @@ class TagCache {
     };
     std::vector<CodeTag> tags(get());
     for (auto& t : tags) {
-      for (std::string* f : {&t.name, &t.scope, &t.kind, &t.signature}) {
+      for (std::string* f : {&t.name, &t.scope, &t.kind, &t.signature, &t.bases}) {
         const std::uint32_t n = get();
         f->assign(in.data() + at, n);
         at += n;

@@ -55,7 +55,7 @@ bool write_all(int fd, std::string_view data) {
 
 // The fields of one tag line that the reader keeps.
 struct TagLine {
-  std::string type, name, scope, kind, scope_kind, signature;
+  std::string type, name, scope, kind, scope_kind, signature, inherits;
   bool has_line = false, has_end = false;
   int line = 0, end = 0;
 };
@@ -109,40 +109,41 @@ bool read_tag_line(std::string_view s, TagLine& out) {
       ++i;
       space();
       if (i >= s.size()) return false;
-      static constexpr std::string_view kStrings[] = {"_type", "name",      "scope",
-                                                      "kind",  "scopeKind", "signature"};
-      int field = -1;  // 0-5 strings, 6 line, 7 end
-      for (int k = 0; k < 6; ++k)
+      static constexpr std::string_view kStrings[] = {"_type",     "name",      "scope",   "kind",
+                                                      "scopeKind", "signature", "inherits"};
+      int field = -1;  // 0-6 strings, 7 line, 8 end
+      for (int k = 0; k < 7; ++k)
         if (key == kStrings[k]) field = k;
-      if (key == "line") field = 6;
-      if (key == "end") field = 7;
+      if (key == "line") field = 7;
+      if (key == "end") field = 8;
       if (field >= 0) {
         if (seen & (1u << field)) return false;
         seen |= 1u << field;
       }
       if (s[i] == '"') {
         if (!string(value)) return false;
-        if (field >= 6) return false;
-        std::string* dest[] = {&out.type, &out.name,       &out.scope,
-                               &out.kind, &out.scope_kind, &out.signature};
+        if (field >= 7) return false;
+        std::string* dest[] = {&out.type,       &out.name,      &out.scope,   &out.kind,
+                               &out.scope_kind, &out.signature, &out.inherits};
         if (field >= 0) *dest[field] = std::move(value);
       } else if (s[i] >= '0' && s[i] <= '9') {
-        if (field >= 0 && field < 6) return false;
+        if (field >= 0 && field < 7) return false;
         const size_t b = i;
         while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
         if (i - b > 9 || (s[b] == '0' && i - b > 1)) return false;
         if (i < s.size() && (s[i] == '.' || s[i] == 'e' || s[i] == 'E')) return false;
         int n = 0;
         for (size_t k = b; k < i; ++k) n = n * 10 + (s[k] - '0');
-        if (field == 6) out.line = n, out.has_line = true;
-        if (field == 7) out.end = n, out.has_end = true;
+        if (field == 7) out.line = n, out.has_line = true;
+        if (field == 8) out.end = n, out.has_end = true;
       } else {
         std::string_view rest = s.substr(i);
         size_t len = rest.starts_with("true")    ? 4
                      : rest.starts_with("null")  ? 4
                      : rest.starts_with("false") ? 5
                                                  : 0;
-        if (!len || field >= 0) return false;
+        // ctags writes `"inherits": false` for a class without bases.
+        if (!len || (field >= 0 && field != 6)) return false;
         i += len;
       }
       space();
@@ -175,6 +176,8 @@ bool read_tag_line_slow(std::string_view line, TagLine& out) {
   out.end = j.value("end", out.line);
   out.has_end = true;
   out.signature = j.value("signature", "");
+  if (auto it = j.find("inherits"); it != j.end() && it->is_string())
+    out.inherits = it->get<std::string>();
   return true;
 }
 
@@ -225,7 +228,7 @@ Result<void> CtagsReader::spawn() {
   const char* argv[] = {kProgram,
                         "--_interactive=sandbox",
                         "--output-format=json",
-                        "--fields=+neS",
+                        "--fields=+neSi",
                         "--fields=-PtF",
                         "--extras=-q",
                         "--kinds-Python=-xIil",
@@ -294,6 +297,7 @@ Result<std::vector<CodeTag>> CtagsReader::tags(std::string_view path, std::strin
               t.line = tl.has_line ? tl.line : 0;
               t.end = tl.has_end ? tl.end : t.line;
               t.signature = std::move(tl.signature);
+              t.bases = std::move(tl.inherits);
               if (!t.name.empty() && t.line > 0) out.push_back(std::move(t));
             }
           }

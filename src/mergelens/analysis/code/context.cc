@@ -35,7 +35,7 @@ const RE2& call_pattern() {
 }
 const RE2& constant_pattern() {
   static const RE2* re =
-      new RE2(R"re(\b([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\b)re", signal_internal::latin1());
+      new RE2(R"re(\b(_{0,2}[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\b)re", signal_internal::latin1());
   return *re;
 }
 
@@ -437,6 +437,7 @@ std::vector<ContextItem> ContextProbe::finish(const SymbolIndex& merge, const Im
   std::set<std::pair<std::string, std::int32_t>> seen;
   for (auto& c : callers)
     if (seen.emplace(c.path, c.start_line).second) out.push_back(std::move(c));
+  add_attributes(out, merge, graph, read, files_read);
   add_callees(out, merge, graph, read, files_read);
   return out;
 }

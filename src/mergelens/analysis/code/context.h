@@ -70,8 +70,9 @@ class ContextProbe {
   // On the index and graph at the merge: adds the callers of every definition
   // whose signature changed (their files read through `read`, at most 12 per
   // definition). Items: changed definitions first (at most 8), then called
-  // ones (8), constants (4), callers (6), then what the changed functions
-  // call on their unchanged lines ("callee", at the merge, 4).
+  // ones (8), constants (4), callers (6), where the attributes that added
+  // lines read are set ("attribute", at the merge, 8), then what the changed
+  // functions call on their unchanged lines ("callee", at the merge, 4).
   std::vector<ContextItem> finish(const SymbolIndex& merge, const ImportGraph& merge_graph,
                                   const MergeReader& read) const;
   // On the index at the merge: the fates of the definitions on the change's
@@ -103,6 +104,12 @@ class ContextProbe {
   void add_callees(std::vector<ContextItem>& out, const SymbolIndex& merge,
                    const ImportGraph& graph, const MergeReader& read,
                    std::map<std::string, std::optional<std::string>>& files_read) const;
+  // context_attributes.cc: where the attributes the added Python lines read
+  // (`self.x`, `layer.x`) are set, in the edited method's class or its
+  // bases, or in the same file; at most 8 "attribute" items, none the diff shows.
+  void add_attributes(std::vector<ContextItem>& out, const SymbolIndex& merge,
+                      const ImportGraph& graph, const MergeReader& read,
+                      std::map<std::string, std::optional<std::string>>& files_read) const;
 };
 
 // The names called on one line of code: `name(` and `.name(` (the receiver
