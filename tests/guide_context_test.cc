@@ -9,6 +9,7 @@
 #include "mergelens/guide/citations.h"
 #include "mergelens/guide/claims.h"
 #include "mergelens/guide/prompt.h"
+#include "mergelens/guide/prompt_context.h"
 #include "mergelens/guide/prompt_excerpt.h"
 #include "mergelens/guide/prompt_leaks.h"
 #include "mergelens/llm/tokens.h"
@@ -140,6 +141,39 @@ TEST(Prompt, ALongClassShowsItsMembersAfterItsHead) {
   EXPECT_NE(p.user.find("Collect local names.\"\"\"\n", ctx), std::string::npos);
   EXPECT_EQ(p.user.find("def inner():", ctx), std::string::npos) << "a nested def is no member";
   EXPECT_EQ(p.user.find("node.x100 = 100", ctx), std::string::npos) << "the body stays out";
+}
+
+// Where an attribute the change reads is set is a few lines that settle a
+// reader's doubt; it goes before the long definitions, which would
+// otherwise take its room.
+TEST(Prompt, WhereAnAttributeIsSetComesBeforeLongDefinitions) {
+  Change c = three_functions();
+  Facts f;
+  f.languages["pkg/steps.py"] = Language::kPython;
+  std::string body = "def transfer(self, req):\n";
+  for (int i = 0; i < 70; ++i)
+    body += fmt::format("    self.queue.put((req, {}))  # a step that takes room {}\n", i, i);
+  ContextText called{{"called", "Thread.transfer", "method", "pkg/thread.py", 10, 80, "parent",
+                      "(self, req)", "pkg/steps.py:3"},
+                     body};
+  ContextText attribute{{"attribute", "Thread.stored", "attribute", "pkg/thread.py", 5, 5, "merge",
+                         "", "pkg/steps.py:4"},
+                        "        self.stored = defaultdict(int)\n"};
+  const long both = static_cast<long>(prompt_detail::context_cost(c, f, {called, attribute}));
+  const long attribute_only = static_cast<long>(prompt_detail::context_cost(c, f, {attribute}));
+  // Room for the attribute, not for the definition (nor its head) as well.
+  auto section = prompt_detail::context_section(c, f, {called, attribute}, attribute_only + 10);
+  EXPECT_NE(section.text.find("self.stored = defaultdict(int)"), std::string::npos) << section.text;
+  EXPECT_NE(section.text.find("where `Thread.stored`, read by the changed line pkg/steps.py:4, "
+                              "is set; unchanged by this change"),
+            std::string::npos)
+      << section.text;
+  ASSERT_EQ(section.left_out.size(), 1u);
+  EXPECT_NE(section.left_out[0].find("Thread.transfer"), std::string::npos);
+  // With room for both, the attribute still comes first.
+  auto all = prompt_detail::context_section(c, f, {called, attribute}, both + 100);
+  EXPECT_TRUE(all.left_out.empty());
+  EXPECT_LT(all.text.find("self.stored ="), all.text.find("def transfer"));
 }
 
 TEST(PromptLeaks, WordsOfThePromptAreRewrittenOrRemovedInBothLanguages) {

@@ -188,7 +188,16 @@ ContextSection context_section(const Change& c, const Facts& f,
     left = 0;
   }
   bool any_code = false;
-  for (const auto& t : texts) {
+  // Where the attributes the change reads are set goes first: a few lines
+  // each that settle a reader's doubt ("is it created anywhere?", "what
+  // dtype?"), which a long definition before them would leave out for room.
+  std::vector<const ContextText*> order;
+  for (const auto& t : texts)
+    if (t.item.why == "attribute") order.push_back(&t);
+  for (const auto& t : texts)
+    if (t.item.why != "attribute") order.push_back(&t);
+  for (const ContextText* tp : order) {
+    const ContextText& t = *tp;
     const ContextItem& it = t.item;
     if (t.text.empty()) continue;
     const std::string head = item_head(it);
