@@ -66,6 +66,27 @@ TEST(Context, WhereAnAttributeTheChangeReadsIsSetInTheClassOrItsBase) {
   EXPECT_EQ(context_item(ctx, "attribute", "w_bias"), nullptr);
 }
 
+// Only a statement's own target sets an attribute: a debug f-string
+// (`f"{self.rank=}"`) reads it; a tuple's targets set each of theirs.
+TEST(Context, AnAttributeIsSetOnlyByAStatementsTarget) {
+  if (!CtagsReader::start()) GTEST_SKIP() << "built without universal-ctags";
+  testing::TempDir dir;
+  testing::GitRepo repo(dir / "work");
+  const std::string head =
+      "class Impl:\n    def check(self):\n        assert self.ok, f\"{self.rank=}\"\n\n"
+      "    def __init__(self, cfg):\n        self.ok = True\n"
+      "        self.peers, self.rank = cfg.split()\n\n    def run(self, x):\n";
+  repo.write("impl.py", head + "        return x\n");
+  repo.commit("Initial import", "2026-09-01T08:00:00Z");
+  repo.write("impl.py", head + "        return x + self.rank\n");
+  repo.commit("Offset by the rank (#6)", "2026-09-02T08:00:00Z");
+  const std::optional<Facts> f = analysed_facts(dir, repo, 6);
+  ASSERT_TRUE(f);
+  const ContextItem* rank = context_item(f->context, "attribute", "Impl.rank");
+  ASSERT_NE(rank, nullptr);
+  EXPECT_EQ(rank->start_line, 7) << "the tuple assignment, not the f-string at line 3";
+}
+
 TEST(Context, AParameterRegisteredInTheSameFileIsShownWithItsCreation) {
   if (!CtagsReader::start()) GTEST_SKIP() << "built without universal-ctags";
   testing::TempDir dir;

@@ -23,7 +23,7 @@ using signal_internal::Cap;
 constexpr size_t kMaxWanted = 16;      // reads looked up per change, of self and of others
 constexpr size_t kMaxItems = 8;        // attribute items per change
 constexpr int kMaxBaseDepth = 3;       // bases followed up from the edited class
-constexpr std::int32_t kMaxSpan = 12;  // lines of one statement shown
+constexpr std::int32_t kMaxSpan = 40;  // lines of one statement shown
 
 // The lines of `text`, 0-based (views into it).
 std::vector<std::string_view> lines_of(const std::string& text) {
@@ -60,9 +60,16 @@ size_t statement_end(const std::vector<std::string_view>& lines, size_t from) {
   return i;
 }
 
-// Whether `line` assigns `receiver.attr`: `x.attr = ...`, `x.attr: T =
-// ...`, a bare `x.attr: T`, never `==`.
+// Whether `line` assigns `receiver.attr` as a statement's target: `x.attr
+// = ...`, `x.attr: T = ...`, a bare `x.attr: T`, or one target of a tuple
+// (`a.m, x.attr = f()`); never `==`, `+=`, nor a read that only looks like
+// one (`f"{x.attr=}"`, `with x.attr:`).
 bool assigns(std::string_view line, std::string_view attr, std::string_view receiver) {
+  // Before the target: indentation, then other targets of a tuple.
+  static const RE2 kTargetsBefore(R"re(^\s*(?:[\w.]+\s*,\s*)*$)re", signal_internal::latin1());
+  // After it: more targets of the tuple, then one `=`.
+  static const RE2 kTargetsAfter(R"re(^\s*,\s*(?:[\w.]+\s*,\s*)*(?:[\w.]+\s*)?=(?:[^=]|$))re",
+                                 signal_internal::latin1());
   const std::string_view code = code_of(line);
   size_t at = 0;
   while ((at = code.find(attr, at)) != std::string_view::npos) {
@@ -79,16 +86,21 @@ bool assigns(std::string_view line, std::string_view attr, std::string_view rece
     while (b > 0 && (std::isalnum(static_cast<unsigned char>(code[b - 1])) || code[b - 1] == '_'))
       --b;
     if (code.substr(b, r - b) != receiver) continue;
-    if (b > 0 && code[b - 1] == '.') continue;  // a.b.attr: someone else's attribute
+    const std::string_view before = code.substr(0, b);
+    const bool alone = before.find_first_not_of(" \t") == std::string_view::npos;
+    if (!alone && !RE2::FullMatch(re2::StringPiece(before.data(), before.size()), kTargetsBefore))
+      continue;
     size_t k = end;
     while (k < code.size() && code[k] == ' ') ++k;
-    if (k < code.size() && code[k] == ':') {  // an annotation up to its `=`
-      // Only a statement's own target: `with self.lock:` is no annotation.
-      if (code.substr(0, b).find_first_not_of(" \t") != std::string_view::npos) continue;
+    if (k < code.size() && code[k] == ':' && alone) {  // an annotation up to its `=`
       k = code.find('=', k);
       if (k == std::string_view::npos) return true;  // declared, `self.x: int`
     }
     if (k < code.size() && code[k] == '=' && (k + 1 >= code.size() || code[k + 1] != '='))
+      return true;
+    const std::string_view after = code.substr(end);
+    if (k < code.size() && code[k] == ',' &&
+        RE2::PartialMatch(re2::StringPiece(after.data(), after.size()), kTargetsAfter))
       return true;
   }
   return false;
