@@ -250,6 +250,31 @@ TEST(Switches, ADefaultChangedInARegistry) {
   EXPECT_EQ(facts[0].after.default_value, "True");
 }
 
+// An environment variable read in two places is no default change when the
+// read shown moves from one to the other: a test's `os.environ.pop("X",
+// None)` before (the test drops it), the code's `os.getenv("X")` after
+// (both None when unset).
+TEST(Switches, AReadMovingFromATestToTheCodeIsNoDefaultChange) {
+  SwitchRegistry r = registry_of(
+      {{"tests/test_backend.py", "import os\nos.environ.pop(\"STORE_CONFIG_PATH\", None)\n"}});
+  Change c;
+  c.files.push_back(file_from_patch("pkg/backend.py",
+                                    "@@ -0,0 +1,2 @@\n+import os\n"
+                                    "+path = os.getenv(\"STORE_CONFIG_PATH\")\n",
+                                    FileStatus::kAdded));
+  c.files.push_back(file_from_patch("tests/test_backend.py",
+                                    "@@ -1,2 +1,1 @@\n import os\n"
+                                    "-os.environ.pop(\"STORE_CONFIG_PATH\", None)\n"));
+  SwitchProbe probe(r, c);
+  r.set_file("pkg/backend.py", "import os\npath = os.getenv(\"STORE_CONFIG_PATH\")\n");
+  r.set_file("tests/test_backend.py", "import os\n");
+  auto facts = probe.finish(r);
+  ASSERT_EQ(facts.size(), 1u);
+  EXPECT_TRUE(facts[0].existed_at_parent);
+  EXPECT_FALSE(facts[0].default_changed) << facts[0].before.path << " -> " << facts[0].after.path;
+  EXPECT_NE(facts[0].change, "default_changed");
+}
+
 TEST(Switches, ANewSwitchAndARemovedOneAndAFieldReadAsAnOption) {
   SwitchRegistry r =
       registry_of({{"pkg/args.py",

@@ -17,7 +17,7 @@ namespace mergelens {
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
 inline constexpr int kAnalyzerVersion =
-    26;  // 2: review facts, open PRs; 3: tests cover
+    27;  // 2: review facts, open PRs; 3: tests cover
          // what they import or call; 4: rationale,
          // replacements; 5: reach; 6: importance by
          // reach, insight by density, ranked tags;
@@ -75,6 +75,8 @@ inline constexpr int kAnalyzerVersion =
          // 25: a field's or option's origin is its own file's
          // 26: context shows where the attributes added lines read are set
          //     (the class, its bases, the file) and _PRIVATE constants
+         // 27: a default changes only between two declarations, or two
+         //     reads of one file that both state one
 
 enum class Language {
   kUnknown,

@@ -224,8 +224,19 @@ std::vector<SwitchFact> SwitchProbe::finish(const SwitchRegistry& merge) const {
     if (b != before_.end()) f.before = side_of(&b->second);
     f.after = side_of(after);
     f.existed_at_parent = f.before.exists;
+    // Two declarations (a registry entry, a field, an option) compare; a
+    // read (`os.getenv("X", 0)`) compares only with a read of the same file
+    // that states a default too: the primary read moving from a test's
+    // `os.environ.pop("X", None)` to the code's `os.getenv("X")` changes
+    // which read is shown, not the default.
+    auto declared = [](const SwitchSide& s) {
+      return s.origin == "registry" || s.origin == "field" || s.origin == "argparse";
+    };
+    const bool comparable =
+        (declared(f.before) && declared(f.after)) ||
+        (f.before.path == f.after.path && f.before.has_default && f.after.has_default);
     f.default_changed =
-        f.before.exists && f.after.exists &&
+        f.before.exists && f.after.exists && comparable &&
         (f.before.has_default != f.after.has_default ||
          norm_default(f.before.default_value) != norm_default(f.after.default_value));
     f.change = !f.before.exists    ? "added"
