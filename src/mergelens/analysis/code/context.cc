@@ -211,6 +211,25 @@ const CodeTag* SymbolIndex::enclosing(const std::string& path, std::int32_t line
   return best;
 }
 
+const DefinitionRef* definition_meant(
+    const std::vector<DefinitionRef>& defs, const std::string& path,
+    const std::function<const std::vector<std::string>&()>& imports) {
+  if (defs.empty()) return nullptr;
+  for (const auto& d : defs)
+    if (*d.first == path) return &d;
+  const auto& imported = imports();
+  const DefinitionRef* only = nullptr;
+  size_t hits = 0;
+  for (const auto& d : defs)
+    if (std::binary_search(imported.begin(), imported.end(), *d.first)) ++hits, only = &d;
+  if (hits == 1) return only;
+  only = nullptr;
+  hits = 0;
+  for (const auto& d : defs)
+    if (!test_path(*d.first)) ++hits, only = &d;
+  return hits == 1 ? only : nullptr;
+}
+
 void called_names(std::string_view text, std::vector<CalledName>& out) {
   if (text.find('(') == std::string_view::npos) return;  // every call holds one
   // A call written inside a string literal ("use `oneshot(model)`") calls
@@ -320,20 +339,13 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
       if (!is_definition_kind(t.kind)) return true;
       return method ? t.kind != "method" : t.kind == "method";
     });
-    if (all.empty()) return {nullptr, nullptr};
-    for (const auto& pt : all)
-      if (*pt.first == path) return pt;
-    auto cached = imports.find(path);
-    if (cached == imports.end()) cached = imports.emplace(path, graph.imports_of(path)).first;
-    const auto& imports_here = cached->second;
-    std::vector<std::pair<const std::string*, const CodeTag*>> imported;
-    for (const auto& pt : all)
-      if (std::binary_search(imports_here.begin(), imports_here.end(), *pt.first))
-        imported.push_back(pt);
-    if (imported.size() == 1) return imported.front();
-    std::erase_if(all, [](const auto& pt) { return test_path(*pt.first); });
-    if (all.size() == 1) return all.front();
-    return {nullptr, nullptr};
+    const DefinitionRef* pick = definition_meant(
+        all, path, [&]() -> const auto& {
+          auto cached = imports.find(path);
+          if (cached == imports.end()) cached = imports.emplace(path, graph.imports_of(path)).first;
+          return cached->second;
+        });
+    return pick ? *pick : DefinitionRef{nullptr, nullptr};
   };
   for (const auto& f : change.files) {
     if (f.binary || !code_file(f.path)) continue;

@@ -112,6 +112,16 @@ class ContextProbe {
                       std::map<std::string, std::optional<std::string>>& files_read) const;
 };
 
+// Which of `defs` (every definition of one name, as SymbolIndex::lookup
+// gives them) a use of the name in `path` means: the first in `path`, else
+// the only one in a file `path` imports (`imports()` gives those paths,
+// sorted; called only when needed), else the only one outside test files.
+// nullptr when none is certain. Points into `defs`.
+using DefinitionRef = std::pair<const std::string*, const CodeTag*>;
+const DefinitionRef* definition_meant(
+    const std::vector<DefinitionRef>& defs, const std::string& path,
+    const std::function<const std::vector<std::string>&()>& imports);
+
 // The names called on one line of code: `name(` and `.name(` (the receiver
 // "self", "cls" or another), without keywords and builtins of Python and C++.
 struct CalledName {

@@ -285,7 +285,6 @@ void ContextProbe::add_attributes(
     }
     return found;
   };
-  auto imports = [&](const std::string& path) { return graph.imports_of(path); };
   for (const auto& w : wanted) {
     if (items.size() >= kMaxItems) break;
     bool in_change = false;
@@ -327,22 +326,9 @@ void ContextProbe::add_attributes(
           std::erase_if(all, [](const auto& pt) {
             return pt.second->kind != "class" && pt.second->kind != "struct";
           });
-          const std::pair<const std::string*, const CodeTag*>* pick = nullptr;
-          for (const auto& pt : all)
-            if (*pt.first == path && !pick) pick = &pt;
-          if (!pick) {
-            const auto imported = imports(path);
-            std::vector<const std::pair<const std::string*, const CodeTag*>*> hits;
-            for (const auto& pt : all)
-              if (std::binary_search(imported.begin(), imported.end(), *pt.first))
-                hits.push_back(&pt);
-            if (hits.size() == 1) pick = hits.front();
-          }
-          if (!pick) {
-            std::erase_if(
-                all, [](const auto& pt) { return pt.first->find("test") != std::string::npos; });
-            if (all.size() == 1) pick = &all.front();
-          }
+          std::vector<std::string> imported;
+          const DefinitionRef* pick = definition_meant(
+              all, path, [&]() -> const auto& { return imported = graph.imports_of(path); });
           if (pick) next.emplace_back(*pick->first, pick->second);
         }
       }
