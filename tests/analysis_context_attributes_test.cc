@@ -95,11 +95,14 @@ TEST(Context, AParameterRegisteredInTheSameFileIsShownWithItsCreation) {
       "import torch\n\n\ndef create_weights(layer, n):\n    other = 1\n"
       "    bias = torch.nn.Parameter(\n        torch.zeros(n, dtype=torch.float32))\n"
       "    layer.register_parameter(\"scale_bias\", bias)\n    layer.group = n\n\n\n"
+      "def params(n):\n    d = {}\n    d[\"scale_offset\"] = torch.empty(\n"
+      "        n, dtype=torch.float32)\n    d[\"scale_offset\"] == 0\n    return d\n\n\n"
       "def apply(layer, x):\n";
   repo.write("quant.py", create + "    return x\n");
   repo.commit("Initial import", "2026-09-01T08:00:00Z");
-  repo.write("quant.py",
-             create + "    b = layer.scale_bias.float()\n    return x + b * layer.group\n");
+  repo.write("quant.py", create +
+                             "    b = layer.scale_bias.float() + layer.scale_offset\n"
+                             "    return x + b * layer.group\n");
   repo.commit("Add the scale bias (#4)", "2026-09-02T08:00:00Z");
   const std::optional<Facts> f = analysed_facts(dir, repo, 4);
   ASSERT_TRUE(f);
@@ -110,6 +113,12 @@ TEST(Context, AParameterRegisteredInTheSameFileIsShownWithItsCreation) {
   const ContextItem* group = context_item(f->context, "attribute", "group");
   ASSERT_NE(group, nullptr);
   EXPECT_EQ(group->start_line, 9);
+  // Declared under its name in a dict the caller registers: the whole
+  // statement, not the comparison after it.
+  const ContextItem* offset = context_item(f->context, "attribute", "scale_offset");
+  ASSERT_NE(offset, nullptr);
+  EXPECT_EQ(offset->start_line, 14);
+  EXPECT_EQ(offset->end_line, 15);
 }
 
 // A constant whose name starts with an underscore is a module's private

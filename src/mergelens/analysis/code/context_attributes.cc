@@ -118,6 +118,22 @@ bool registers(std::string_view line, std::string_view attr, std::string_view re
          line.find(fmt::format("'{}'", attr)) != std::string_view::npos;
 }
 
+// Whether `line` stores a value under the key "attr" (`params["attr"] =
+// torch.empty(..., dtype=...)`): how a quantization method declares the
+// parameters its caller then registers on the layer by those names.
+bool keyed(std::string_view line, std::string_view attr) {
+  const std::string_view code = code_of(line);
+  for (const std::string& key : {fmt::format("[\"{}\"]", attr), fmt::format("['{}']", attr)}) {
+    size_t at = code.find(key);
+    if (at == std::string_view::npos) continue;
+    size_t k = code.find_first_not_of(' ', at + key.size());
+    if (k != std::string_view::npos && code[k] == '=' &&
+        (k + 1 >= code.size() || code[k + 1] != '='))
+      return true;
+  }
+  return false;
+}
+
 // For a registration `register_parameter("a", v)`, the line (0-based, at
 // most 12 lines up and after `floor`) where `v` was assigned; `at` when none.
 size_t registered_value_start(const std::vector<std::string_view>& lines, size_t at, size_t floor) {
@@ -269,7 +285,7 @@ void ContextProbe::add_attributes(
       const std::string_view l = lines[static_cast<size_t>(no - 1)];
       if (l.find(w.attr) == std::string_view::npos) continue;
       const bool reg = !self_only && registers(l, w.attr, receiver);
-      if (!reg && !assigns(l, w.attr, receiver)) continue;
+      if (!reg && !assigns(l, w.attr, receiver) && (self_only || !keyed(l, w.attr))) continue;
       const size_t stop = statement_end(lines, static_cast<size_t>(no - 1));
       size_t start = static_cast<size_t>(no - 1);
       if (reg) start = registered_value_start(lines, start, static_cast<size_t>(first - 1));
