@@ -29,7 +29,8 @@ TEST(Context, WhereAnAttributeTheChangeReadsIsSetInTheClassOrItsBase) {
              "        self.lock = threading.Lock()\n");
   const std::string head =
       "from pkg.base import TransferThread\n\n\nclass SendThread(TransferThread):\n"
-      "    eager: bool = False\n\n    def __init__(self, n):\n        super().__init__(n)\n"
+      "    eager: bool = Field(\n        default=False)\n    def __init__(self, n):\n"
+      "        super().__init__(n)\n"
       "        self.quota = n\n\n    def run(self, layer):\n";
   repo.write("pkg/send.py", head + "        return layer\n");
   repo.commit("Initial import", "2026-09-01T08:00:00Z");
@@ -59,6 +60,7 @@ TEST(Context, WhereAnAttributeTheChangeReadsIsSetInTheClassOrItsBase) {
   const ContextItem* eager = context_item(ctx, "attribute", "SendThread.eager");
   ASSERT_NE(eager, nullptr) << "a class-level declaration";
   EXPECT_EQ(eager->start_line, 5);
+  EXPECT_EQ(eager->end_line, 6) << "the whole declaration";
   // Set by the change itself: the diff shows it, no item.
   EXPECT_EQ(context_item(ctx, "attribute", "SendThread.fresh"), nullptr);
   EXPECT_EQ(context_item(ctx, "attribute", "TransferThread.fresh"), nullptr);

@@ -118,18 +118,25 @@ bool registers(std::string_view line, std::string_view attr, std::string_view re
          line.find(fmt::format("'{}'", attr)) != std::string_view::npos;
 }
 
-// Whether `line` stores a value under the key "attr" (`params["attr"] =
+// Whether `line` stores a tensor under the key "attr" (`params["attr"] =
 // torch.empty(..., dtype=...)`): how a quantization method declares the
-// parameters its caller then registers on the layer by those names.
+// parameters its caller then registers on the layer by those names. Only a
+// tensor or parameter made right there: any other dict (`kwargs["x"] = 3`)
+// is some call's arguments, not the object read.
 bool keyed(std::string_view line, std::string_view attr) {
   const std::string_view code = code_of(line);
   for (const std::string& key : {fmt::format("[\"{}\"]", attr), fmt::format("['{}']", attr)}) {
     size_t at = code.find(key);
     if (at == std::string_view::npos) continue;
     size_t k = code.find_first_not_of(' ', at + key.size());
-    if (k != std::string_view::npos && code[k] == '=' &&
-        (k + 1 >= code.size() || code[k + 1] != '='))
-      return true;
+    if (k == std::string_view::npos || code[k] != '=' ||
+        (k + 1 < code.size() && code[k + 1] == '='))
+      continue;
+    const size_t v = code.find_first_not_of(' ', k + 1);
+    if (v == std::string_view::npos) continue;
+    const std::string_view value = code.substr(v);
+    for (std::string_view maker : {"torch.", "nn.", "Parameter(", "ModelWeightParameter("})
+      if (value.starts_with(maker)) return true;
   }
   return false;
 }
@@ -207,10 +214,17 @@ void ContextProbe::add_attributes(
     auto at = it->second.lower_bound(first);
     return at != it->second.end() && *at <= last;
   };
-  auto file_text = [&](const std::string& path) -> const std::optional<std::string>& {
-    auto it = files_read.find(path);
-    if (it == files_read.end()) it = files_read.emplace(path, read(path)).first;
-    return it->second;
+  // Each file's lines, split once (views into files_read, which outlives them).
+  std::map<std::string, std::optional<std::vector<std::string_view>>> file_lines;
+  auto lines_in =
+      [&](const std::string& path) -> const std::optional<std::vector<std::string_view>>& {
+    auto it = file_lines.find(path);
+    if (it != file_lines.end()) return it->second;
+    auto f = files_read.find(path);
+    if (f == files_read.end()) f = files_read.emplace(path, read(path)).first;
+    std::optional<std::vector<std::string_view>> lines;
+    if (f->second) lines = lines_of(*f->second);
+    return file_lines.emplace(path, std::move(lines)).first->second;
   };
   auto class_tag = [&](const std::string& path, const std::string& qualified) -> const CodeTag* {
     if (const auto* tags = merge.in_file(path))
@@ -276,9 +290,9 @@ void ContextProbe::add_attributes(
   auto sites = [&](const Wanted& w, const std::string& path, const std::string& owner,
                    std::int32_t first, std::int32_t last, bool self_only, bool* in_change) {
     const std::string_view receiver = self_only ? std::string_view("self") : w.receiver;
-    const auto& text = file_text(path);
-    if (!text) return size_t{0};
-    const auto lines = lines_of(*text);
+    const auto& held_lines = lines_in(path);
+    if (!held_lines) return size_t{0};
+    const auto& lines = *held_lines;
     size_t found = 0;
     const std::int32_t end = std::min<std::int32_t>(last, static_cast<std::int32_t>(lines.size()));
     for (std::int32_t no = std::max(first, 1); no <= end && found < 2; ++no) {
@@ -322,11 +336,16 @@ void ContextProbe::add_attributes(
         if (const auto* tags = merge.in_file(path))
           for (const auto& t : *tags)
             if (t.kind == "variable" && t.name == w.attr && t.scope == c->qualified()) {
-              if (in_diff(path, t.line, t.line)) {
+              // The whole declaration: `x: dict = Field(` may span lines.
+              std::int32_t last = t.line;
+              if (const auto& lines = lines_in(path); lines && t.line <= std::ssize(*lines))
+                last = static_cast<std::int32_t>(
+                    statement_end(*lines, static_cast<size_t>(t.line - 1)));
+              if (in_diff(path, t.line, last)) {
                 in_change = true;
               } else if (held.emplace(path, t.line).second) {
                 items.push_back({"attribute", c->qualified() + "." + w.attr, "attribute", path,
-                                 t.line, t.line, "merge", "", w.at});
+                                 t.line, std::max(t.line, last), "merge", "", w.at});
               }
               declared = true;
               break;
