@@ -3,7 +3,8 @@
 #   scripts/pg-test-cluster.sh start DIR PORT   initdb in DIR, start on 127.0.0.1:PORT,
 #                                               print the URL the tests take (MERGELENS_TEST_PG)
 #   scripts/pg-test-cluster.sh stop DIR         stop it and delete DIR
-#   scripts/pg-test-cluster.sh restart DIR      stop and start again (same data)
+#   scripts/pg-test-cluster.sh restart DIR [S]  stop and start again (same data), down
+#                                               for S seconds in between (default 0)
 # initdb and postgres refuse to run as root: as root (CI), they run as the
 # unprivileged user `nobody`, which owns DIR. The cluster uses UTF8 (the
 # default of managed services; see docs/operations.md) with the C.UTF-8
@@ -39,7 +40,14 @@ EOF
     echo "postgresql://mergelens@127.0.0.1:$port/postgres"
     ;;
   restart)
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -m fast restart >/dev/null
+    pause="${3:-0}"
+    if [ "$pause" = 0 ]; then
+      as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -m fast restart >/dev/null
+    else
+      as_owner "$bin/pg_ctl" -D "$dir/data" -w -t 60 -m fast stop >/dev/null
+      sleep "$pause"
+      as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null
+    fi
     ;;
   stop)
     if [ -f "$dir/data/postmaster.pid" ]; then
@@ -47,5 +55,5 @@ EOF
     fi
     rm -rf "$dir"
     ;;
-  *) echo "usage: $0 start DIR PORT | stop DIR | restart DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 start DIR PORT | stop DIR | restart DIR [SECONDS]" >&2; exit 2 ;;
 esac
