@@ -80,9 +80,9 @@ TEST(Prompt, TheContextHasItsOwnHeadingAndTheWholeDiffWhenItFits) {
       true, "pkg/environ.py", 12, "registry", "True", true, "SGLANG_OPT_X = EnvBool(True)"};
   sw.after = sw.before;
   f.switches.push_back(sw);
-  ContextText helper{
-      {"called", "clamp", "function", "pkg/util.py", 4, 6, "parent", "(x, lo=0)", "pkg/steps.py:3"},
-      "def clamp(x, lo=0):\n    \"\"\"Clamps x.\"\"\"\n    return max(lo, x)\n"};
+  ContextText helper{{"called", "clamp", "function", "pkg/util.py", 4, 6, "parent", "(x, lo=0)",
+                      "pkg/steps.py:3", ""},
+                     "def clamp(x, lo=0):\n    \"\"\"Clamps x.\"\"\"\n    return max(lo, x)\n"};
   Prompt p = build_prompt(c, f, "en", 12000, {helper});
   auto ctx = p.user.find("## Code around the change");
   ASSERT_NE(ctx, std::string::npos) << p.user;
@@ -127,7 +127,7 @@ TEST(Prompt, ALongClassShowsItsMembersAfterItsHead) {
   for (int i = 0; i < 120; ++i) cls += fmt::format("        node.x{} = {}\n", i, i);
   cls += "    def visit_Name(self, node):  \"\"\"Collect local names.\"\"\"\n        return node\n";
   ContextText rewriter{{"callee", "Rewriter", "class", "pkg/rewriter.py", 1, 140, "merge",
-                        "class Rewriter(ast.NodeTransformer)", "pkg/steps.py:3"},
+                        "class Rewriter(ast.NodeTransformer)", "pkg/steps.py:3", ""},
                        cls};
   Prompt p = build_prompt(c, f, "en", 12000, {rewriter});
   const size_t ctx = p.user.find("## Code around the change");
@@ -154,10 +154,10 @@ TEST(Prompt, WhereAnAttributeIsSetComesBeforeLongDefinitions) {
   for (int i = 0; i < 70; ++i)
     body += fmt::format("    self.queue.put((req, {}))  # a step that takes room {}\n", i, i);
   ContextText called{{"called", "Thread.transfer", "method", "pkg/thread.py", 10, 80, "parent",
-                      "(self, req)", "pkg/steps.py:3"},
+                      "(self, req)", "pkg/steps.py:3", ""},
                      body};
   ContextText attribute{{"attribute", "Thread.stored", "attribute", "pkg/thread.py", 5, 5, "merge",
-                         "", "pkg/steps.py:4"},
+                         "", "pkg/steps.py:4", ""},
                         "        self.stored = defaultdict(int)\n"};
   const long both = static_cast<long>(prompt_detail::context_cost(c, f, {called, attribute}));
   const long attribute_only = static_cast<long>(prompt_detail::context_cost(c, f, {attribute}));
@@ -174,6 +174,35 @@ TEST(Prompt, WhereAnAttributeIsSetComesBeforeLongDefinitions) {
   auto all = prompt_detail::context_section(c, f, {called, attribute}, both + 100);
   EXPECT_TRUE(all.left_out.empty());
   EXPECT_LT(all.text.find("self.stored ="), all.text.find("def transfer"));
+}
+
+// An existing test that calls an edited definition is named with what it
+// calls; a long one shows its head and the lines around the call, and the
+// count of the lines left out leaves out those it shows.
+TEST(Prompt, AnExistingTestShowsItsCallOfTheEditedDefinition) {
+  Change c = three_functions();
+  Facts f;
+  f.languages["pkg/steps.py"] = Language::kPython;
+  std::string body = "def test_long_run():\n    \"\"\"Runs many steps.\"\"\"\n";
+  for (int i = 0; i < 100; ++i) body += fmt::format("    state = advance(state, {})\n", i);
+  body += "    assert second(state) == 7\n";
+  for (int i = 0; i < 10; ++i) body += fmt::format("    state = advance(state, {})\n", i);
+  // Lines 20-132 at the merge; the call is the test's line 103, file line 122.
+  ContextText test{{"test", "test_long_run", "function", "tests/test_steps.py", 20, 132, "merge",
+                    "()", "tests/test_steps.py:122", "second"},
+                   body};
+  auto section = prompt_detail::context_section(c, f, {test}, 100000);
+  const std::string& t = section.text;
+  EXPECT_NE(t.find("an existing test, unchanged by this change, that calls `second` (call at "
+                   "tests/test_steps.py:122)"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("def test_long_run():"), std::string::npos) << t;
+  EXPECT_NE(t.find("    assert second(state) == 7\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("advance(state, 99)"), std::string::npos) << "two lines before the call";
+  EXPECT_EQ(t.find("advance(state, 50)"), std::string::npos) << "the middle stays out";
+  // 113 lines: the head (2 lines, up to the docstring) and 5 around the call.
+  EXPECT_NE(t.find("(106 other lines not shown)"), std::string::npos) << t;
 }
 
 TEST(PromptLeaks, WordsOfThePromptAreRewrittenOrRemovedInBothLanguages) {
@@ -245,7 +274,7 @@ class Claims : public ::testing::Test {
     a.after = a.before;
     f.switches = {a, x};
     f.context.push_back({"changed", "free", "function", "pkg/cache.py", 1, 2, "parent", "(self)",
-                         "pkg/cache.py:2"});
+                         "pkg/cache.py:2", ""});
   }
   std::vector<CitationFailure> check(const Guide& g) {
     CitationIndex index(c, f);

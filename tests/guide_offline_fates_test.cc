@@ -55,6 +55,16 @@ class SendingThread(TransferThread):
         return self.queue
 
 
+class ReceivingThread(
+    TransferThread,
+):
+    def add_stored_request(self, req):
+        self.queue.append(req)
+
+    def poll(self):
+        return self.queue
+
+
 class BatchBuilder:
     def __init__(self, key_index, num_ranks, layers):
         self.layers = layers
@@ -70,6 +80,13 @@ constexpr const char* kThreadsAfter = R"(class TransferThread:
 
 class SendingThread(TransferThread):
     def run(self):
+        return self.queue
+
+
+class ReceivingThread(
+    TransferThread,
+):
+    def poll(self):
         return self.queue
 
 
@@ -212,6 +229,10 @@ TEST_F(OfflineFates, AnInheritedOverrideAndAReSignedInitAreNotRemoved) {
   const Definition* over = def(f, "SendingThread.add_stored_request");
   ASSERT_NE(over, nullptr);
   EXPECT_EQ(over->change, "inherited");
+  // A header over several lines names its base on another line than `class`.
+  const Definition* split = def(f, "ReceivingThread.add_stored_request");
+  ASSERT_NE(split, nullptr);
+  EXPECT_EQ(split->change, "inherited");
   const std::string text = all_text(402);
   EXPECT_EQ(text.find("removes `BatchBuilder.__init__`"), std::string::npos) << text;
   EXPECT_EQ(text.find("add_stored_request` was removed"), std::string::npos) << text;

@@ -281,7 +281,7 @@ TEST_F(Removals, ANameTheChangeDefinesAnewIsNewThoughANamesakeExisted) {
   Facts fx;
   fx.context_known = true;
   fx.context.push_back({"called", "OtherConnector.on_written", "method", "engine/other.py", 10, 20,
-                        "parent", "", ""});
+                        "parent", "", "", ""});
   fx.definitions.push_back({"DraftPipeline.on_written", "method", "added", {}});
   CitationIndex ix{c, fx};
   Guide g;

@@ -108,4 +108,5 @@ def main():
     print(f"{len(items)} items from {len(picked)} PRs; unfilled quotas: {left}")
 
 
-main()
+if __name__ == "__main__":
+    main()

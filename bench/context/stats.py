@@ -9,7 +9,8 @@ the distribution per PR of each kind the resolver finds: definitions the hunks e
 ("changed", at most 8), definitions the changed lines call ("called", 8), module constants
 they use ("constant", 4), definitions calling one whose signature changed ("caller", 6), what
 the edited functions call on their unchanged lines ("callee", 4, at the merge), where the
-attributes that added Python lines read are set ("attribute", 8, at the merge), and
+attributes that added Python lines read are set ("attribute", 8, at the merge), existing
+tests outside the diff that call an edited definition ("test", 4, at the merge), and
 the switches (all read/declared; those with a declared default on either side; those the
 change declares or edits, and of these the ones that existed at the parent). Each line: mean,
 median, p90, max, the share of PRs with none and the share at the resolver's cap, over all PRs
@@ -22,8 +23,9 @@ import subprocess
 import sys
 
 CODE = (".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".cu", ".cuh")
-CAPS = {"changed": 8, "called": 8, "constant": 4, "caller": 6, "callee": 4, "attribute": 8}
-KINDS = ["context", "changed", "called", "constant", "caller", "callee", "attribute",
+CAPS = {"changed": 8, "called": 8, "constant": 4, "caller": 6, "callee": 4, "attribute": 8,
+        "test": 4}
+KINDS = ["context", "changed", "called", "constant", "caller", "callee", "attribute", "test",
          "switches", "switch_default", "switch_declared", "switch_existed", "switch_new"]
 
 

@@ -17,7 +17,7 @@ namespace mergelens {
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
 inline constexpr int kAnalyzerVersion =
-    29;  // 2: review facts, open PRs; 3: tests cover
+    30;  // 2: review facts, open PRs; 3: tests cover
          // what they import or call; 4: rationale,
          // replacements; 5: reach; 6: importance by
          // reach, insight by density, ranked tags;
@@ -79,6 +79,8 @@ inline constexpr int kAnalyzerVersion =
          //     reads of one file that both state one
          // 28: an attribute declared under its name in a dict (`d["x"] = ...`)
          // 29: ... only a tensor made there; a class-level declaration whole
+         // 30: a removed method is inherited when the class's bases (ctags)
+         //     name a class defining it, not a word of its header line
 
 enum class Language {
   kUnknown,
@@ -385,7 +387,9 @@ struct ContextItem {
   // "constant": a module-level constant changed lines use (at the parent);
   // "caller": a definition that calls one whose signature this change edits (at the merge);
   // "attribute": where an attribute that added lines read is set, unchanged (at the merge);
-  // "callee": what a function the hunks edit calls on its unchanged lines (at the merge).
+  // "callee": what a function the hunks edit calls on its unchanged lines (at the merge);
+  // "test": an existing test, unchanged by the change, that calls a definition it
+  //   edits (`target`; at the merge, `at` the call).
   std::string why;
   std::string name;  // qualified: "Scheduler.run_batch"
   std::string kind;  // "function", "method", "class", "variable", "macro", ...
@@ -393,7 +397,8 @@ struct ContextItem {
   std::int32_t start_line = 0, end_line = 0;  // at `revision`, 1-based, inclusive
   std::string revision;                       // "parent" or "merge"
   std::string signature;                      // as the parser gave it, "" when none
-  std::string at;  // the place of the change it relates to: "path:line" (new-file line)
+  std::string at;      // the place of the change it relates to: "path:line" (new-file line)
+  std::string target;  // "test": the qualified name of the edited definition it calls
 };
 
 struct Facts {

@@ -79,16 +79,19 @@ std::vector<SwitchFact> switches_from(const json& j) {
 
 json context_json(const std::vector<ContextItem>& v) {
   json out = json::array();
-  for (const auto& c : v)
-    out.push_back({{"why", c.why},
-                   {"name", c.name},
-                   {"kind", c.kind},
-                   {"path", c.path},
-                   {"start_line", c.start_line},
-                   {"end_line", c.end_line},
-                   {"revision", c.revision},
-                   {"signature", c.signature},
-                   {"at", c.at}});
+  for (const auto& c : v) {
+    json one = {{"why", c.why},
+                {"name", c.name},
+                {"kind", c.kind},
+                {"path", c.path},
+                {"start_line", c.start_line},
+                {"end_line", c.end_line},
+                {"revision", c.revision},
+                {"signature", c.signature},
+                {"at", c.at}};
+    if (!c.target.empty()) one["target"] = c.target;
+    out.push_back(std::move(one));
+  }
   return out;
 }
 std::vector<ContextItem> context_from(const json& j) {
@@ -96,7 +99,8 @@ std::vector<ContextItem> context_from(const json& j) {
   for (const auto& c : j)
     out.push_back({c.value("why", ""), c.value("name", ""), c.value("kind", ""),
                    c.value("path", ""), c.value("start_line", 0), c.value("end_line", 0),
-                   c.value("revision", ""), c.value("signature", ""), c.value("at", "")});
+                   c.value("revision", ""), c.value("signature", ""), c.value("at", ""),
+                   c.value("target", "")});
   return out;
 }
 

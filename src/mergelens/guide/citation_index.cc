@@ -257,6 +257,7 @@ CitationIndex::CitationIndex(const Change& change, const Facts& facts, RepoLooku
   };
   for (const auto& c : facts.context) {
     add_fact(c.name);
+    ctx_paths_.insert(c.path);
     if (c.revision == "parent") {
       claimable_.existed.insert(c.name);
       claimable_.existed.insert(bare(c.name));
@@ -359,7 +360,7 @@ bool CitationIndex::path_exists(std::string_view cited) const {
   std::string_view p = cited;
   while (p.ends_with('/')) p.remove_suffix(1);
   while (p.starts_with("./")) p.remove_prefix(2);
-  if (folders_.count(std::string(p))) return true;
+  if (folders_.count(std::string(p)) || ctx_paths_.count(std::string(p))) return true;
   return repo_.has_path && repo_.has_path(p);
 }
 
@@ -471,7 +472,7 @@ bool CitationIndex::path_mentioned(std::string_view cited) const {
   while (c.starts_with("./")) c.erase(0, 2);
   while (c.ends_with('/')) c.pop_back();
   if (c.empty()) return false;
-  if (names_file(c) || folders_.count(c)) return true;
+  if (names_file(c) || folders_.count(c) || ctx_paths_.count(c)) return true;
   if (repo_.has_path && repo_.has_path(c)) return true;
   if (corpus_.find(c) != std::string::npos) return true;
   // Its module form: "a/b/environ.py" -> "a.b.environ", the stem "environ"

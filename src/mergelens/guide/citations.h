@@ -181,6 +181,7 @@ class CitationIndex {
   std::string unquoted_;              // both, without backticks and single quotes
   std::set<std::string> paths_;       // full paths and old paths
   std::set<std::string> folders_;     // every folder of a path
+  std::set<std::string> ctx_paths_;   // files the context read (facts.context)
   std::set<std::string> tokens_;      // identifier tokens of the corpus and facts
   std::set<std::string> variables_;   // env vars, flags, config keys
   std::set<std::string> numbers_;     // numeric literals of the corpus, normalised

@@ -154,6 +154,20 @@ std::string path_label(const Facts& f, const std::string& path) {
   return same ? code(path, 120) : file(path);
 }
 
+// An existing test, outside the diff, that calls a definition the change
+// edits in `path` (the context's "test" items); nullptr when none.
+const ContextItem* existing_test(const Ctx& c, const std::string& path) {
+  std::string old = path;  // the context's edited definitions carry the old path
+  for (const auto& f : c.change.files)
+    if (f.path == path && !f.old_path.empty()) old = f.old_path;
+  for (const auto& t : c.facts.context) {
+    if (t.why != "test") continue;
+    for (const auto& d : c.facts.context)
+      if (d.why == "changed" && d.name == t.target && d.path == old) return &t;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<std::string> gaps(const Ctx& c) {
@@ -168,10 +182,16 @@ std::vector<std::string> gaps(const Ctx& c) {
         continue;
       std::string lines, branches, first;
       if (!RE2::FullMatch(g.detail, kBranches, &lines, &branches, &first)) continue;
-      const std::string s =
-          branches == "1"
-              ? fmt_rt(c.p.gap_test_one, path_label(c.facts, g.subject), code(first, 70))
-              : fmt_rt(c.p.gap_test, path_label(c.facts, g.subject), branches, code(first, 70));
+      const std::string file = path_label(c.facts, g.subject);
+      std::string s;
+      if (const ContextItem* t = existing_test(c, g.subject))
+        s = branches == "1" ? fmt_rt(c.p.gap_test_one_existing, file, code(first, 70),
+                                     code_name(t->name), code(t->path, 120), code_name(t->target))
+                            : fmt_rt(c.p.gap_test_existing, file, branches, code(first, 70),
+                                     code_name(t->name), code(t->path, 120), code_name(t->target));
+      if (s.empty())
+        s = branches == "1" ? fmt_rt(c.p.gap_test_one, file, code(first, 70))
+                            : fmt_rt(c.p.gap_test, file, branches, code(first, 70));
       if (!s.empty()) out.push_back(s);
     } else if (g.kind == "benchmark") {
       if (std::string s = fmt_rt(c.p.gap_benchmark, g.subject); !s.empty()) out.push_back(s);

@@ -91,6 +91,12 @@ Phrases make_zh() {
   p.gap_test_one =
       "{} 新增了一个分支或守卫（{}），本 PR "
       "中没有测试提到这个文件或它定义的名字：补一个走这条分支的测试";
+  p.gap_test_existing =
+      "{} 新增了 {} 个分支或守卫（第一个是 {}），本 PR 中没有测试提到这个文件或它定义的名字；"
+      "已有的测试 {}（{}）调用了 {}：可以在其中补上走这些分支的用例";
+  p.gap_test_one_existing =
+      "{} 新增了一个分支或守卫（{}），本 PR 中没有测试提到这个文件或它定义的名字；"
+      "已有的测试 {}（{}）调用了 {}：可以在其中补上走这条分支的用例";
   p.gap_benchmark = "PR 声称 {}，但没有可复现的 benchmark 脚本或结果文件：建议记录测量条件";
   p.note_comment = "{}的注释：{}";
   p.note_docstring = "{}的文档字符串：{}";
@@ -231,6 +237,12 @@ Phrases make_en() {
   p.gap_test_one =
       "{} adds a new branch or guard ({}), and no test in this PR names the file or what it "
       "defines: add a test that takes it";
+  p.gap_test_existing =
+      "{} adds {} new branches or guards (the first: {}), and no test in this PR names the file or "
+      "what it defines; the existing test {} ({}) calls {}: extend it to take them";
+  p.gap_test_one_existing =
+      "{} adds a new branch or guard ({}), and no test in this PR names the file or what it "
+      "defines; the existing test {} ({}) calls {}: extend it to take it";
   p.gap_benchmark =
       "The PR claims {} but adds no reproducible benchmark script or results: record the "
       "measurement conditions";

@@ -3,6 +3,7 @@
 #include "mergelens/guide/prompt_context.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -65,6 +66,9 @@ std::string why_text(const ContextItem& it) {
   if (it.why == "attribute")
     return fmt::format("where `{}`, read by the changed line {}, is set; unchanged by this change",
                        it.name, it.at);
+  if (it.why == "test")
+    return fmt::format("an existing test, unchanged by this change, that calls `{}` (call at {})",
+                       it.target, it.at);
   if (it.why == "caller")
     return fmt::format("calls a definition whose signature this change edits (call at {})", it.at);
   return it.why;
@@ -153,6 +157,29 @@ std::string class_outline(const std::string& text, size_t from) {
   return "    # … members:\n" + out;
 }
 
+// For a long test shown by its head (`shown` lines): the lines around its
+// call of the edited definition (`it.at`, "path:line"), 2 either side, past
+// the head, after a line "…" when lines are left out between. Empty when the call is in the head or
+// its line is unknown.
+std::string call_window(const std::string& text, const ContextItem& it, size_t shown) {
+  const size_t colon = it.at.rfind(':');
+  if (colon == std::string::npos) return {};
+  const long call = std::atol(it.at.c_str() + colon + 1) - it.start_line;  // 0-based in `text`
+  if (call < static_cast<long>(shown)) return {};
+  const long from = std::max(call - 2, static_cast<long>(shown)), to = call + 2;
+  std::string out;
+  long no = 0;
+  size_t pos = 0;
+  while (pos < text.size() && no <= to) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    if (no >= from) out.append(text, pos, nl - pos).push_back('\n');
+    pos = nl + 1;
+    ++no;
+  }
+  return out.empty() || from == static_cast<long>(shown) ? out : "    …\n" + out;
+}
+
 size_t line_count(const std::string& t) {
   return static_cast<size_t>(std::count(t.begin(), t.end(), '\n')) +
          (t.empty() || t.back() == '\n' ? 0 : 1);
@@ -208,9 +235,14 @@ ContextSection context_section(const Change& c, const Facts& f,
       size_t shown = 0;
       code = head_of(t.text, &shown);
       const size_t head_bytes = code.size();
-      if (shown < lines)
-        code += fmt::format("    … ({} more not shown)\n",
-                            plural(static_cast<std::int64_t>(lines - shown), "line"));
+      // A long test: its head, then the lines around its call.
+      const std::string window = it.why == "test" ? call_window(t.text, it, shown) : "";
+      const size_t window_lines = line_count(window) - (window.starts_with("    …\n") ? 1 : 0);
+      if (!window.empty()) code += window;
+      const auto rest = static_cast<std::int64_t>(lines - shown - window_lines);
+      if (rest > 0)
+        code += window.empty() ? fmt::format("    … ({} more not shown)\n", plural(rest, "line"))
+                               : fmt::format("    … ({} not shown)\n", plural(rest, "other line"));
       if (it.kind == "class" && it.path.ends_with(".py") && shown < lines) {
         const std::string members = class_outline(t.text, head_bytes);
         if (static_cast<long>(estimate_tokens(head) + estimate_tokens(code + members)) <= left)

@@ -53,7 +53,7 @@ inline constexpr std::string_view kAnswerFormat = R"(Answer format: one JSON obj
 - "questions": at most 4, the sharpest first: what a careful reader should ask (risks) that the material leaves open; before writing one, look for the lines that answer it: when the diff or the code shown answers it, leave it out, or state the answer where it matters.
 - "number_cautions": where the PR's own figures must not be over-read.
 - "body_vs_code": where the PR description and the final code disagree, and which to trust.
-- "gaps": missing tests, benchmarks or observability, concretely; never one the change already has (the facts' "test:" lines name the tests it adds).
+- "gaps": missing tests, benchmarks or observability, concretely; never one the change already has (the facts' "test:" lines name the tests it adds). An existing test in the code around the change already calls the definition it names: the gap is a case it does not take (which test to extend, with what input), never "no test".
 - "advice": objects {"role": "user"|"maintainer"|"reviewer"|"operator", "text"}.
 - "audience": who should read it.
 - "references": objects {"ref", "relation", "note"} for related PRs, issues or commits named in the material.

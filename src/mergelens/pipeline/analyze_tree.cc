@@ -241,7 +241,7 @@ template <class IO, class S>
 requires std::is_same_v<std::remove_const_t<S>, ContextItem>
 void visit(IO& io, S& c) {
   io(c.why), io(c.name), io(c.kind), io(c.path), io(c.start_line), io(c.end_line);
-  io(c.revision), io(c.signature), io(c.at);
+  io(c.revision), io(c.signature), io(c.at), io(c.target);
 }
 template <class IO, class S>
 requires std::is_same_v<std::remove_const_t<S>, DefinitionFate>
@@ -339,7 +339,7 @@ class TreeTracker::Impl {
         return r ? *r : std::nullopt;
       };
       out.context = context->finish(symbols_, graph_, read);
-      out.fates = context->fates(symbols_, read);
+      out.fates = context->fates(symbols_);
       out.context_known = true;
     }
     if (auto packed = pack(out)) cache_.insert_or_assign(c.sha, kept_.put(*packed));

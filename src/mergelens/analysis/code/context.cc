@@ -87,8 +87,8 @@ std::string squeeze(std::string_view s) {
 
 ContextItem item_of(const std::string& why, const std::string& path, const CodeTag& t,
                     const char* revision, std::string at) {
-  return {why,      t.qualified(), t.kind,       path, t.line, std::max(t.end, t.line),
-          revision, t.signature,   std::move(at)};
+  return {why,      t.qualified(), t.kind,        path, t.line, std::max(t.end, t.line),
+          revision, t.signature,   std::move(at), {}};
 }
 
 // The innermost function, method or class of `path` in `index` holding both
@@ -353,9 +353,7 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
     for (const auto& h : f.hunks)
       for (const auto& l : h.lines) {
         if (l.origin != '+' && l.origin != '-') continue;
-        std::string_view code = l.text;
-        if (auto hash = code.find('#'); hash != std::string_view::npos && old.ends_with(".py"))
-          code = code.substr(0, hash);
+        const std::string_view code = old.ends_with(".py") ? code_of(l.text) : l.text;
         const bool calls = code.find('(') != std::string_view::npos;
         const bool upper = code.find('_') != std::string_view::npos;  // constants hold one
         if (!calls && !upper) continue;
@@ -451,6 +449,7 @@ std::vector<ContextItem> ContextProbe::finish(const SymbolIndex& merge, const Im
     if (seen.emplace(c.path, c.start_line).second) out.push_back(std::move(c));
   add_attributes(out, merge, graph, read, files_read);
   add_callees(out, merge, graph, read, files_read);
+  add_tests(out, merge, graph, read, files_read);
   return out;
 }
 
@@ -522,8 +521,7 @@ void ContextProbe::add_callees(
       pos = nl == std::string::npos ? text.size() : nl + 1;
       if (++no <= def->line) continue;
       if (no > def->end) break;
-      if (auto hash = line.find('#'); hash != std::string_view::npos && path.ends_with(".py"))
-        line = line.substr(0, hash);
+      if (path.ends_with(".py")) line = code_of(line);
       // `var = ClassName(` in the body: a later `var.m(` calls ClassName.m.
       static const RE2 kMade(R"re(^\s*(\w+)\s*=\s*([A-Z]\w*)\s*\()re", signal_internal::latin1());
       std::string var, cls;

@@ -71,14 +71,16 @@ class ContextProbe {
   // whose signature changed (their files read through `read`, at most 12 per
   // definition). Items: changed definitions first (at most 8), then called
   // ones (8), constants (4), callers (6), where the attributes that added
-  // lines read are set ("attribute", at the merge, 8), then what the changed
-  // functions call on their unchanged lines ("callee", at the merge, 4).
+  // lines read are set ("attribute", at the merge, 8), what the changed
+  // functions call on their unchanged lines ("callee", at the merge, 4), then
+  // existing tests that call an edited definition ("test", at the merge, 4).
   std::vector<ContextItem> finish(const SymbolIndex& merge, const ImportGraph& merge_graph,
                                   const MergeReader& read) const;
   // On the index at the merge: the fates of the definitions on the change's
-  // removed and added lines and of those it re-signs (`read` gives a file
-  // at the merge, for a class's header). Sorted by path, side, name.
-  std::vector<DefinitionFate> fates(const SymbolIndex& merge, const MergeReader& read) const;
+  // removed and added lines and of those it re-signs (a removed method is
+  // "inherited" when its class's bases, CodeTag::bases, name a class that
+  // defines it). Sorted by path, side, name.
+  std::vector<DefinitionFate> fates(const SymbolIndex& merge) const;
 
  private:
   const Change& change_;
@@ -110,6 +112,13 @@ class ContextProbe {
   void add_attributes(std::vector<ContextItem>& out, const SymbolIndex& merge,
                       const ImportGraph& graph, const MergeReader& read,
                       std::map<std::string, std::optional<std::string>>& files_read) const;
+  // context_tests.cc: existing Python tests (test files importing an edited
+  // module or its package) whose `test…` function calls a definition the
+  // change edits and lies outside the diff's hunks; at most 4 "test" items,
+  // 2 per definition, one per test.
+  void add_tests(std::vector<ContextItem>& out, const SymbolIndex& merge, const ImportGraph& graph,
+                 const MergeReader& read,
+                 std::map<std::string, std::optional<std::string>>& files_read) const;
 };
 
 // Which of `defs` (every definition of one name, as SymbolIndex::lookup
@@ -129,5 +138,17 @@ struct CalledName {
   std::string receiver;  // "" for a plain call
 };
 void called_names(std::string_view line, std::vector<CalledName>& out);
+
+// `line` without a trailing `# comment` (a `#` inside a string is rare in
+// the statements read here; cutting there only shortens what is matched).
+inline std::string_view code_of(std::string_view line) {
+  const size_t hash = line.find('#');
+  return hash == std::string_view::npos ? line : line.substr(0, hash);
+}
+
+// The bases of a class as ctags gives them ("Base, Mixin[T], metaclass=ABCMeta",
+// CodeTag::bases), each as its last dotted name, without subscripts, access
+// specifiers or keywords; "object" and empty entries are left out.
+std::vector<std::string> base_names(std::string_view bases);
 
 }  // namespace mergelens

@@ -38,13 +38,6 @@ std::vector<std::string_view> lines_of(const std::string& text) {
   return out;
 }
 
-// `line` without a trailing `# comment` (a `#` inside a string is rare in
-// the statements read here; cutting there only shortens what is matched).
-std::string_view code_of(std::string_view line) {
-  const size_t hash = line.find('#');
-  return hash == std::string_view::npos ? line : line.substr(0, hash);
-}
-
 // The first line past the statement starting at `from` (0-based): while a
 // bracket stays open, at most kMaxSpan lines.
 size_t statement_end(const std::vector<std::string_view>& lines, size_t from) {
@@ -163,8 +156,8 @@ size_t registered_value_start(const std::vector<std::string_view>& lines, size_t
   return at;
 }
 
-// A base of `bases` ("Base, Mixin[T], metaclass=ABCMeta") as its last
-// dotted name, without subscripts or keywords; empty entries are left out.
+}  // namespace
+
 std::vector<std::string> base_names(std::string_view bases) {
   std::vector<std::string> out;
   int depth = 0;
@@ -194,8 +187,6 @@ std::vector<std::string> base_names(std::string_view bases) {
   push();
   return out;
 }
-
-}  // namespace
 
 void ContextProbe::add_attributes(
     std::vector<ContextItem>& out, const SymbolIndex& merge, const ImportGraph& graph,

@@ -142,22 +142,8 @@ void ContextProbe::note_definitions(const SymbolIndex& parent) {
   }
 }
 
-std::vector<DefinitionFate> ContextProbe::fates(const SymbolIndex& merge,
-                                                const MergeReader& read) const {
+std::vector<DefinitionFate> ContextProbe::fates(const SymbolIndex& merge) const {
   std::vector<DefinitionFate> out;
-  std::map<std::string, std::optional<std::string>> files;  // read once each
-  auto line_of = [&](const std::string& path, std::int32_t no) -> std::string {
-    auto it = files.find(path);
-    if (it == files.end()) it = files.emplace(path, read ? read(path) : std::nullopt).first;
-    if (!it->second) return "";
-    size_t pos = 0;
-    for (std::int32_t i = 1; i < no && pos != std::string::npos; ++i) {
-      pos = it->second->find('\n', pos);
-      if (pos != std::string::npos) ++pos;
-    }
-    if (pos == std::string::npos) return "";
-    return it->second->substr(pos, it->second->find('\n', pos) - pos);
-  };
   for (const auto& r : removed_) {
     DefinitionFate d{r.path, r.tag.qualified(), '-', "gone", r.enclosing, false};
     const auto* now = merge.in_file(r.path);
@@ -177,18 +163,14 @@ std::vector<DefinitionFate> ContextProbe::fates(const SymbolIndex& merge,
           })) {
         d.fate = "moved";
       } else if (r.tag.kind == "method" && now) {
-        // The class's header at the merge names its bases: "class C(Base):".
+        // The class at the merge names its bases: "class C(Base):".
         for (const auto& t : *now)
           if (t.qualified() == r.tag.scope && (t.kind == "class" || t.kind == "struct")) {
-            const std::string header = line_of(r.path, t.line);
-            const size_t open = header.find('(');
-            if (open == std::string::npos) break;
+            const auto bases = base_names(t.bases);
             for (const auto& [p, m] : all)
-              if (m->kind == "method" && !m->scope.empty() && m->scope != r.tag.scope) {
-                const std::string base(last_part(m->scope));
-                const RE2 word("\\b" + RE2::QuoteMeta(base) + "\\b");
-                if (RE2::PartialMatch(header.substr(open), word)) d.fate = "inherited";
-              }
+              if (m->kind == "method" && !m->scope.empty() && m->scope != r.tag.scope &&
+                  std::find(bases.begin(), bases.end(), last_part(m->scope)) != bases.end())
+                d.fate = "inherited";
             break;
           }
       }

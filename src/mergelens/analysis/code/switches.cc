@@ -230,7 +230,7 @@ std::vector<SwitchFact> SwitchProbe::finish(const SwitchRegistry& merge) const {
     // `os.environ.pop("X", None)` to the code's `os.getenv("X")` changes
     // which read is shown, not the default.
     auto declared = [](const SwitchSide& s) {
-      return s.origin == "registry" || s.origin == "field" || s.origin == "argparse";
+      return origin_rank(s.origin) <= origin_rank("argparse");
     };
     const bool comparable =
         (declared(f.before) && declared(f.after)) ||
