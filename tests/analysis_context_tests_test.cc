@@ -24,6 +24,11 @@ constexpr const char* kOps = R"(def quantize(x, scale):
 class Packer:
     def pack_rows(self, rows):
         return list(rows)
+
+
+class Unpacker:
+    def pack_rows(self, rows):
+        return rows
 )";
 
 constexpr const char* kOpsAfter = R"(def quantize(x, scale):
@@ -35,15 +40,25 @@ constexpr const char* kOpsAfter = R"(def quantize(x, scale):
 class Packer:
     def pack_rows(self, rows):
         return sorted(rows)
+
+
+class Unpacker:
+    def pack_rows(self, rows):
+        return rows
 )";
 
 constexpr const char* kTests = R"(import unittest
 
-from pkg.ops import Packer, quantize
+from pkg.ops import Packer, Unpacker, quantize
 
 
 def _check(v):
     return quantize(v, 1)
+
+
+def test_as_setting():
+    with quantize(1, 2):
+        assert True
 
 
 def test_quantize():
@@ -62,6 +77,14 @@ class TestPack(unittest.TestCase):
     def test_rows(self):
         p = Packer()
         self.assertEqual(p.pack_rows([2, 1]), [2, 1])
+
+
+class TestUnpack(unittest.TestCase):
+    def setUp(self):
+        self.u = Unpacker()
+
+    def test_unpack_rows(self):
+        self.assertEqual(self.u.pack_rows([1]), [1])
 )";
 
 class ExistingTests : public testing::OfflineGuideFixture<ExistingTests> {
@@ -116,16 +139,20 @@ TEST_F(ExistingTests, ATestThatCallsAnEditedDefinitionIsContext) {
   EXPECT_EQ(direct->path, "tests/test_ops.py");
   EXPECT_EQ(direct->revision, "merge");
   EXPECT_EQ(direct->target, "quantize");
-  EXPECT_EQ(direct->at, "tests/test_ops.py:11");
-  EXPECT_EQ(direct->start_line, 10);
+  EXPECT_EQ(direct->at, "tests/test_ops.py:16");
+  EXPECT_EQ(direct->start_line, 15);
   const ContextItem* rows = context_item(ctx, "test", "TestPack.test_rows");
   ASSERT_NE(rows, nullptr) << "a method is called on an object in a file naming its class\n" << all;
   EXPECT_EQ(rows->target, "Packer.pack_rows");
+  EXPECT_EQ(context_item(ctx, "test", "TestUnpack.test_unpack_rows"), nullptr)
+      << "another class's method of the same name\n"
+      << all;
   // Two tests at most per definition: the re-exported import is the third.
   EXPECT_EQ(tests_of(ctx, "quantize"), 2u) << all;
   EXPECT_NE(context_item(ctx, "test", "test_edited"), nullptr) << all;
   EXPECT_EQ(context_item(ctx, "test", "test_reexported"), nullptr) << all;
   EXPECT_EQ(context_item(ctx, "test", "_check"), nullptr) << "a helper is not a test";
+  EXPECT_EQ(context_item(ctx, "test", "test_as_setting"), nullptr) << "a `with` sets it up";
   EXPECT_EQ(context_item(ctx, "test", "test_local"), nullptr) << "its own quantize";
   // The test items come last, after every other kind.
   bool seen_test = false;
@@ -175,6 +202,39 @@ TEST(Context, ATestOfARemovedDefinitionIsNotShown) {
   const std::optional<Facts> f = analysed_facts(dir, repo, 10);
   ASSERT_TRUE(f);
   for (const auto& c : f->context) EXPECT_NE(c.why, "test") << c.name;
+}
+
+// Removing `@classmethod def a` above a kept `@classmethod def b` may show
+// in the diff as removing `def a ... @classmethod`, the line above `b`: `b`
+// keeps its decorator and is no definition the change edits (nor are its
+// tests the change's).
+TEST(Context, ARemovedMethodsDecoratorIsNotTheNextMethods) {
+  if (!CtagsReader::start()) GTEST_SKIP() << "built without universal-ctags";
+  testing::TempDir dir;
+  testing::GitRepo repo(dir / "work");
+  const std::string head =
+      "class Platform:\n    @classmethod\n    def pin_memory(cls):\n        return True\n\n";
+  const std::string gone =
+      "    @classmethod\n    def supports_v1(cls, config):\n        \"\"\"Whether v1 runs.\n"
+      "        \"\"\"\n        return True\n\n";
+  const std::string tail =
+      "    @classmethod\n    def graph_wrapper(cls):\n        \"\"\"\n        The wrapper.\n"
+      "        \"\"\"\n        return \"pkg.graph.Wrapper\"\n";
+  repo.write("pkg/__init__.py", "");
+  repo.write("pkg/platform.py", head + gone + tail);
+  repo.write("tests/test_platform.py",
+             "from pkg.platform import Platform\n\n\ndef test_graph_wrapper():\n"
+             "    assert Platform.graph_wrapper()\n");
+  repo.commit("Initial import", "2026-09-01T08:00:00Z");
+  repo.write("pkg/platform.py", head + tail);
+  repo.commit("Remove supports_v1 (#11)", "2026-09-02T08:00:00Z");
+  const std::optional<Facts> f = analysed_facts(dir, repo, 11);
+  ASSERT_TRUE(f);
+  std::string all;
+  for (const auto& c : f->context) all += c.why + " " + c.name + "\n";
+  EXPECT_NE(context_item(f->context, "changed", "Platform.supports_v1"), nullptr) << all;
+  EXPECT_EQ(context_item(f->context, "changed", "Platform.graph_wrapper"), nullptr) << all;
+  EXPECT_EQ(context_item(f->context, "test", "test_graph_wrapper"), nullptr) << all;
 }
 
 }  // namespace

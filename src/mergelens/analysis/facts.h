@@ -80,7 +80,9 @@ inline constexpr int kAnalyzerVersion =
          // 28: an attribute declared under its name in a dict (`d["x"] = ...`)
          // 29: ... only a tensor made there; a class-level declaration whole
          // 30: a removed method is inherited when the class's bases (ctags)
-         //     name a class defining it, not a word of its header line
+         //     name a class defining it, not a word of its header line;
+         //     context "test" items; a removed decorator in a run that
+         //     removes a definition edits no kept one
 
 enum class Language {
   kUnknown,

@@ -137,6 +137,24 @@ bool decorators_only_run(const std::vector<DiffLine>& lines, size_t k) {
   return b + 1 < lines.size() && lines[b + 1].origin == ' ';
 }
 
+// Whether the run of removed lines holding `lines[k]` removes a `def` or
+// `class` line: a decorator in it is that definition's, wherever the diff
+// slides the run (removing `@classmethod def a` before a kept `@classmethod
+// def b` may show as removing `def a ... @classmethod`, the decorator above
+// `b`, which keeps one).
+bool removes_a_definition(const std::vector<DiffLine>& lines, size_t k) {
+  size_t a = k, b = k;
+  while (a > 0 && lines[a - 1].origin == '-') --a;
+  while (b + 1 < lines.size() && lines[b + 1].origin == '-') ++b;
+  for (size_t i = a; i <= b; ++i) {
+    std::string_view t = lines[i].text;
+    t.remove_prefix(std::min(t.find_first_not_of(" \t"), t.size()));
+    if (t.starts_with("def ") || t.starts_with("async def ") || t.starts_with("class "))
+      return true;
+  }
+  return false;
+}
+
 // The distinct names of `tags`, sorted (views into the tags).
 std::vector<std::string_view> names_of(const std::vector<CodeTag>& tags) {
   std::vector<std::string_view> names;
@@ -308,11 +326,13 @@ ContextProbe::ContextProbe(const SymbolIndex& parent, const ImportGraph& graph,
         // holding both holds them (not one whose first line is old_no + 1:
         // lines added just before a definition, or between its decorators
         // and its line as the diff may align them, do not edit it). The
-        // parser's ranges start at `def`: a decorator removed, or added in a
+        // parser's ranges start at `def`: a decorator removed (in a run that
+        // removes no definition), or added in a
         // run of decorators only right above a kept line, edits the
         // definition after it.
         const CodeTag* d = nullptr;
-        if (py && decorator_line(l.text) && (l.origin == '-' || decorators_only_run(h.lines, k)))
+        if (py && decorator_line(l.text) &&
+            (l.origin == '-' ? !removes_a_definition(h.lines, k) : decorators_only_run(h.lines, k)))
           d = next_definition(parent, old, old_no + 1);
         if (!d)
           d = l.origin == '-' ? parent.enclosing(old, std::max(old_no, 1))

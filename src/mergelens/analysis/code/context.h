@@ -114,8 +114,9 @@ class ContextProbe {
                       std::map<std::string, std::optional<std::string>>& files_read) const;
   // context_tests.cc: existing Python tests (test files importing an edited
   // module or its package) whose `test…` function calls a definition the
-  // change edits and lies outside the diff's hunks; at most 4 "test" items,
-  // 2 per definition, one per test.
+  // change edits (a method as `.name(` where the test or its test class names
+  // the method's class) and lies outside the diff's hunks; at most 4 "test"
+  // items, 2 per definition, one per test.
   void add_tests(std::vector<ContextItem>& out, const SymbolIndex& merge, const ImportGraph& graph,
                  const MergeReader& read,
                  std::map<std::string, std::optional<std::string>>& files_read) const;

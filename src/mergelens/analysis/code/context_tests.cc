@@ -51,6 +51,38 @@ bool common_name(std::string_view n) {
   return n.size() < 4 || kCommon.count(n) > 0;
 }
 
+// The lines a test sees its fixtures in: its test class's, when it is a
+// method of one, else its own. 1-based, inclusive.
+std::pair<std::int32_t, std::int32_t> scope_of(const SymbolIndex& index, const std::string& path,
+                                               const CodeTag& test) {
+  if (!test.scope.empty())
+    if (const auto* tags = index.in_file(path))
+      for (const auto& t : *tags)
+        if (t.kind == "class" && t.qualified() == test.scope && t.line <= test.line)
+          return {t.line, std::max(t.end, t.line)};
+  return {test.line, std::max(test.end, test.line)};
+}
+
+// Whether lines [first, last] of `text` assign `var` an object of class
+// `cls`: `var = Cls(...)`, `var = mod.Cls(...)` or `var = Cls.from_x(...)`.
+bool made_in(const std::string& text, std::string_view var, std::string_view cls,
+             std::pair<std::int32_t, std::int32_t> lines) {
+  if (var.empty()) return false;
+  const RE2 re(fmt::format(R"((?:^|[^\w.]){}\s*(?::[^=]*)?=\s*(?:\w+\.)*{}\s*[(.])",
+                           RE2::QuoteMeta(var), RE2::QuoteMeta(cls)),
+               signal_internal::latin1());
+  std::int32_t no = 0;
+  size_t pos = 0;
+  while (pos < text.size() && no < lines.second) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    if (++no >= lines.first && RE2::PartialMatch(std::string_view(text).substr(pos, nl - pos), re))
+      return true;
+    pos = nl + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 void ContextProbe::add_tests(std::vector<ContextItem>& out, const SymbolIndex& merge,
@@ -79,7 +111,9 @@ void ContextProbe::add_tests(std::vector<ContextItem>& out, const SymbolIndex& m
   for (const auto& it : items_) {
     if (added >= kMaxItems) break;
     if (it.why != "changed" || !it.path.ends_with(".py") || test_file(it.path)) continue;
-    if (it.kind != "function" && it.kind != "method" && it.kind != "class") continue;
+    // Functions and methods: a test that builds an edited class mostly
+    // tests something else of it (a hand check: 6 of 8 such items).
+    if (it.kind != "function" && it.kind != "method") continue;
     const std::string_view name = last_part(it.name);
     if (common_name(name) || name.starts_with("_") || !names_done.emplace(it.name).second) continue;
     auto np = new_path.find(it.path);
@@ -102,16 +136,19 @@ void ContextProbe::add_tests(std::vector<ContextItem>& out, const SymbolIndex& m
         if (test_file(p) && std::find(files.begin(), files.end(), p) == files.end())
           files.push_back(p);
     if (files.size() > kMaxFiles) files.resize(kMaxFiles);
-    // A method is called on an object (`.name(`), and only in a file that
-    // names its class; a function or class by its name (`name(`, not `.name(`
-    // nor `def name(`).
+    // A method is called on an object (`recv.name(`, the receiver caught),
+    // and only in a file that names its class; a function by its name
+    // (`name(`, not `.name(` nor `def name(`).
     const bool method = it.kind == "method";
     const std::string cls = method ? std::string(last_part(std::string_view(it.name).substr(
                                          0, it.name.size() - name.size() - 1)))
                                    : std::string();
-    const RE2 call(method ? fmt::format(R"(\.{}\s*\()", RE2::QuoteMeta(name))
-                          : fmt::format(R"((?:^|[^\w.]){}\s*\()", RE2::QuoteMeta(name)),
-                   signal_internal::latin1());
+    const RE2 call(
+        method ? fmt::format(R"(((?:\w+\.)*\w+(?:\(\))?)\s*\.{}\s*\()", RE2::QuoteMeta(name))
+               : fmt::format(R"((?:^|[^\w.]){}\s*\()", RE2::QuoteMeta(name)),
+        signal_internal::latin1());
+    // A call heading a `with` is the test's setting, not what it checks.
+    static const RE2 kWith(R"(^\s*(?:async\s+)?with\s)", signal_internal::latin1());
     size_t for_this = 0;
     for (const auto& p : files) {
       if (for_this >= kPerDefinition || added >= kMaxItems) break;
@@ -128,7 +165,11 @@ void ContextProbe::add_tests(std::vector<ContextItem>& out, const SymbolIndex& m
         const std::string_view line = code_of(std::string_view(*content).substr(pos, nl - pos));
         pos = nl + 1;
         ++no;
-        if (line.find(name) == std::string_view::npos || !RE2::PartialMatch(line, call)) continue;
+        std::string recv;
+        if (line.find(name) == std::string_view::npos ||
+            !(method ? RE2::PartialMatch(line, call, &recv) : RE2::PartialMatch(line, call)) ||
+            RE2::PartialMatch(line, kWith))
+          continue;
         // The test holding the call: the innermost `test…` function or
         // method around it (a helper of the test module is not a test).
         const CodeTag* d = merge.enclosing(p, no);
@@ -142,7 +183,16 @@ void ContextProbe::add_tests(std::vector<ContextItem>& out, const SymbolIndex& m
                 outer = &t;
           d = outer;
         }
-        if (!d || in_diff(p, *d) || !seen.emplace(p, d->line).second) continue;
+        if (!d || in_diff(p, *d)) continue;
+        // A method's receiver is its class (`Cls.name(`, `Cls().name(`), or
+        // made from it where the test lives: in the test function, or in its
+        // test class (`self.layer = Cls(...)` in setUp). A file testing two
+        // classes with a method of one name calls each on its own objects;
+        // a type hint naming the class makes nothing.
+        if (method && recv != cls && recv != cls + "()" &&
+            !made_in(*content, recv, cls, scope_of(merge, p, *d)))
+          continue;
+        if (!seen.emplace(p, d->line).second) continue;
         ContextItem item{"test",  d->qualified(), d->kind,
                          p,       d->line,        std::max(d->end, d->line),
                          "merge", d->signature,   fmt::format("{}:{}", p, no)};
