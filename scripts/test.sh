@@ -21,14 +21,21 @@ trap 'scripts/pg-test-cluster.sh stop "$pgdir"' EXIT
 pgport="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 MERGELENS_TEST_PG="$(scripts/pg-test-cluster.sh start "$pgdir" "$pgport")"
 export MERGELENS_TEST_PG
+# Each phase prints when it ends, in minutes since the start: a CI run that runs out of time
+# shows where the time went.
+phase() { echo "test.sh: $1 done at $((SECONDS / 60)) min $((SECONDS % 60)) s"; }
 scripts/build.sh release all
+phase "release build"
 (cd build && ctest -j "$jobs" --output-on-failure)
+phase "release tests"
 df -Ph . | awk 'NR==2 {print "test.sh: before the sanitizer build: " $4 " free"}'
 scripts/build.sh asan
+phase "sanitizer build"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp":print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 scripts/fuzz.sh 5
+phase "fuzz build and runs"
 # The end-to-end tests on PostgreSQL run in the release build only (CI time), and so does
 # e2e_web_checks (the validators see the same pages in both builds) and e2e_first_view (a
 # tripwire on page build times, which sanitizers multiply); pg_unit (the store and web

@@ -193,13 +193,14 @@ def show_json(binary, db, sha, global_args=()):
     return json.dumps(j, sort_keys=True)
 
 
-def compare_show(binary, db, ref_db, global_args=(), cache=None):
+def compare_show(binary, db, ref_db, global_args=(), cache=None, every=1, first=0):
     """`show --json` of every change of the reference, byte for byte the same in
     `db` (the change, its files, every fact and the guides as the user sees
     them); `cache` (a dict) keeps the reference's answers between stores.
+    With `every` > 1, only changes first, first + every, ... (in sha order).
     Returns the number of changes compared."""
     cache = {} if cache is None else cache
-    shas = [r[0] for r in rows(ref_db, "SELECT sha FROM changes ORDER BY sha")]
+    shas = [r[0] for r in rows(ref_db, "SELECT sha FROM changes ORDER BY sha")][first::every]
     diff = []
     for sha in shas:
         if sha not in cache:
