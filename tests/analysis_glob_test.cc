@@ -2,7 +2,6 @@
 // labeler files (globstar, braces, extglobs, classes), its errors and its
 // linear-time matching.
 
-#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -164,16 +163,16 @@ TEST(Glob, MalformedPatternsAreErrorsNamingThePattern) {
   }
 }
 
+// Backtracking took minutes on these; the automaton answers at once. No clock here: a
+// return of the blow-up runs into the test's ctest timeout.
 TEST(Glob, PathologicalPatternsStayFast) {
   const Glob g = glob("**/*a*a*a*a*a*a*a*a*b/**/*c*c*c*d");
   const std::string seg(60, 'a');
   std::string path;
   for (int i = 0; i < 12; ++i) path += seg + "/";
   path += "ccccccccccccccccccccccccccccccccccccccccc";
-  const auto t0 = std::chrono::steady_clock::now();
   EXPECT_FALSE(g.matches(path));
   EXPECT_FALSE(glob("+(a|aa|aaa)b").matches(std::string(40, 'a')));
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
 }
 
 // Nested extglobs made the backtracking matcher take minutes for one path
