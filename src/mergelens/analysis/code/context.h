@@ -152,4 +152,22 @@ inline std::string_view code_of(std::string_view line) {
 // specifiers or keywords; "object" and empty entries are left out.
 std::vector<std::string> base_names(std::string_view bases);
 
+// The last part of a qualified name: "A.b" and "A::b" give "b".
+inline std::string_view last_part(std::string_view name) {
+  const size_t p = name.find_last_of(":.");
+  return p == std::string_view::npos ? name : name.substr(p + 1);
+}
+
+// Decorator lines in a Python hunk's lines (context_runs.cc). Each reads
+// `lines` only; `k` is an index into it.
+//   decorator_line: `text` is a decorator, `@name...` after indentation.
+//   decorators_only_run: the run of added lines holding `lines[k]` is
+//     decorators (and blank lines) only, followed by a kept line: decorators
+//     added to a kept definition, not a new definition placed before it.
+//   removes_a_definition: the run of removed lines holding `lines[k]` removes
+//     a `def` or `class` line, so a decorator in it is that definition's.
+bool decorator_line(std::string_view text);
+bool decorators_only_run(const std::vector<DiffLine>& lines, size_t k);
+bool removes_a_definition(const std::vector<DiffLine>& lines, size_t k);
+
 }  // namespace mergelens

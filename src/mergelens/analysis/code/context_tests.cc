@@ -29,12 +29,6 @@ bool test_file(std::string_view p) {
          p.find("/tests/") != std::string_view::npos || p.find("/test/") != std::string_view::npos;
 }
 
-// The last part of a qualified name: "A.b" → "b".
-std::string_view last_part(std::string_view name) {
-  const size_t p = name.find_last_of(":.");
-  return p == std::string_view::npos ? name : name.substr(p + 1);
-}
-
 // A test function or method: `test_x`, or `testX` in a unittest class.
 bool test_name(std::string_view n) {
   return n.starts_with("test");

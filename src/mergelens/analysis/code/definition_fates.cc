@@ -24,11 +24,6 @@ bool callable_kind(std::string_view k) {
   return k == "function" || k == "method";
 }
 
-std::string_view last_part(std::string_view name) {
-  const size_t p = name.find_last_of(":.");
-  return p == std::string_view::npos ? name : name.substr(p + 1);
-}
-
 // The function or method of `tags` that holds a definition scoped `scope`
 // ("" when its scope is a class or the file).
 std::string enclosing_callable(const std::vector<CodeTag>& tags, const std::string& scope) {
