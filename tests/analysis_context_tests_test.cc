@@ -115,6 +115,12 @@ class ExistingTests : public testing::OfflineGuideFixture<ExistingTests> {
     tests.replace(tests.find(was), was.size(), "quantize(1, 2) == 2");
     repo.write("tests/test_ops.py", tests);
     repo.commit("Say which scale (#10)", "2026-09-02T09:00:00Z");
+    // A new branch in a function no test calls, beside an edit of a method a
+    // test calls: that test does not take the branch.
+    ops.replace(ops.find("sorted(rows)"), 12, "sorted(rows, reverse=True)");
+    ops += "\n\ndef clip(x):\n    if x < 0:\n        raise ValueError(\"negative\")\n    return x\n";
+    repo.write("pkg/ops.py", ops);
+    repo.commit("Sort rows downwards, clip (#11)", "2026-09-02T10:00:00Z");
   }
 
  protected:
@@ -186,6 +192,20 @@ TEST_F(ExistingTests, TheTestGapNamesTheExistingTestToExtend) {
   EXPECT_NE(text.find("已有的测试 `test_quantize`（`tests/test_ops.py`）调用了 `quantize`"),
             std::string::npos)
       << text;
+}
+
+// The gap quotes a branch of `clip`; the existing test calls the edited
+// `Packer.pack_rows` of the same file, which does not take it: no test is
+// named to extend, and the gap asks for a new one.
+TEST_F(ExistingTests, AGapNamesNoTestOfAnotherFunctionThanItsBranchs) {
+  const Facts f = facts(11);
+  EXPECT_EQ(tests_of(f.context, "Packer.pack_rows"), 1u);
+  ASSERT_EQ(f.gaps.size(), 1u);
+  EXPECT_EQ(f.gaps[0].symbol, "clip");
+  const std::string text = all_text(11);
+  EXPECT_EQ(text.find("existing test"), std::string::npos) << text;
+  EXPECT_EQ(text.find("已有的测试"), std::string::npos) << text;
+  EXPECT_NE(text.find("add a test that takes it"), std::string::npos) << text;
 }
 
 TEST(Context, ATestOfARemovedDefinitionIsNotShown) {

@@ -17,7 +17,7 @@ namespace mergelens {
 // Bump when detectors change what they produce; stored facts of an older
 // version are recomputed.
 inline constexpr int kAnalyzerVersion =
-    30;  // 2: review facts, open PRs; 3: tests cover
+    31;  // 2: review facts, open PRs; 3: tests cover
          // what they import or call; 4: rationale,
          // replacements; 5: reach; 6: importance by
          // reach, insight by density, ranked tags;
@@ -83,6 +83,7 @@ inline constexpr int kAnalyzerVersion =
          //     name a class defining it, not a word of its header line;
          //     context "test" items; a removed decorator in a run that
          //     removes a definition edits no kept one
+         // 31: a test gap names the definition holding its first branch
 
 enum class Language {
   kUnknown,
@@ -227,6 +228,9 @@ struct Gap {
   std::string kind;     // "test", "benchmark"
   std::string subject;  // path or symbol lacking the test/benchmark
   std::string detail;
+  // "test": the definition enclosing the first new branch the detail quotes
+  // (qualified, at the merge), empty at file level or when unknown.
+  std::string symbol = {};
 };
 
 struct Tag {

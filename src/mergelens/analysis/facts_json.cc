@@ -178,8 +178,11 @@ json facts_to_json(const Facts& f) {
   for (const auto& t : f.tests) tests.push_back({{"path", t.path}, {"covers", t.covers}});
   json test_gaps = json::array(), bench_gaps = json::array();
   for (const auto& g : f.gaps)
-    (g.kind == "benchmark" ? bench_gaps : test_gaps)
-        .push_back({{"kind", g.kind}, {"subject", g.subject}, {"detail", g.detail}});
+  {
+    json gap = {{"kind", g.kind}, {"subject", g.subject}, {"detail", g.detail}};
+    if (!g.symbol.empty()) gap["symbol"] = g.symbol;
+    (g.kind == "benchmark" ? bench_gaps : test_gaps).push_back(std::move(gap));
+  }
   json focus = json::array();
   for (const auto& r : f.focus)
     focus.push_back({{"path", r.path},
@@ -342,7 +345,8 @@ Result<Facts> facts_from_json(const json& j) {
       f.tests.push_back({t.value("path", ""), t.value("covers", "")});
     for (const char* key : {"test_gaps", "benchmark_gaps"})
       for (const auto& g : j.value(key, json::array()))
-        f.gaps.push_back({g.value("kind", ""), g.value("subject", ""), g.value("detail", "")});
+        f.gaps.push_back({g.value("kind", ""), g.value("subject", ""), g.value("detail", ""),
+                          g.value("symbol", "")});
     for (const auto& r : j.value("focus", json::array())) {
       FocusRegion fr;
       fr.path = r.value("path", "");

@@ -154,14 +154,22 @@ std::string path_label(const Facts& f, const std::string& path) {
   return same ? code(path, 120) : file(path);
 }
 
-// An existing test, outside the diff, that calls a definition the change
-// edits in `path` (the context's "test" items); nullptr when none.
-const ContextItem* existing_test(const Ctx& c, const std::string& path) {
+// An existing test, outside the diff, that calls the definition of `path`
+// holding the gap's first new branch (`symbol`, or a definition nested in it)
+// among those the change edits (the context's "test" items); nullptr when
+// none, or when the branch's definition is unknown: a test of another
+// function of the file does not take the branch the gap quotes.
+const ContextItem* existing_test(const Ctx& c, const std::string& path,
+                                 const std::string& symbol) {
+  if (symbol.empty()) return nullptr;
   std::string old = path;  // the context's edited definitions carry the old path
   for (const auto& f : c.change.files)
     if (f.path == path && !f.old_path.empty()) old = f.old_path;
+  auto holds = [&](const std::string& target) {
+    return symbol == target || symbol.starts_with(target + ".");
+  };
   for (const auto& t : c.facts.context) {
-    if (t.why != "test") continue;
+    if (t.why != "test" || !holds(t.target)) continue;
     for (const auto& d : c.facts.context)
       if (d.why == "changed" && d.name == t.target && d.path == old) return &t;
   }
@@ -184,7 +192,7 @@ std::vector<std::string> gaps(const Ctx& c) {
       if (!RE2::FullMatch(g.detail, kBranches, &lines, &branches, &first)) continue;
       const std::string file = path_label(c.facts, g.subject);
       std::string s;
-      if (const ContextItem* t = existing_test(c, g.subject))
+      if (const ContextItem* t = existing_test(c, g.subject, g.symbol))
         s = branches == "1" ? fmt_rt(c.p.gap_test_one_existing, file, code(first, 70),
                                      code_name(t->name), code(t->path, 120), code_name(t->target))
                             : fmt_rt(c.p.gap_test_existing, file, branches, code(first, 70),

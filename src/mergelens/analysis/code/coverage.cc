@@ -261,6 +261,7 @@ void find_coverage(const Change& change, Facts& facts) {
     const FileChange* f;
     int weight;
     std::string why;
+    std::string symbol;  // the definition holding the first branch
   };
   // An `if` whose removed twin was an `if` (a condition narrowed or widened)
   // was a branch before the change: a test of it is no new gap.
@@ -293,14 +294,15 @@ void find_coverage(const Change& change, Facts& facts) {
     std::string why =
         fmt::format("{} changed lines with {} new branch{} or guard{}; first: {}", lines, guards,
                     guards == 1 ? "" : "es", guards == 1 ? "" : "s", what);
-    uncovered.push_back({c, guards * 50 + lines, std::move(why)});
+    uncovered.push_back({c, guards * 50 + lines, std::move(why), first->at.symbol});
   }
   std::sort(uncovered.begin(), uncovered.end(),
             [](const Candidate& a, const Candidate& b) { return a.weight > b.weight; });
   for (size_t i = 0; i < uncovered.size() && i < 3; ++i)
     facts.gaps.push_back({"test", uncovered[i].f->path,
                           tests.empty() ? uncovered[i].why + "; the change adds or edits no test"
-                                        : uncovered[i].why + "; no changed test covers it"});
+                                        : uncovered[i].why + "; no changed test covers it",
+                          uncovered[i].symbol});
 
   // A benchmark gap needs a claim: the figure that sums the change up
   // (key_figure: a speed-up, a before/after pair, or a figure whose sentence
