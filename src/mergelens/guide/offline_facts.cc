@@ -133,6 +133,31 @@ bool shipped_code(const Facts& f, const std::string& path) {
   return !tooling_path(path);
 }
 
+namespace {
+std::string squeezed(std::string_view line) {
+  std::string out;
+  for (char ch : line)
+    if (ch != ' ' && ch != '\t') out += ch;
+  return out;
+}
+}  // namespace
+
+bool moved_line(const Ctx& c, const Signal& s) {
+  if (!s.added) return false;
+  std::string line;
+  for (const auto& fc : c.change.files)
+    if (fc.path == s.at.path)
+      for (const auto& h : fc.hunks)
+        for (const auto& l : h.lines)
+          if (l.origin == '+' && l.new_no == s.at.line) line = squeezed(l.text);
+  if (line.size() < 10) return false;
+  for (const auto& fc : c.change.files)
+    for (const auto& h : fc.hunks)
+      for (const auto& l : h.lines)
+        if (l.origin == '-' && squeezed(l.text) == line) return true;
+  return false;
+}
+
 bool example_path(std::string_view path) {
   const std::string p = "/" + std::string(path);
   if (p.find("/examples/") != std::string::npos || p.find("/example/") != std::string::npos)

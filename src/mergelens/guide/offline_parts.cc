@@ -396,7 +396,11 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       "dead_code_removed", "early_return"};
   // A switch a removed line already names existed before: asking whether
   // leaving it unset keeps the old behaviour presumes it is new.
+  // A check of a benchmark, example or script, or one the change only moved
+  // (its line also removed elsewhere), is no place for a reviewer's doubt.
   auto askable = [&](const Signal& s) {
+    if (s.kind == "dead_code_removed") return true;
+    if (!shipped_code(f, s.at.path) || moved_line(c, s)) return false;
     if (s.kind != "env_var" && s.kind != "cli_flag") return true;
     if (const SwitchFact* sf = switch_fact(c, s.detail); sf && sf->unread) return false;
     return shipped_code(f, s.at.path) && switch_age(c, s.detail) != SwitchAge::kExisting;
@@ -456,9 +460,10 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     if (rep) quoted_edits.insert(edit_keys[static_cast<size_t>(rep - f.replacements.data())]);
     const RationaleNote* note = note_in_focus(c, static_cast<int>(ri));
 
-    // The question: what the region's own facts say changed there. A test is
-    // asked about the contract its name states; a region whose facts name
-    // nothing specific gets no question rather than a generic one.
+    // The question: what the region's own facts say changed there. A test
+    // gets none (whether its assertions pin its name down fits any test); a
+    // region whose facts name nothing specific gets no question rather than a
+    // generic one.
     const Signal* key = nullptr;
     if (!test)
       for (auto kind : kPriority) {
@@ -482,11 +487,6 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
                                   ? replacement_question(c, *rep)
                                   : std::string();
     if (test) {
-      // The test the item is named for, when it states a contract.
-      if (const Definition* t = contract_test(c, r.path, r.start_line, r.end_line, r.symbol))
-        g.question =
-            fmt_rt(c.p.q_test_contract, code_name(t->name.substr(t->name.rfind('.') + 1), 80),
-                   quote(c, test_contract(t->name), 120));
     } else if (!rep_q.empty()) {
       g.question = rep_q;
     } else if (key && key->kind == "fallback") {

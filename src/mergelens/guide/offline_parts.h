@@ -62,6 +62,11 @@ std::string code_name(std::string_view name, size_t max = 60);
 // tests, benchmarks, examples, scripts and docs folders.
 bool shipped_code(const Facts& f, const std::string& path);
 
+// Whether the added line `s` sits on reads, whitespace aside, like a line the
+// change removes (in any file): a check the change moves, not a new one.
+// Lines of fewer than 10 characters besides spaces (`else:`) never match.
+bool moved_line(const Ctx& c, const Signal& s);
+
 // Whether `path` is an example script: under an examples/ or example/
 // folder, or named *_example.* or example_*.*.
 bool example_path(std::string_view path);

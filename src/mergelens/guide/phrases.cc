@@ -113,7 +113,6 @@ Phrases make_zh() {
   p.q_fallback_to = "{} 时继续执行 {}：这对每个调用方都是正确的结果吗？";
   p.q_renamed = "定义改为 {}：旧名字或旧签名的调用方（包括仓库外的）是否都已更新？";
   p.test_contract = "测试 {} 以名字说明它检查的契约：{}";
-  p.q_test_contract = "测试 {} 按名字检查 {}：它的断言是否正好锁定了这一点？";
   p.summary_contract = "其中 {} 检查 {}";
   p.digest_place = "{1} 的 {0}（{2}）";
   p.digest_places = "先读 {}";
@@ -267,7 +266,6 @@ Phrases make_en() {
       "The definition becomes {}: are the callers of the old name or signature, outside the "
       "repository too, all updated?";
   p.test_contract = "the test {} is named for the contract it checks: {}";
-  p.q_test_contract = "The test {} is named for {}: do its assertions pin exactly that down?";
   p.summary_contract = "{} checks {}";
   p.digest_place = "{0} in {1} ({2})";
   p.digest_places = "Start with {}";

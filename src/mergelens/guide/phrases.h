@@ -90,7 +90,6 @@ struct Phrases {
   std::string_view q_renamed;                // {pair}: the definition line itself
   std::string_view q_fallback_to;            // {except} {action}: a handled exception
   std::string_view test_contract;            // {test} {words}
-  std::string_view q_test_contract;          // {test} {words}
   std::string_view summary_contract;         // {test} {words}
   std::string_view digest_place;             // {symbol} {file} {lines}
   std::string_view digest_places;            // {places}
