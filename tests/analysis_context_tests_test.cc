@@ -118,7 +118,8 @@ class ExistingTests : public testing::OfflineGuideFixture<ExistingTests> {
     // A new branch in a function no test calls, beside an edit of a method a
     // test calls: that test does not take the branch.
     ops.replace(ops.find("sorted(rows)"), 12, "sorted(rows, reverse=True)");
-    ops += "\n\ndef clip(x):\n    if x < 0:\n        raise ValueError(\"negative\")\n    return x\n";
+    ops +=
+        "\n\ndef clip(x):\n    if x < 0:\n        raise ValueError(\"negative\")\n    return x\n";
     repo.write("pkg/ops.py", ops);
     repo.commit("Sort rows downwards, clip (#11)", "2026-09-02T10:00:00Z");
   }

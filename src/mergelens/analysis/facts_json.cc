@@ -177,8 +177,7 @@ json facts_to_json(const Facts& f) {
   json tests = json::array();
   for (const auto& t : f.tests) tests.push_back({{"path", t.path}, {"covers", t.covers}});
   json test_gaps = json::array(), bench_gaps = json::array();
-  for (const auto& g : f.gaps)
-  {
+  for (const auto& g : f.gaps) {
     json gap = {{"kind", g.kind}, {"subject", g.subject}, {"detail", g.detail}};
     if (!g.symbol.empty()) gap["symbol"] = g.symbol;
     (g.kind == "benchmark" ? bench_gaps : test_gaps).push_back(std::move(gap));

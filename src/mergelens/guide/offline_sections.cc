@@ -159,8 +159,7 @@ std::string path_label(const Facts& f, const std::string& path) {
 // among those the change edits (the context's "test" items); nullptr when
 // none, or when the branch's definition is unknown: a test of another
 // function of the file does not take the branch the gap quotes.
-const ContextItem* existing_test(const Ctx& c, const std::string& path,
-                                 const std::string& symbol) {
+const ContextItem* existing_test(const Ctx& c, const std::string& path, const std::string& symbol) {
   if (symbol.empty()) return nullptr;
   std::string old = path;  // the context's edited definitions carry the old path
   for (const auto& f : c.change.files)
@@ -195,11 +194,11 @@ std::vector<std::string> gaps(const Ctx& c) {
       if (const ContextItem* t = existing_test(c, g.subject, g.symbol))
         s = branches == "1" ? fmt_rt(c.p.gap_test_one_existing, file, code(first, 70),
                                      code_name(t->name), code(t->path, 120), code_name(t->target))
-                            : fmt_rt(c.p.gap_test_existing, file, branches, code(first, 70),
+                            : fmt_rt(c.p.gap_test_existing, file, code(first, 70),
                                      code_name(t->name), code(t->path, 120), code_name(t->target));
       if (s.empty())
         s = branches == "1" ? fmt_rt(c.p.gap_test_one, file, code(first, 70))
-                            : fmt_rt(c.p.gap_test, file, branches, code(first, 70));
+                            : fmt_rt(c.p.gap_test, file, code(first, 70));
       if (!s.empty()) out.push_back(s);
     } else if (g.kind == "benchmark") {
       if (std::string s = fmt_rt(c.p.gap_benchmark, g.subject); !s.empty()) out.push_back(s);

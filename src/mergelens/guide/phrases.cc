@@ -86,13 +86,13 @@ Phrases make_zh() {
   p.body_named_not_touched = "PR 描述提到 {}，但最终 diff 中没有它：以代码为准";
   p.body_touched_not_mentioned = "{} 行改动（{}%）在 {} 下，标题和描述都没有提到：描述可能已过时";
   p.gap_test =
-      "{} 新增了 {} 个分支或守卫（第一个是 {}），本 PR "
+      "{} 新增了多个分支或守卫（第一个是 {}），本 PR "
       "中没有测试提到这个文件或它定义的名字：补一个走这些分支的测试";
   p.gap_test_one =
       "{} 新增了一个分支或守卫（{}），本 PR "
       "中没有测试提到这个文件或它定义的名字：补一个走这条分支的测试";
   p.gap_test_existing =
-      "{} 新增了 {} 个分支或守卫（第一个是 {}），本 PR 中没有测试提到这个文件或它定义的名字；"
+      "{} 新增了多个分支或守卫（第一个是 {}），本 PR 中没有测试提到这个文件或它定义的名字；"
       "已有的测试 {}（{}）调用了 {}：可以在其中补上走这些分支的用例";
   p.gap_test_one_existing =
       "{} 新增了一个分支或守卫（{}），本 PR 中没有测试提到这个文件或它定义的名字；"
@@ -231,13 +231,13 @@ Phrases make_en() {
       "{} changed lines ({}%) are under {}, which neither title nor description mentions: the "
       "description may be stale";
   p.gap_test =
-      "{} adds {} new branches or guards (the first: {}), and no test in this PR names the file or "
+      "{} adds new branches or guards (the first: {}), and no test in this PR names the file or "
       "what it defines: add a test that takes them";
   p.gap_test_one =
       "{} adds a new branch or guard ({}), and no test in this PR names the file or what it "
       "defines: add a test that takes it";
   p.gap_test_existing =
-      "{} adds {} new branches or guards (the first: {}), and no test in this PR names the file or "
+      "{} adds new branches or guards (the first: {}), and no test in this PR names the file or "
       "what it defines; the existing test {} ({}) calls {}: extend it to take them";
   p.gap_test_one_existing =
       "{} adds a new branch or guard ({}), and no test in this PR names the file or what it "

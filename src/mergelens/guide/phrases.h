@@ -68,11 +68,12 @@ struct Phrases {
   // numbers, body vs code, gaps
   std::string_view num_spread, num_no_benchmark, num_single;
   std::string_view body_named_not_touched, body_touched_not_mentioned;
-  std::string_view gap_test;      // {file} {k} {first}: k new branches or guards
+  std::string_view gap_test;      // {file} {first}: several new branches or guards (no count:
+                                  // the detectors see guards, not every `if`)
   std::string_view gap_test_one;  // {file} {first}
   // The same, when an existing test outside the diff calls a definition the
   // file's changed code is in: ... {test} {test file} {definition}.
-  std::string_view gap_test_existing;      // {file} {k} {first} {test} {test file} {definition}
+  std::string_view gap_test_existing;      // {file} {first} {test} {test file} {definition}
   std::string_view gap_test_one_existing;  // {file} {first} {test} {test file} {definition}
   std::string_view gap_benchmark;
 
