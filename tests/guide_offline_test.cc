@@ -193,9 +193,10 @@ TEST_F(OfflineRationale, ATestNamesItsContractAndIsNoDesignLesson) {
 }
 
 // A check the change moves (its line is also removed, here from another
-// file) is not new, and a check in a benchmark script is not the product's:
-// neither item asks when the check fires.
-TEST(OfflineQuestions, NoQuestionOnAMovedCheckOrABenchmarksCheck) {
+// file) is not new: the item asks nothing about when it fires. (A check of a
+// script, the other rule, is pinned by the golden guide of the sample's
+// `scripts/gen_fp8_lut.py`.)
+TEST(OfflineQuestions, NoQuestionOnAMovedCheck) {
   Change c = slot_change();
   c.files.clear();
   c.files.push_back(file_from_patch("python/pkg/cache/pool.py",
@@ -216,20 +217,11 @@ TEST(OfflineQuestions, NoQuestionOnAMovedCheckOrABenchmarksCheck) {
                                     "-        return out\n"
                                     "+        return take_slots(self.slots, n)\n"
                                     "     def put(self, x):\n"));
-  c.files.push_back(file_from_patch("benchmarks/bench_slots.py",
-                                    "@@ -1,0 +1,6 @@\n"
-                                    "+def run(pool, rounds):\n"
-                                    "+    taken = [pool.take(4) for _ in range(rounds)]\n"
-                                    "+    if len(taken) != rounds:\n"
-                                    "+        raise RuntimeError(\"lost a round\")\n"
-                                    "+    print(len(taken))\n"
-                                    "+    return taken\n"));
   const Facts f = facts_of(c);
   for (const char* lang : {"en", "zh"}) {
     const Guide g = write_offline_guide(c, f, lang);
     for (const auto& p : g.focus) {
       EXPECT_EQ(p.question.find("not enough slots"), std::string::npos) << guide_to_markdown(g);
-      EXPECT_EQ(p.question.find("len(taken)"), std::string::npos) << guide_to_markdown(g);
       EXPECT_EQ(p.question.find("n > len(slots)"), std::string::npos) << guide_to_markdown(g);
     }
   }

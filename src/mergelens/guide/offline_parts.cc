@@ -170,7 +170,7 @@ std::string summary(const Ctx& c) {
     });
     const Definition* contract = nullptr;
     for (size_t i = 0; i < by_size.size() && !contract; ++i)
-      if ((contract = contract_test(c, by_size[i]->path, 0, INT32_MAX)))
+      if ((contract = contract_test(c, by_size[i]->path)))
         std::rotate(by_size.begin(), by_size.begin() + static_cast<std::ptrdiff_t>(i),
                     by_size.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     std::vector<std::string> tests;
@@ -394,16 +394,16 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       "device_branch",     "platform_branch", "concurrency", "env_var",
       "cli_flag",          "raise",           "assert",      "numeric_constant",
       "dead_code_removed", "early_return"};
-  // A switch a removed line already names existed before: asking whether
-  // leaving it unset keeps the old behaviour presumes it is new.
   // A check of a benchmark, example or script, or one the change only moved
-  // (its line also removed elsewhere), is no place for a reviewer's doubt.
+  // (its line also removed elsewhere), is no place for a reviewer's doubt. A
+  // switch a removed line already names existed before: asking whether
+  // leaving it unset keeps the old behaviour presumes it is new.
   auto askable = [&](const Signal& s) {
     if (s.kind == "dead_code_removed") return true;
     if (!shipped_code(f, s.at.path) || moved_line(c, s)) return false;
     if (s.kind != "env_var" && s.kind != "cli_flag") return true;
     if (const SwitchFact* sf = switch_fact(c, s.detail); sf && sf->unread) return false;
-    return shipped_code(f, s.at.path) && switch_age(c, s.detail) != SwitchAge::kExisting;
+    return switch_age(c, s.detail) != SwitchAge::kExisting;
   };
   const auto groups = replacement_groups(c);
   auto group_of = [&](const Replacement* r) -> size_t {
@@ -476,8 +476,9 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
         if (key) break;
       }
     const Definition* sig = nullptr;
-    for (const auto* d : defs)
-      if (d->change == "signature_changed" && !d->compatible) sig = d;
+    if (!test)
+      for (const auto* d : defs)
+        if (d->change == "signature_changed" && !d->compatible) sig = d;
     // A comment says less than the place it guards.
     const bool comment = key && (key->detail.starts_with("#") || key->detail.starts_with("//") ||
                                  key->detail.starts_with("/*"));
@@ -486,8 +487,7 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     const std::string rep_q = rep && !test && !extracted_variable(c, *rep)
                                   ? replacement_question(c, *rep)
                                   : std::string();
-    if (test) {
-    } else if (!rep_q.empty()) {
+    if (!rep_q.empty()) {
       g.question = rep_q;
     } else if (key && key->kind == "fallback") {
       g.question = fmt_rt(c.p.q_fallback, code(key->detail, 70));

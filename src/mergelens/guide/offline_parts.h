@@ -208,10 +208,9 @@ std::string fallback_question(const Ctx& c, const Signal& s);
 // → "clearing the mapping does not synchronize"); empty when the name is not a
 // test's or says fewer than two words.
 std::string test_contract(std::string_view name);
-// The first test the change adds in `path` between the lines whose name
-// states a contract (the one named `prefer` when it is such a test), or nullptr.
-const Definition* contract_test(const Ctx& c, const std::string& path, std::int32_t from,
-                                std::int32_t to, std::string_view prefer = {});
+// The first test the change adds in `path` whose name states a contract, or
+// nullptr.
+const Definition* contract_test(const Ctx& c, const std::string& path);
 // "the test `x` is named for the contract it checks: "…"".
 std::string contract_sentence(const Ctx& c, const Definition& test);
 // --- what a summary names (offline_facts.cc) ---

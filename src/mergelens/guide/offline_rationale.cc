@@ -310,16 +310,12 @@ std::string test_contract(std::string_view name) {
   return std::count(words.begin(), words.end(), ' ') >= 1 ? words : std::string();
 }
 
-const Definition* contract_test(const Ctx& c, const std::string& path, std::int32_t from,
-                                std::int32_t to, std::string_view prefer) {
-  const Definition* first = nullptr;
+const Definition* contract_test(const Ctx& c, const std::string& path) {
   for (const auto& d : c.facts.definitions)
-    if (d.change == "added" && d.at.path == path && d.at.line >= from && d.at.line <= to &&
-        (d.kind == "function" || d.kind == "method") && !test_contract(d.name).empty()) {
-      if (prefer.empty() || d.name == prefer) return &d;
-      if (!first) first = &d;
-    }
-  return first;
+    if (d.change == "added" && d.at.path == path && (d.kind == "function" || d.kind == "method") &&
+        !test_contract(d.name).empty())
+      return &d;
+  return nullptr;
 }
 
 std::string contract_sentence(const Ctx& c, const Definition& test) {
