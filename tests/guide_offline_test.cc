@@ -199,14 +199,16 @@ TEST_F(OfflineRationale, ATestNamesItsContractAndIsNoDesignLesson) {
 TEST(OfflineQuestions, NoQuestionOnAMovedCheck) {
   Change c = slot_change();
   c.files.clear();
+  // The check moves into a function that existed before (a check in a
+  // function the change adds asks nothing for another reason: see below).
   c.files.push_back(file_from_patch("python/pkg/cache/pool.py",
-                                    "@@ -1,0 +1,6 @@\n"
-                                    "+def take_slots(slots, n):\n"
+                                    "@@ -1,4 +1,6 @@\n"
+                                    " def take_slots(slots, n):\n"
                                     "+    if n > len(slots):\n"
                                     "+        raise ValueError(\"not enough slots\")\n"
-                                    "+    out = slots[:n]\n"
-                                    "+    del slots[:n]\n"
-                                    "+    return out\n"));
+                                    "     out = slots[:n]\n"
+                                    "     del slots[:n]\n"
+                                    "     return out\n"));
   c.files.push_back(file_from_patch("python/pkg/cache/slots.py",
                                     "@@ -10,7 +10,3 @@ class SlotPool:\n"
                                     "     def take(self, n):\n"
@@ -225,6 +227,98 @@ TEST(OfflineQuestions, NoQuestionOnAMovedCheck) {
       EXPECT_EQ(p.question.find("n > len(slots)"), std::string::npos) << guide_to_markdown(g);
     }
   }
+}
+
+// A check in a function the change adds has no caller from before the
+// change: its condition says when it fires, and asking which inputs it now
+// stops presumes there were some (issue 31's audit: "when does the new check
+// fire" on a new class's validation was read as misleading). The same check
+// added to a function that existed before is asked about.
+TEST(OfflineQuestions, NoQuestionOnACheckInAFunctionTheChangeAdds) {
+  auto guide_of = [](const char* patch, const char* lang) {
+    Change c = slot_change();
+    c.files.clear();
+    c.files.push_back(file_from_patch("python/pkg/cache/pool.py", patch));
+    return write_offline_guide(c, facts_of(c), lang);
+  };
+  const char* added =
+      "@@ -1,3 +1,9 @@\n"
+      " def size(slots):\n"
+      "     return len(slots)\n"
+      " \n"
+      "+def take_slots(slots, n):\n"
+      "+    if n > len(slots):\n"
+      "+        raise ValueError(\"not enough slots\")\n"
+      "+    out = slots[:n]\n"
+      "+    del slots[:n]\n"
+      "+    return out\n";
+  const char* existing =
+      "@@ -1,4 +1,6 @@\n"
+      " def take_slots(slots, n):\n"
+      "+    if n > len(slots):\n"
+      "+        raise ValueError(\"not enough slots\")\n"
+      "     out = slots[:n]\n"
+      "     del slots[:n]\n"
+      "     return out\n";
+  for (const char* lang : {"en", "zh"}) {
+    const Guide fresh = guide_of(added, lang);
+    for (const auto& p : fresh.focus)
+      EXPECT_EQ(p.question.find("n > len(slots)"), std::string::npos) << guide_to_markdown(fresh);
+    const Guide old = guide_of(existing, lang);
+    bool asked = false;
+    for (const auto& p : old.focus) asked |= p.question.find("n > len(slots)") != std::string::npos;
+    EXPECT_TRUE(asked) << guide_to_markdown(old);
+  }
+}
+
+// An early return whose line only edits one that already left the loop
+// (a renamed variable) is not new: the item does not ask what it skips. The
+// one-line form pairs the two lines; in the two-line form the `if` lines pair
+// and the removed `continue` is found by its shape.
+TEST(OfflineQuestions, NoQuestionOnAnEditedEarlyReturn) {
+  const char* one_line =
+      "@@ -1,5 +1,5 @@\n"
+      " def chunks(tokens, mask_num, block):\n"
+      "-    for start in range(0, len(tokens), block):\n"
+      "-        if start < mask_num: continue\n"
+      "-        yield tokens[start:start + block]\n"
+      "+    for start_idx in range(0, len(tokens), block):\n"
+      "+        if start_idx < mask_num: continue\n"
+      "+        yield tokens[start_idx:start_idx + block]\n"
+      "     return\n";
+  const char* two_lines =
+      "@@ -1,6 +1,6 @@\n"
+      " def chunks(tokens, mask_num, block):\n"
+      "-    for start in range(0, len(tokens), block):\n"
+      "-        if start < mask_num:\n"
+      "+    for start_idx in range(0, len(tokens), block):\n"
+      "+        if start_idx < mask_num:\n"
+      "             continue\n"
+      "-        yield tokens[start:start + block]\n"
+      "+        yield tokens[start_idx:start_idx + block]\n"
+      "     return\n";
+  for (const char* patch : {one_line, two_lines}) {
+    Change c = slot_change();
+    c.files.clear();
+    c.files.push_back(file_from_patch("python/pkg/cache/chunks.py", patch));
+    const Facts f = facts_of(c);
+    for (const char* lang : {"en", "zh"}) {
+      const Guide g = write_offline_guide(c, f, lang);
+      const auto& p = phrases::get(lang);
+      const std::string early = std::string(p.q_early).substr(0, 12);
+      for (const auto& fp : g.focus)
+        EXPECT_EQ(fp.question.find(early), std::string::npos) << guide_to_markdown(g);
+    }
+  }
+}
+
+TEST(OfflineQuestions, SameShapeIsOneLineWithSomeNamesChanged) {
+  using guide_detail::same_shape;
+  EXPECT_TRUE(same_shape("if start_token < mask_num: continue", "if start_idx < mask_num: continue"));
+  EXPECT_TRUE(same_shape("if  x is None: return", "if x is None:return"));
+  EXPECT_FALSE(same_shape("if a is None: return", "if b is None: return"));  // no name in common
+  EXPECT_FALSE(same_shape("if n < limit: continue", "if n <= limit: continue"));
+  EXPECT_FALSE(same_shape("if n < limit: continue", "if not n: continue"));
 }
 
 TEST_F(OfflineRationale, NoGenericQuestionWhereNothingSpecificIsKnown) {

@@ -95,6 +95,57 @@ std::string edit_key(const Replacement& r) {
          std::string(b.substr(pre, b.size() - pre - suf));
 }
 
+std::string_view exits(std::string_view line) {
+  static constexpr std::string_view kWords[] = {"return", "continue", "break",
+                                                "raise",  "assert",   "throw"};
+  auto word_ends = [&](size_t end) {
+    return end == line.size() ||
+           !(std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_');
+  };
+  for (size_t at = 0; at <= line.size();) {
+    for (auto w : kWords)
+      if (line.substr(at).starts_with(w) && word_ends(at + w.size())) return w;
+    const size_t colon = line.find(':', at);
+    if (colon == std::string_view::npos) break;
+    at = colon + 1;
+    while (at < line.size() && line[at] == ' ') ++at;
+  }
+  return {};
+}
+
+bool same_shape(std::string_view a, std::string_view b) {
+  static const std::set<std::string_view> kKeep = {
+      "if",     "elif",  "else",  "not",    "and",   "or",   "is",    "in",      "None",
+      "return", "break", "raise", "assert", "throw", "True", "False", "continue"};
+  // The line with each name as "_", spaces dropped; its names in `names`.
+  auto shape = [&](std::string_view t, std::set<std::string_view>& names) {
+    std::string out;
+    for (size_t i = 0; i < t.size();) {
+      if (std::isalpha(static_cast<unsigned char>(t[i])) || t[i] == '_') {
+        size_t j = i;
+        while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_')) ++j;
+        const std::string_view word = t.substr(i, j - i);
+        if (kKeep.count(word)) {
+          out += word;
+        } else {
+          out += '_';
+          names.insert(word);
+        }
+        i = j;
+      } else {
+        if (t[i] != ' ') out += t[i];
+        ++i;
+      }
+    }
+    return out;
+  };
+  std::set<std::string_view> in_a, in_b;
+  if (shape(a, in_a) != shape(b, in_b)) return false;
+  for (auto n : in_a)
+    if (in_b.count(n)) return true;
+  return in_a.empty();
+}
+
 std::set<std::string> rename_keys(const Facts& f) {
   std::set<std::string> out;
   for (const Replacement& r : f.replacements) {

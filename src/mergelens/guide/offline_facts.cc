@@ -158,6 +158,17 @@ bool moved_line(const Ctx& c, const Signal& s) {
   return false;
 }
 
+bool in_added_code(const Ctx& c, const Signal& s) {
+  for (const auto& fc : c.change.files)
+    if (fc.path == s.at.path && fc.status == FileStatus::kAdded) return true;
+  if (s.at.symbol.empty()) return false;
+  for (const auto& d : c.facts.definitions)
+    if (d.change == "added" && d.at.path == s.at.path &&
+        (s.at.symbol == d.name || s.at.symbol.starts_with(d.name + ".")))
+      return true;
+  return false;
+}
+
 bool example_path(std::string_view path) {
   const std::string p = "/" + std::string(path);
   if (p.find("/examples/") != std::string::npos || p.find("/example/") != std::string::npos)

@@ -67,6 +67,13 @@ bool shipped_code(const Facts& f, const std::string& path);
 // Lines of fewer than 10 characters besides spaces (`else:`) never match.
 bool moved_line(const Ctx& c, const Signal& s);
 
+// Whether `s` sits in code the change adds: a file it adds, or a definition
+// the analysis lists as added (the signal's enclosing symbol or one it nests
+// in). A check or an early return there has no callers from before the
+// change: the condition beside it says when it fires, and nothing that ran
+// before now stops at it.
+bool in_added_code(const Ctx& c, const Signal& s);
+
 // Whether `path` is an example script: under an examples/ or example/
 // folder, or named *_example.* or example_*.*.
 bool example_path(std::string_view path);
@@ -237,6 +244,16 @@ std::vector<const FileChange*> whole_code_files(const Ctx& c, FileStatus status,
 // prefix and suffix ("_gemma_mappings" → "_gemma2_mappings": "" → "2"), as
 // one key; two replacements with one key are the same edit.
 std::string edit_key(const Replacement& r);
+// The statement by which `line` leaves its block ("return", "continue",
+// "break", "raise", "assert", "throw"), as its first word or after an `if`'s
+// colon; empty when it has none.
+std::string_view exits(std::string_view line);
+// Whether two lines of code are one line with some names changed: the same
+// text when each identifier other than a keyword ("if", "not", "return", ...)
+// reads as one placeholder and spaces are ignored, and at least one name in
+// common ("if a < n: continue" and "if b < n: continue"; not "if a is None:
+// return" and "if b is None: return").
+bool same_shape(std::string_view a, std::string_view b);
 // The edit keys of the change's renames: a definition or an assignment whose
 // name alone changed ("_a = [" → "_b = ["). A line that only follows such a
 // rename ("X": _a → "X": _b) changes nothing by itself.

@@ -53,7 +53,7 @@ Phrases make_zh() {
       "{}：新路径放在 {} 之后，旧代码原样保留为另一分支——条件不满足的输入仍走改动前的代码";
   p.pattern_switch = "{}：新行为由新增开关 {} 控制（父提交中没有这个开关）";
   p.q_fallback = "条件 {} 是否恰好在新路径安全的情况下成立、其余情况都不成立？";
-  p.q_guard = "新检查（{}）在什么输入下触发？触发后调用方看到的是什么？";
+  p.q_guard = "新检查（{}）会拦下哪些改动前能走过这里的输入？每个调用方都预期到了吗？";
   p.q_dtype = "dtype 分支（{}）之外的类型走哪条路径？是否有测试覆盖？";
   p.q_device = "设备/平台分支（{}）：其它设备上是否仍走原路径？";
   p.q_concurrency = "{} 保护的状态是否在所有读写路径上都被正确同步？";
@@ -62,7 +62,7 @@ Phrases make_zh() {
   p.q_signature = "{} 的签名变了：所有调用点是否都已同步更新？";
   p.q_raise = "新的错误/断言（{}）会不会在合法输入下误触发？";
   p.q_constant = "常量 {} 的取值依据是什么？是否应当可配置？";
-  p.q_early = "提前返回（{}）跳过了后面的哪些步骤？这对所有调用方都成立吗？";
+  p.q_early = "走到新提前返回（{}）的调用不再执行其后的步骤：这对每个调用方都对吗？";
   p.q_removed = "删除的代码（{}）是否真的没有其它调用者？";
   p.q_generic = "这里的改动与 PR 描述的意图是否一致？";
   p.why_new = "新增 {}";
@@ -190,7 +190,9 @@ Phrases make_en() {
   p.pattern_switch =
       "{}: the new behaviour sits behind {}, a switch the parent revision did not have";
   p.q_fallback = "Does {} hold exactly where the new path is safe, and nowhere else?";
-  p.q_guard = "When does the new check ({}) fire, and what does the caller see then?";
+  p.q_guard =
+      "Which inputs that got past this point before does the new check ({}) now stop, and does "
+      "every caller expect that?";
   p.q_dtype = "Which path do dtypes other than the branch ({}) take, and are they tested?";
   p.q_device = "Device/platform branch ({}): do other devices still take the old path?";
   p.q_concurrency = "Is the state guarded by {} synchronised on every read and write path?";
@@ -199,7 +201,9 @@ Phrases make_en() {
   p.q_signature = "The signature of {} changed: are all call sites updated?";
   p.q_raise = "Can the new error/assertion ({}) fire on valid input?";
   p.q_constant = "Where does the value {} come from, and should it be configurable?";
-  p.q_early = "What does the early return ({}) skip, and does that hold for every caller?";
+  p.q_early =
+      "Calls that reach the new early return ({}) no longer run what follows it: is that right "
+      "for every caller?";
   p.q_removed = "Does the removed code ({}) really have no other callers?";
   p.q_generic = "Does this change do what the PR description says?";
   p.why_new = "new {}";
