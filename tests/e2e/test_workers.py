@@ -19,6 +19,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import common
@@ -31,7 +32,11 @@ binary = args.binary
 SCALE = 0.02  # p50 160 ms, p99 0.8 s
 WORKERS = 4
 PG = common.backend() == "pg"
-cluster = os.path.join(args.work_dir, "cluster")
+# The cluster lives under the temporary folder, not the work folder: as root its server runs
+# as `nobody`, who may not be allowed into a checkout's folders (a CI clone made by
+# `mktemp -d` is 0700; the test that opened them, e2e_bad_input, may not have run yet).
+# pg-test-cluster.sh gives the folder to that user and deletes it when it stops the cluster.
+cluster = tempfile.mkdtemp(prefix="mergelens-e2e-pg-") if PG else None
 cluster_script = os.path.join(args.source_dir, "scripts", "pg-test-cluster.sh")
 
 
