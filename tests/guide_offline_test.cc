@@ -312,9 +312,49 @@ TEST(OfflineQuestions, NoQuestionOnAnEditedEarlyReturn) {
   }
 }
 
+// A docstring that documents parameters describes an interface, not why the
+// change exists: "why read it" does not quote it (issue 31's audit: a new
+// dataset class's ":param dataset_args: ..." read as the PR's reason). The
+// same class with a docstring that argues is quoted.
+TEST(OfflineWhyRead, DoesNotQuoteAParameterDocstring) {
+  auto guide_of = [](const char* doc, const char* lang) {
+    Change c = slot_change();
+    c.files.clear();
+    c.files.push_back(
+        file_from_patch("python/pkg/data/blend.py",
+                        fmt::format("@@ -1,2 +1,9 @@\n"
+                                    " from pkg.data.base import TextDataset\n"
+                                    " \n"
+                                    "+class BlendDataset(TextDataset):\n"
+                                    "+    \"\"\"{}\"\"\"\n"
+                                    "+\n"
+                                    "+    def __init__(self, dataset_args, split, processor):\n"
+                                    "+        dataset_args.name = \"blend\"\n"
+                                    "+        super().__init__(dataset_args, split, processor)\n"
+                                    "+        self.template = \"chat\"\n",
+                                    doc)
+                            .c_str()));
+    return write_offline_guide(c, facts_of(c), lang);
+  };
+  for (const char* lang : {"en", "zh"}) {
+    const Guide params = guide_of(
+        "Child text generation class for the blend dataset :param dataset_args: configuration "
+        "settings for dataset loading :param split: split from dataset to load",
+        lang);
+    EXPECT_EQ(params.why.find("dataset_args"), std::string::npos) << lang << ": " << params.why;
+    const Guide argues = guide_of(
+        "The blend dataset mixes chat and code samples, so calibration sees both kinds of "
+        "activation instead of only chat",
+        lang);
+    EXPECT_NE(argues.why.find("calibration sees both"), std::string::npos)
+        << lang << ": " << argues.why;
+  }
+}
+
 TEST(OfflineQuestions, SameShapeIsOneLineWithSomeNamesChanged) {
   using guide_detail::same_shape;
-  EXPECT_TRUE(same_shape("if start_token < mask_num: continue", "if start_idx < mask_num: continue"));
+  EXPECT_TRUE(
+      same_shape("if start_token < mask_num: continue", "if start_idx < mask_num: continue"));
   EXPECT_TRUE(same_shape("if  x is None: return", "if x is None:return"));
   EXPECT_FALSE(same_shape("if a is None: return", "if b is None: return"));  // no name in common
   EXPECT_FALSE(same_shape("if n < limit: continue", "if n <= limit: continue"));

@@ -189,7 +189,10 @@ const RationaleNote* note_in_focus(const Ctx& c, int focus);
 // The note that best says why the change exists: one in a focus region, of
 // five words or more, that the citation checker passes; a comment (which
 // tends to say why) before a docstring (which says what), then the longest,
-// then the one in the better region. nullptr when none qualifies.
+// then the one in the better region. A docstring that documents parameters
+// or return values (":param", "Args:", "Returns:", numpydoc's "Parameters")
+// describes an interface, not a decision, and is never chosen. nullptr when
+// none qualifies.
 const RationaleNote* lesson_note(const Ctx& c);
 // "注释（第 349–350 行）：“…”" / "comment (lines 349–350): "…"".
 std::string note_clause(const Ctx& c, const RationaleNote& n);

@@ -323,6 +323,22 @@ std::string contract_sentence(const Ctx& c, const Definition& test) {
                 quote(c, test_contract(test.name), 120));
 }
 
+namespace {
+
+// Whether a docstring documents an interface: its parameters, returns or
+// raises, in the reST, Google or numpydoc style (or Javadoc/Doxygen tags).
+bool interface_doc(const RationaleNote& n) {
+  if (n.kind != "docstring") return false;
+  static constexpr std::string_view kMarks[] = {
+      ":param",   ":return", ":raises", ":type ",     ":rtype", "Args:",   "Arguments:",
+      "Returns:", "Raises:", "Yields:", "Parameters", "@param", "@return", "\\param"};
+  for (auto m : kMarks)
+    if (n.text.find(m) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
 const RationaleNote* lesson_note(const Ctx& c) {
   const RationaleNote* best = nullptr;
   auto key = [&](const RationaleNote& n) {
@@ -330,7 +346,7 @@ const RationaleNote* lesson_note(const Ctx& c) {
                            -n.focus);
   };
   for (const auto& n : c.facts.rationale)
-    if (n.focus >= 0 && std::count(n.text.begin(), n.text.end(), ' ') >= 4 &&
+    if (n.focus >= 0 && std::count(n.text.begin(), n.text.end(), ' ') >= 4 && !interface_doc(n) &&
         (!best || key(n) > key(*best)) && citable(c, note_clause(c, n)))
       best = &n;
   return best;

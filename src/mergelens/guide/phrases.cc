@@ -62,7 +62,7 @@ Phrases make_zh() {
   p.q_signature = "{} 的签名变了：所有调用点是否都已同步更新？";
   p.q_raise = "新的错误/断言（{}）会不会在合法输入下误触发？";
   p.q_constant = "常量 {} 的取值依据是什么？是否应当可配置？";
-  p.q_early = "走到新提前返回（{}）的调用不再执行其后的步骤：这对每个调用方都对吗？";
+  p.q_early = "提前返回（{}）跳过了后面的哪些步骤？这对所有调用方都成立吗？";
   p.q_removed = "删除的代码（{}）是否真的没有其它调用者？";
   p.q_generic = "这里的改动与 PR 描述的意图是否一致？";
   p.why_new = "新增 {}";
@@ -201,9 +201,7 @@ Phrases make_en() {
   p.q_signature = "The signature of {} changed: are all call sites updated?";
   p.q_raise = "Can the new error/assertion ({}) fire on valid input?";
   p.q_constant = "Where does the value {} come from, and should it be configurable?";
-  p.q_early =
-      "Calls that reach the new early return ({}) no longer run what follows it: is that right "
-      "for every caller?";
+  p.q_early = "What does the early return ({}) skip, and does that hold for every caller?";
   p.q_removed = "Does the removed code ({}) really have no other callers?";
   p.q_generic = "Does this change do what the PR description says?";
   p.why_new = "new {}";
