@@ -192,6 +192,17 @@ TEST_F(OfflineRationale, ATestNamesItsContractAndIsNoDesignLesson) {
   EXPECT_NE(zh_.summary.find("“resetting slots does not block”"), std::string::npos) << zh_.summary;
 }
 
+// A check added to a function that existed before (the moved-check test's
+// new side, and the control of the added-function test below).
+constexpr const char* kCheckInAnExistingFunction =
+    "@@ -1,4 +1,6 @@\n"
+    " def take_slots(slots, n):\n"
+    "+    if n > len(slots):\n"
+    "+        raise ValueError(\"not enough slots\")\n"
+    "     out = slots[:n]\n"
+    "     del slots[:n]\n"
+    "     return out\n";
+
 // A check the change moves (its line is also removed, here from another
 // file) is not new: the item asks nothing about when it fires. (A check of a
 // script, the other rule, is pinned by the golden guide of the sample's
@@ -201,14 +212,7 @@ TEST(OfflineQuestions, NoQuestionOnAMovedCheck) {
   c.files.clear();
   // The check moves into a function that existed before (a check in a
   // function the change adds asks nothing for another reason: see below).
-  c.files.push_back(file_from_patch("python/pkg/cache/pool.py",
-                                    "@@ -1,4 +1,6 @@\n"
-                                    " def take_slots(slots, n):\n"
-                                    "+    if n > len(slots):\n"
-                                    "+        raise ValueError(\"not enough slots\")\n"
-                                    "     out = slots[:n]\n"
-                                    "     del slots[:n]\n"
-                                    "     return out\n"));
+  c.files.push_back(file_from_patch("python/pkg/cache/pool.py", kCheckInAnExistingFunction));
   c.files.push_back(file_from_patch("python/pkg/cache/slots.py",
                                     "@@ -10,7 +10,3 @@ class SlotPool:\n"
                                     "     def take(self, n):\n"
@@ -252,14 +256,7 @@ TEST(OfflineQuestions, NoQuestionOnACheckInAFunctionTheChangeAdds) {
       "+    out = slots[:n]\n"
       "+    del slots[:n]\n"
       "+    return out\n";
-  const char* existing =
-      "@@ -1,4 +1,6 @@\n"
-      " def take_slots(slots, n):\n"
-      "+    if n > len(slots):\n"
-      "+        raise ValueError(\"not enough slots\")\n"
-      "     out = slots[:n]\n"
-      "     del slots[:n]\n"
-      "     return out\n";
+  const char* existing = kCheckInAnExistingFunction;
   for (const char* lang : {"en", "zh"}) {
     const Guide fresh = guide_of(added, lang);
     for (const auto& p : fresh.focus)

@@ -169,6 +169,28 @@ bool in_added_code(const Ctx& c, const Signal& s) {
   return false;
 }
 
+bool askable(const Ctx& c, const Signal& s) {
+  const Facts& f = c.facts;
+  if (s.kind == "dead_code_removed") return true;
+  if (!shipped_code(f, s.at.path) || moved_line(c, s)) return false;
+  const bool device = s.kind == "device_branch" || s.kind == "platform_branch";
+  if (device && in_added_code(c, s)) return false;  // "the old path" there is none
+  if (s.kind == "guard" || s.kind == "early_return" || s.kind == "raise" || s.kind == "assert") {
+    if (in_added_code(c, s)) return false;
+    for (const Replacement& x : f.replacements)
+      if (x.path == s.at.path && x.new_line == s.at.line && !exits(x.old_text).empty() &&
+          exits(x.new_text) == exits(x.old_text))
+        return false;
+    for (const Signal& old : f.signals)
+      if (!old.added && old.kind == s.kind && old.at.path == s.at.path &&
+          old.at.symbol == s.at.symbol && same_shape(old.detail, s.detail))
+        return false;
+  }
+  if (s.kind != "env_var" && s.kind != "cli_flag") return true;
+  if (const SwitchFact* sf = switch_fact(c, s.detail); sf && sf->unread) return false;
+  return switch_age(c, s.detail) != SwitchAge::kExisting;
+}
+
 bool example_path(std::string_view path) {
   const std::string p = "/" + std::string(path);
   if (p.find("/examples/") != std::string::npos || p.find("/example/") != std::string::npos)

@@ -394,35 +394,6 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       "device_branch",     "platform_branch", "concurrency", "env_var",
       "cli_flag",          "raise",           "assert",      "numeric_constant",
       "dead_code_removed", "early_return"};
-  // A check of a benchmark, example or script, or one the change only moved
-  // (its line also removed elsewhere), is no place for a reviewer's doubt;
-  // nor is a check, an early return or a device branch in code the change
-  // adds (no caller ran past it before, and it has no "old path"; its
-  // condition says when it fires), or a check or early return whose line only
-  // edits a line that already returned or raised, or that stands where the
-  // same function lost one of the same shape (names aside). A switch a removed line
-  // already names existed before: asking whether leaving it unset keeps the
-  // old behaviour presumes it is new.
-  auto askable = [&](const Signal& s) {
-    if (s.kind == "dead_code_removed") return true;
-    if (!shipped_code(f, s.at.path) || moved_line(c, s)) return false;
-    const bool device = s.kind == "device_branch" || s.kind == "platform_branch";
-    if (device && in_added_code(c, s)) return false;  // "the old path" there is none
-    if (s.kind == "guard" || s.kind == "early_return" || s.kind == "raise" || s.kind == "assert") {
-      if (in_added_code(c, s)) return false;
-      for (const Replacement& x : f.replacements)
-        if (x.path == s.at.path && x.new_line == s.at.line && !exits(x.old_text).empty() &&
-            exits(x.new_text) == exits(x.old_text))
-          return false;
-      for (const Signal& old : f.signals)
-        if (!old.added && old.kind == s.kind && old.at.path == s.at.path &&
-            old.at.symbol == s.at.symbol && same_shape(old.detail, s.detail))
-          return false;
-    }
-    if (s.kind != "env_var" && s.kind != "cli_flag") return true;
-    if (const SwitchFact* sf = switch_fact(c, s.detail); sf && sf->unread) return false;
-    return switch_age(c, s.detail) != SwitchAge::kExisting;
-  };
   const auto groups = replacement_groups(c);
   auto group_of = [&](const Replacement* r) -> size_t {
     for (size_t i = 0; i < groups.size(); ++i)
@@ -487,7 +458,7 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
       for (auto kind : kPriority) {
         for (const auto* s : in)
           if (s->kind == kind && (s->added || kind == "dead_code_removed") &&
-              !asked.count(s->detail) && askable(*s)) {
+              !asked.count(s->detail) && askable(c, *s)) {
             key = s;
             break;
           }
@@ -583,8 +554,8 @@ std::vector<GuideFocus> focus_points(const Ctx& c, size_t max) {
     std::set<std::string> kinds;
     for (const auto* s : in) {
       if (why.size() >= 3) break;
-      if (!s->added || s->kind == "public_api" || s->kind == "fallback_mention" || !askable(*s) ||
-          !kinds.insert(s->kind).second)
+      if (!s->added || s->kind == "public_api" || s->kind == "fallback_mention" ||
+          !askable(c, *s) || !kinds.insert(s->kind).second)
         continue;
       if (test) continue;  // a test's helpers are not what the region is about
       const bool is_comment = s->detail.starts_with("#") || s->detail.starts_with("//");

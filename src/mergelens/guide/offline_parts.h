@@ -74,6 +74,18 @@ bool moved_line(const Ctx& c, const Signal& s);
 // before now stops at it.
 bool in_added_code(const Ctx& c, const Signal& s);
 
+// Whether signal `s` may carry a look-here question (removed dead code
+// always may). A check of a benchmark, example or script, or one the change
+// only moved (its line also removed elsewhere), is no place for a reviewer's
+// doubt; nor is a check, an early return or a device branch in code the
+// change adds (no caller ran past it before, and it has no "old path"; its
+// condition says when it fires), or a check or early return whose line only
+// edits a line that already returned or raised, or that stands where the same
+// function lost one of the same shape (names aside). A switch a removed line
+// already names existed before: asking whether leaving it unset keeps the old
+// behaviour presumes it is new.
+bool askable(const Ctx& c, const Signal& s);
+
 // Whether `path` is an example script: under an examples/ or example/
 // folder, or named *_example.* or example_*.*.
 bool example_path(std::string_view path);
